@@ -7,6 +7,7 @@ values, ``bool`` or ``int``) is the validation. Unknown keys and values are erro
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Mapping
@@ -58,6 +59,12 @@ def _int_members(tp: Any) -> list[Any]:
     return [tp] if tp is int else []
 
 
+@functools.cache
+def _schema(cls: type[Any]) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
+    """Type hints and fields of an options class (resolved once: it is slow)."""
+    return typing.get_type_hints(cls), {f.name: f for f in dataclasses.fields(cls)}
+
+
 def build_options(
     cls: type[T],
     raw: Mapping[str, Any] | None,
@@ -71,8 +78,7 @@ def build_options(
     """
     raw = dict(raw or {})
     values: dict[str, Any] = {}
-    hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    hints, fields = _schema(cls)
     if "preset" in fields:
         preset = raw.pop("preset", fields["preset"].default)
         if presets is not None:
