@@ -78,7 +78,7 @@ def build_options(
     """
     raw = dict(raw or {})
     values: dict[str, Any] = {}
-    hints, fields = _schema(cls)
+    hints, fields = _schema(cls)  # type: ignore[arg-type]
     if "preset" in fields:
         preset = raw.pop("preset", fields["preset"].default)
         if presets is not None:

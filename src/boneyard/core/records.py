@@ -57,7 +57,8 @@ def parse_record(text: str) -> Record:
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"the record is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        why = f"the record is not valid JSON ({exc.msg} at line {exc.lineno})"
+        raise RecordError(why) from None
     return record_from_json(doc)
 
 
@@ -74,11 +75,7 @@ def record_from_json(doc: Any) -> Record:
     if not isinstance(options, dict):
         raise RecordError("options must be an object")
     seats = doc.get("seats")
-    if (
-        not isinstance(seats, list)
-        or not seats
-        or not all(isinstance(s, str) for s in seats)
-    ):
+    if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
         raise RecordError("seats must be a list of player names")
     hands = doc.get("hands", [])
     if not isinstance(hands, list) or not all(isinstance(h, dict) for h in hands):
@@ -94,12 +91,10 @@ def dump_record(doc: Mapping[str, Any]) -> str:
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
 
 
-def tile_field(
-    tileset: TileSet, value: Any, what: str, hand: int, event: int | None
-) -> Tile:
+def tile_field(tileset: TileSet, value: Any, what: str, hand: int, event: int | None) -> Tile:
     """Parse one tile string of a record, with the error located."""
     if not isinstance(value, str):
-        raise RecordError(f"{what} must be a tile like \"5-0\", not {value!r}", hand, event)
+        raise RecordError(f'{what} must be a tile like "5-0", not {value!r}', hand, event)
     try:
         return tileset.parse(value)
     except BoneyardError as exc:

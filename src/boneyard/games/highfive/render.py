@@ -66,55 +66,119 @@ def describe(action: Any) -> str:
     return str(action)
 
 
-def _arms(obs: Any) -> list[tuple[str, list[Tile], list[int]]]:
-    """Arms of the layout: (label, tiles outward, each tile's inner half)."""
+class _Canvas:
+    """A sparse character grid that grows in every direction."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], str] = {}
+
+    def put(self, row: int, col: int, text: str) -> None:
+        for k, ch in enumerate(text):
+            self.cells[(row, col + k)] = ch
+
+    def text(self) -> str:
+        if not self.cells:
+            return ""
+        rows = [r for r, _c in self.cells]
+        cols = [c for _r, c in self.cells]
+        c0 = min(cols)
+        out = []
+        for r in range(min(rows), max(rows) + 1):
+            line = "".join(self.cells.get((r, c), " ") for c in range(c0, max(cols) + 1))
+            out.append(_esc(line.rstrip()))
+        return "\n".join(out)
+
+
+def _chain(first: Any, kids: dict[Tile, list[Any]]) -> list[Any]:
+    """The tiles of one arm, outward from the tile it starts with."""
+    out = []
+    cur = first
+    while cur is not None:
+        out.append(cur)
+        if cur.role == "SPINNER":
+            cur = next((k for k in kids.get(cur.tile, []) if k.port == "SIDE_B"), None)
+        else:
+            cur = next(iter(kids.get(cur.tile, [])), None)
+    return out
+
+
+def draw_layout(obs: Any) -> str:
+    """The layout in two dimensions: the line of play across, spinner ends up and down.
+
+    Singles lie along their arm; doubles lie across it. A spinner's two sides continue the
+    line left and right; its ends grow upward (end A) and downward (end B).
+    """
     placed = obs.layout
     if not placed:
-        return []
+        return ""
     kids: dict[Tile, list[Any]] = {}
     for p in placed:
         if p.on is not None:
             kids.setdefault(p.on, []).append(p)
     lead = placed[0]
-    arms: list[tuple[str, list[Tile], list[int]]] = []
-    spinners: list[Any] = []
-
-    def follow(first: Any) -> tuple[list[Tile], list[int]]:
-        tiles: list[Tile] = []
-        inners: list[int] = []
-        cur = first
-        while cur is not None:
-            tiles.append(cur.tile)
-            inners.append(cur.joined)
-            if cur.role == "SPINNER":
-                spinners.append(cur)
-                cur = next((k for k in kids.get(cur.tile, []) if k.port == "SIDE_B"), None)
-            else:
-                cur = next(iter(kids.get(cur.tile, [])), None)
-        return tiles, inners
-
     if lead.role == "SPINNER":
-        spinners.append(lead)
+        left_first = next((k for k in kids.get(lead.tile, []) if k.port == "SIDE_A"), None)
+        right_first = next((k for k in kids.get(lead.tile, []) if k.port == "SIDE_B"), None)
+        left_inner, right_inner = lead.tile.lo, lead.tile.lo
     else:
-        for half in (lead.tile.lo, lead.tile.hi):
-            first = next((k for k in kids.get(lead.tile, []) if k.joined == half), None)
-            if first is not None:
-                tiles, inners = follow(first)
-                arms.append((f"the {half} end of the lead {lead.tile}", tiles, inners))
-    seen: set[Tile] = set()
-    while spinners:
-        sp = spinners.pop(0)
-        if sp.tile in seen:
-            continue
-        seen.add(sp.tile)
-        for port in ("SIDE_A", "SIDE_B", "END_A", "END_B"):
-            if port == "SIDE_B" and sp.tile != lead.tile:
-                continue
+        left_inner, right_inner = lead.tile.lo, lead.tile.hi
+        left_first = next((k for k in kids.get(lead.tile, []) if k.joined == left_inner), None)
+        right_first = next((k for k in kids.get(lead.tile, []) if k.joined == right_inner), None)
+    left = _chain(left_first, kids) if left_first else []
+    right = _chain(right_first, kids) if right_first else []
+    # The main line, left to right: each entry (placed view, left half, right half).
+    line: list[tuple[Any, int, int]] = []
+    for p in reversed(left):
+        outer = p.tile.other(p.joined) if p.tile.has(p.joined) else p.tile.lo
+        line.append((p, outer, p.joined))
+    center_l = lead.tile.lo if lead.role == "SPINNER" else left_inner
+    line.append((lead, center_l, lead.tile.other(center_l)))
+    for p in right:
+        outer = p.tile.other(p.joined) if p.tile.has(p.joined) else p.tile.hi
+        line.append((p, p.joined, outer))
+    canvas = _Canvas()
+    col = 0
+    spinner_cols: list[tuple[Any, int]] = []
+    for p, a, b in line:
+        if p.tile.is_double:
+            canvas.put(-1, col + 1, f"┌{a}┐")
+            canvas.put(0, col + 1, "│─│")
+            canvas.put(1, col + 1, f"└{b}┘")
+            if p.role == "SPINNER":
+                spinner_cols.append((p, col + 2))
+            col += 4
+        else:
+            canvas.put(0, col + 1, f"[{a}|{b}]")
+            col += 6
+    for sp, c in spinner_cols:
+        for port, step in (("END_A", -1), ("END_B", 1)):
             first = next((k for k in kids.get(sp.tile, []) if k.port == port), None)
-            if first is not None:
-                tiles, inners = follow(first)
-                arms.append((f"spinner {sp.tile}, {port.replace('_', ' ').lower()}", tiles, inners))
-    return arms
+            if first is None:
+                continue
+            row = -2 if step < 0 else 2
+            for p in _chain(first, kids):
+                inner = p.joined
+                if p.tile.is_double:
+                    canvas.put(row, c - 2, f"[{inner}|{inner}]")
+                    row += step
+                    continue
+                outer = p.tile.other(inner) if p.tile.has(inner) else p.tile.hi
+                near, far = (row, row + 2 * step)
+                canvas.put(
+                    near, c - 1, "└" + str(inner) + "┘" if step < 0 else "┌" + str(inner) + "┐"
+                )
+                canvas.put(row + step, c - 1, "│─│")
+                canvas.put(
+                    far, c - 1, "┌" + str(outer) + "┐" if step < 0 else "└" + str(outer) + "┘"
+                )
+                row += 3 * step
+    return canvas.text()
+
+
+def _where(tile: Tile, port: str) -> str:
+    if port.startswith(("SIDE", "END")):
+        return "spinner " + port.replace("_", " ").lower()
+    return f"on {tile}"
 
 
 def render(obs: Any, names: Sequence[str]) -> str:
@@ -142,13 +206,10 @@ def render(obs: Any, names: Sequence[str]) -> str:
         lead = obs.layout[0].tile
         role = obs.layout[0].role
         out.append(f"Lead: [bold]{lead}[/] ({'spinner' if role == 'SPINNER' else 'single'})")
-        for label, tiles, inners in _arms(obs):
-            out.append(f"[dim]{_esc(label)}:[/]")
-            out.append(draw_strip(tiles, inners))
-        ends = ", ".join(
-            f"{v} ({'spinner ' + port.replace('_', ' ').lower() if port.startswith(('SIDE', 'END')) else 'on ' + str(t)})"
-            for v, t, port in obs.available_ends
-        )
+        out.append("")
+        out.append(draw_layout(obs))
+        out.append("")
+        ends = ", ".join(f"{v} ({_where(t, port)})" for v, t, port in obs.available_ends)
         out.append(f"Open ends you may play on: {ends or 'none'}")
         count = obs.count
         scoring = " [green]— scores![/]" if count and count % 5 == 0 else ""

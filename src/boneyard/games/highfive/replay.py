@@ -79,9 +79,7 @@ def parse_event(state: HighFiveState, ev: JSON, h: int, i: int) -> Any:
         if kind not in RULING_KINDS:
             raise RecordError(f"{kind!r} is not a ruling ({', '.join(RULING_KINDS)})", h, i)
         if state.options.enforcement == "strict":
-            raise RecordError(
-                "rulings are valid only under detect or tabletop enforcement", h, i
-            )
+            raise RecordError("rulings are valid only under detect or tabletop enforcement", h, i)
         position = _opt_int(ev, "position", h, i)
         if kind == "DRAW_RETRACTED":
             _check_turn(state, seat, h, i)

@@ -977,16 +977,17 @@ class HighFiveState:
         seat = r.seat
         extra = self.misdealt.pop(seat)
         over = r.kind == "MISDEAL_OVER"
-        self._line_ruling(seat, r.kind, None)
         opts = self.options
         ben = self.creditor(seat)
         in_scope = opts.misdeal_scope == "every_hand" or len(self.hands_doc) == 1
         if in_scope and opts.misdeal_rule == "pda":
+            self._line_ruling(seat, r.kind, None)
             if over or ben in self.placed_by:
                 self._award_and_advantage(seat, ben, self._bogus_award(seat), "ruling")
                 return
         elif in_scope:
             self._pay(seat, ben, 50)
+            self._line_ruling(seat, r.kind, None)
             if opts.box_misdeal_fix == "redeal":
                 self.advantage = self.hand_start_advantage
                 self._hand_end("redeal", None, 0)
@@ -994,6 +995,8 @@ class HighFiveState:
                 if champion is not None:
                     self._game_end(champion)
                 return
+        else:
+            self._line_ruling(seat, r.kind, None)
         if extra > 0:
             chosen = [TILE_ID[t] for t in r.tiles] or ids_of(self.hands[seat])[-extra:]
             for t in chosen:
