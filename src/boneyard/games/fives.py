@@ -353,6 +353,7 @@ class FivesLayout:
                     total += 2 * LO[t]
         return total
 
-    def describe_open(self) -> str:
-        """Open values as a player reads them: ``5, 6, 4``."""
-        return ", ".join(str(p[0]) for p in self.open)
+    def describe_open(self, policy: Availability | None = None) -> str:
+        """Values of the ends a tile may join now, as a player reads them: ``5, 6, 4``."""
+        ports = self.open if policy is None else self.available(policy)
+        return ", ".join(str(p[0]) for p in ports)

@@ -576,7 +576,8 @@ class HighFiveState:
                 mismatch = LO[anchor] != LO[tile] and LO[anchor] != HI[tile]
             if mismatch and not self.tabletop:
                 raise IllegalActionError(
-                    f"{TILES[tile]} does not match an open end (open: {lay.describe_open()})"
+                    f"{TILES[tile]} does not match an open end "
+                    f"(open: {lay.describe_open(self.policy)})"
                 )
         if self.tabletop:
             self.undo = _Undo(self, seat, tile) if (mismatch or misplaced) else None
