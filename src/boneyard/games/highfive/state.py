@@ -68,6 +68,9 @@ START_CHIPS = 150
 AWAIT_DEAL, PLAYING, OVER = 0, 1, 2
 
 _PLAY_CACHE: dict[tuple[int, int, int], Play] = {}
+_ALL_IDS = list(range(NUM_TILES))
+_PLAY_TABLE: list[list[Play | None]] = [[None] * NUM_TILES for _ in range(NUM_TILES * 7)]
+"""``_PLAY_TABLE[anchor * 7 + code][tile]``: the interned play, filled on first use."""
 
 
 def _play_for(tile: int, anchor: int, code: int) -> Play:
@@ -198,6 +201,30 @@ class _Undo:
         self.tile = tile
 
 
+_SCALARS = (
+    "options",
+    "n",
+    "hand_size",
+    "policy",
+    "capped",
+    "strict",
+    "tabletop",
+    "zero_scores",
+    "call_required",
+    "play_scores_first",
+    "phase",
+    "advantage",
+    "domino_holder",
+    "_result",
+    "bpos",
+    "turn",
+    "big6",
+    "pending_grace",
+    "undo",
+    "hand_start_advantage",
+)
+
+
 class HighFiveState:
     """A High Five game in progress (2–4 players). See the module docstring."""
 
@@ -227,13 +254,17 @@ class HighFiveState:
         self.capped = options.payment_cap == "chips"
         self.strict = options.enforcement == "strict"
         self.tabletop = options.enforcement == "tabletop"
+        self.zero_scores = options.zero_count_scores
+        self.call_required = options.require_score_call and not self.strict
+        self.play_scores_first = options.domino_play_scores_first
         self.scores = [0] * players
         self.chips = [START_CHIPS] * players
         self.phase = AWAIT_DEAL
         self.advantage: int | None = None
         """Seat that leads any tile next hand; None: the Big 6 call."""
         self.domino_holder: int | None = None
-        self.hands_doc: list[dict[str, Any]] = []
+        self.hands_doc: list[tuple[list[list[int]], list[int], list[tuple[Any, ...]] | None]] = []
+        """Per hand: the deal, the boneyard (draw order) and, once it ended, its events."""
         self._result: GameResult | None = None
         self.lines: list[dict[str, Any]] | None = [] if log else None
         # Hand state.
@@ -288,20 +319,23 @@ class HighFiveState:
         return len(self.hands_doc) - (1 if self.phase == PLAYING else 0)
 
     def copy(self) -> HighFiveState:
-        """An independent copy for search (the record is shared up to this point)."""
-        new = HighFiveState.__new__(HighFiveState)
-        new.__dict__.update(self.__dict__)
+        """An independent copy for search (finished hands of the record are shared)."""
+        new = HighFiveState(self.n, self.options, self.names)
+        for name in _SCALARS:
+            setattr(new, name, getattr(self, name))
         new.scores = self.scores.copy()
         new.chips = self.chips.copy()
         new.hands = self.hands.copy()
+        new.dealt = self.dealt.copy()
+        new.boneyard = self.boneyard.copy()
         new.layout = self.layout.copy()
         new.events = self.events.copy()
         new.placed_by = self.placed_by.copy()
         new.unruled = self.unruled.copy()
         new.misdealt = self.misdealt.copy()
         new.hands_doc = self.hands_doc.copy()
-        new.boneyard = self.boneyard.copy()
         new.lines = None if self.lines is None else self.lines.copy()
+        new.names = self.names.copy()
         return new
 
     def payer(self, seat: int) -> int:
@@ -330,7 +364,7 @@ class HighFiveState:
         """Deal the next hand with ``rng``."""
         if self.phase != AWAIT_DEAL:
             raise IllegalActionError("the hand in play is not finished")
-        order = list(range(NUM_TILES))
+        order = _ALL_IDS.copy()
         rng.shuffle(order)
         k = self.hand_size
         self._start([order[i * k : (i + 1) * k] for i in range(self.n)], order[self.n * k :])
@@ -363,13 +397,7 @@ class HighFiveState:
 
     def _start(self, hands: list[list[int]], bone: list[int]) -> None:
         n = self.n
-        self.hands_doc.append(
-            {
-                "deal": [[str(TILES[t]) for t in h] for h in hands],
-                "boneyard": [str(TILES[t]) for t in bone],
-                "events": [],
-            }
-        )
+        self.hands_doc.append((hands, bone.copy(), None))
         masks = [0] * n
         for i, h in enumerate(hands):
             for t in h:
@@ -416,15 +444,19 @@ class HighFiveState:
                 return [_play_for(self.big6, -1, -1)] if (hand >> self.big6) & 1 else []
             return [_play_for(t, -1, -1) for t in ids_of(hand)]
         out: list[Play] = []
-        cache = _PLAY_CACHE
         for value, anchor, code in self.layout.available(self.policy):
             m = hand & PIP_MASK[value]
+            if not m:
+                continue
+            row = _PLAY_TABLE[anchor * 7 + code]
             while m:
                 low = m & -m
                 t = low.bit_length() - 1
                 m ^= low
-                play = cache.get((t, anchor, code))
-                out.append(play if play is not None else _play_for(t, anchor, code))
+                play = row[t]
+                if play is None:
+                    play = row[t] = _play_for(t, anchor, code)
+                out.append(play)
         return out
 
     def can_place(self, seat: int) -> bool:
@@ -536,6 +568,28 @@ class HighFiveState:
 
     def _play(self, action: Play) -> None:
         seat = self.turn
+        tile, anchor, code = action.key
+        if tile >= 0 and not self.tabletop and self.pending_grace != seat:
+            # Fast path for an interned legal play; anything doubtful takes the checked path,
+            # which raises the right error.
+            hand = self.hands[seat]
+            lay = self.layout
+            if (hand >> tile) & 1:
+                if anchor < 0:
+                    if not lay.order and (self.big6 < 0 or tile == self.big6):
+                        self.hands[seat] = hand & ~(1 << tile)
+                        lay.place(tile)
+                        self._after_place(seat, tile, anchor, code, action, False)
+                        return
+                else:
+                    for port in lay.available(self.policy):
+                        if port[1] == anchor and port[2] == code:
+                            if port[0] == LO[tile] or port[0] == HI[tile]:
+                                self.hands[seat] = hand & ~(1 << tile)
+                                lay.place(tile, anchor, code)
+                                self._after_place(seat, tile, anchor, code, action, False)
+                                return
+                            break
         tile, anchor, code = self._resolve(action)
         hand = self.hands[seat]
         if not (hand >> tile) & 1:
@@ -588,20 +642,26 @@ class HighFiveState:
             lay.place(tile)
         else:
             lay.place(tile, anchor, code, action.touch)
+        self._after_place(seat, tile, anchor, code, action, mismatch)
+
+    def _after_place(
+        self, seat: int, tile: int, anchor: int, code: int, action: Play, mismatch: bool
+    ) -> None:
+        """Score a placement just made, then settle a domino or pass the turn."""
         self.placed_by.add(seat)
-        count = lay.count
+        count = self.layout._count
         self.events.append(("play", seat, tile, anchor, code, action.touch, action.call))
-        if mismatch and self.hands[seat] == 0:
+        domino = self.hands[seat] == 0
+        if mismatch and domino:
             self._false_domino(seat)
             return
-        domino = self.hands[seat] == 0
         scores = count > 0 and count % 5 == 0
-        if count == 0 and self.options.zero_count_scores:
+        if count == 0 and self.zero_scores:
             scores = True
-        if self.options.require_score_call and not self.strict and action.call != count:
+        if self.call_required and action.call != count:
             scores = False
-        payer = self.payer(seat)
-        if domino and not self.options.domino_play_scores_first:
+        payer = (seat + 2) % 4 if self.n == 4 else (seat - 1) % self.n
+        if domino and not self.play_scores_first:
             award = self._pay(payer, seat, self._domino_bonus(seat))
             points = 0
             if scores and self.scores[seat] < TARGET:
@@ -610,7 +670,8 @@ class HighFiveState:
             self._finish_domino(seat, award)
             return
         points = self._pay(payer, seat, count) if scores else 0
-        self._line_event(seat, "play", tile, count, points)
+        if self.lines is not None:
+            self._line_event(seat, "play", tile, count, points)
         if points and self.scores[seat] >= TARGET:
             self._hand_end("game_over", seat, 0)
             self._game_end(seat)
@@ -1061,7 +1122,8 @@ class HighFiveState:
         self.lines.append(line)
 
     def _hand_end(self, reason: str, winner: int | None, award: int, **extra: Any) -> None:
-        self.hands_doc[-1] = {**self.hands_doc[-1], "events": self._events_json()}
+        deal, bone, _ = self.hands_doc[-1]
+        self.hands_doc[-1] = (deal, bone, self.events)
         self.phase = AWAIT_DEAL
         if self.lines is not None:
             line: dict[str, Any] = {
@@ -1081,9 +1143,10 @@ class HighFiveState:
         if self.lines is not None:
             self.lines.append({"type": "game_end", "winner": winner, "scores": self.scores.copy()})
 
-    def _events_json(self) -> list[dict[str, Any]]:
+    @staticmethod
+    def _events_json(events: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        for ev in self.events:
+        for ev in events:
             kind = ev[0]
             if kind == "play":
                 _k, seat, tile, anchor, code, touch, call = ev
@@ -1112,9 +1175,15 @@ class HighFiveState:
 
     def record(self) -> dict[str, Any]:
         """The game so far as a ``boneyard-record/1`` document."""
-        hands = [dict(h) for h in self.hands_doc]
-        if self.phase == PLAYING:
-            hands[-1]["events"] = self._events_json()
+        hands = []
+        for deal, bone, events in self.hands_doc:
+            hands.append(
+                {
+                    "deal": [[str(TILES[t]) for t in h] for h in deal],
+                    "boneyard": [str(TILES[t]) for t in bone],
+                    "events": self._events_json(self.events if events is None else events),
+                }
+            )
         return {
             "format": FORMAT,
             "game": self.game,
@@ -1150,9 +1219,9 @@ class HighFiveState:
         to_move = seat is not None and self.phase == PLAYING and seat == self.turn
         legal = tuple(self.legal_actions()) if to_move else ()
         points: dict[Any, int] = {}
-        for a in legal:
-            if isinstance(a, Play):
-                points[a] = self._points_if(a)
+        for act in legal:
+            if isinstance(act, Play):
+                points[act] = self._points_if(act)
         history = []
         for ev in self.events:
             kind = ev[0]
