@@ -1,0 +1,303 @@
+"""Legal turns: enumeration and checking, on small-int tiles and masks (RULES §3.2).
+
+Both work on a bare position: the mover's hand mask, the layout row (tile ids in row order),
+and the pairs a claim may take (``None``: any two matching layout tiles). The state and the
+observation share them, so a typed move is checked by exactly the code that checks ``apply``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from boneyard.core.errors import IllegalActionError
+from boneyard.core.tiles import Tile
+from boneyard.games.high_fives.actions import Action, Claim, Turn
+from boneyard.games.high_fives.rules import (
+    MATCH,
+    NUM_TILES,
+    TILE_ID,
+    TILES,
+    HighFivesOptions,
+    bits,
+)
+
+IdPair = tuple[int, int]
+
+
+def claimable_pairs(layout: Sequence[int], allowed: Collection[IdPair] | None) -> list[IdPair]:
+    """Pairs of layout tiles a claim may take now, in row order (earlier tile first)."""
+    out: list[IdPair] = []
+    if allowed is None:
+        for i, a in enumerate(layout):
+            m = MATCH[a]
+            for b in layout[i + 1 :]:
+                if m >> b & 1:
+                    out.append((a, b))
+        return out
+    if not allowed:
+        return out
+    pos = {t: i for i, t in enumerate(layout)}
+    for a, b in allowed:
+        if a in pos and b in pos:
+            out.append((a, b) if pos[a] < pos[b] else (b, a))
+    out.sort(key=lambda p: (pos[p[0]], pos[p[1]]))
+    return out
+
+
+def claim_sets(pairs: Sequence[IdPair], unlimited: bool) -> list[tuple[int, tuple[IdPair, ...]]]:
+    """Every claim a turn may make: ``(mask of claimed tiles, pairs)``, the empty claim first.
+
+    With ``unlimited`` these are all sets of pairwise disjoint pairs, each set once (pairs kept
+    in the order of ``pairs``). Their number grows exponentially with the layout (a million on
+    the 23-tile layout of a 7-player last deal), so play lists claim steps instead (see
+    :func:`enumerate_turns`); this full list is for analysis and tests of small layouts.
+    """
+    out: list[tuple[int, tuple[IdPair, ...]]] = [(0, ())]
+    if not unlimited:
+        out.extend(((1 << a) | (1 << b), ((a, b),)) for a, b in pairs)
+        return out
+    masks = [(1 << a) | (1 << b) for a, b in pairs]
+
+    def extend(start: int, used: int, chosen: tuple[IdPair, ...]) -> None:
+        for k in range(start, len(pairs)):
+            m = masks[k]
+            if not used & m:
+                now = (*chosen, pairs[k])
+                out.append((used | m, now))
+                extend(k + 1, used | m, now)
+
+    extend(0, 0, ())
+    return out
+
+
+def enumerate_turns(
+    hand: int,
+    layout: Sequence[int],
+    layout_mask: int,
+    allowed: Collection[IdPair] | None,
+    opts: HighFivesOptions,
+    pending: tuple[IdPair, ...] = (),
+) -> tuple[Action, ...]:
+    """Every legal action: whole turns grouped by played tile (lowest first), then claim, then
+    captured tile (lowest first).
+
+    With ``max_claims_per_turn`` ``"unlimited"`` the claims are steps instead: one
+    :class:`Claim` per pair still claimable (listed first), and the turns that claim exactly
+    the ``pending`` pairs already claimed this turn.
+    """
+    unlimited = opts.max_claims_per_turn == "unlimited"
+    out: list[Action] = []
+    if unlimited:
+        pmask = 0
+        for a, b in pending:
+            pmask |= (1 << a) | (1 << b)
+        free = [x for x in layout if not pmask >> x & 1]
+        out.extend(Claim((TILES[a], TILES[b])) for a, b in claimable_pairs(free, allowed))
+        tile_claims = [(pmask, tuple((TILES[a], TILES[b]) for a, b in pending))]
+    else:
+        tile_claims = [
+            (cmask, tuple((TILES[a], TILES[b]) for a, b in pairs))
+            for cmask, pairs in claim_sets(claimable_pairs(layout, allowed), False)
+        ]
+    player_choice = opts.capture_choice == "player"
+    optional = not opts.capture_mandatory
+    append = out.append
+    h = hand
+    while h:
+        low = h & -h
+        h ^= low
+        t = low.bit_length() - 1
+        tile = TILES[t]
+        match = MATCH[t]
+        for cmask, claim in tile_claims:
+            m = layout_mask & ~cmask & match
+            if not m:
+                append(
+                    _plain(t, -1, unlimited) if not claim else Turn(tile, None, claim, unlimited)
+                )
+                continue
+            if player_choice:
+                while m:
+                    low = m & -m
+                    m ^= low
+                    x = low.bit_length() - 1
+                    append(
+                        _plain(t, x, unlimited)
+                        if not claim
+                        else Turn(tile, TILES[x], claim, unlimited)
+                    )
+            else:
+                x = _first(layout, m)
+                append(
+                    _plain(t, x, unlimited) if not claim else Turn(tile, TILES[x], claim, unlimited)
+                )
+            if optional:
+                append(
+                    _plain(t, -1, unlimited) if not claim else Turn(tile, None, claim, unlimited)
+                )
+    return tuple(out)
+
+
+def _first(layout: Sequence[int], m: int) -> int:
+    for x in layout:
+        if m >> x & 1:
+            return x
+    raise AssertionError("no tile of the mask is on the layout")  # pragma: no cover
+
+
+_PLAIN: dict[int, Turn] = {}
+
+
+def _plain(t: int, x: int, listed: bool) -> Turn:
+    """The claim-less turn playing ``t`` and capturing ``x`` (-1: none), made once and shared."""
+    k = ((t * (NUM_TILES + 1) + x + 1) << 1) | listed
+    turn = _PLAIN.get(k)
+    if turn is None:
+        turn = _PLAIN[k] = Turn(TILES[t], None if x < 0 else TILES[x], (), listed)
+    return turn
+
+
+def check_claim(
+    claim: Claim,
+    layout: Sequence[int],
+    layout_mask: int,
+    pending: tuple[IdPair, ...],
+    allowed: Collection[IdPair] | None,
+    opts: HighFivesOptions,
+) -> IdPair:
+    """Check one claim step (``max_claims_per_turn`` ``"unlimited"``); returns the pair's ids."""
+    if opts.max_claims_per_turn != "unlimited":
+        raise IllegalActionError(
+            "a pair is claimed as part of the turn that plays a tile (max_claims_per_turn 1)"
+        )
+    pair = claim.pair
+    if not isinstance(pair, tuple) or len(pair) != 2:
+        raise IllegalActionError("a claim is exactly two matching layout tiles")
+    pmask = 0
+    for a, b in pending:
+        pmask |= (1 << a) | (1 << b)
+    a = _tile_id(pair[0], "a claimed tile")
+    b = _tile_id(pair[1], "a claimed tile")
+    for x in (a, b):
+        if pmask >> x & 1:
+            raise IllegalActionError(f"{TILES[x]} is already claimed this turn")
+    _check_pair(a, b, layout, layout_mask, 0, allowed)
+    return a, b
+
+
+def _check_pair(
+    a: int,
+    b: int,
+    layout: Sequence[int],
+    layout_mask: int,
+    claimed: int,
+    allowed: Collection[IdPair] | None,
+) -> None:
+    if a == b:
+        raise IllegalActionError(f"a claim is two different tiles, not {TILES[a]} twice")
+    for x in (a, b):
+        if not layout_mask >> x & 1:
+            raise IllegalActionError(f"{TILES[x]} is not on the layout (layout: {_names(layout)})")
+        if claimed >> x & 1:
+            raise IllegalActionError(
+                f"{TILES[x]} is in two claimed pairs: claimed pairs cannot share a tile"
+            )
+    if not MATCH[a] >> b & 1:
+        raise IllegalActionError(
+            f"{TILES[a]} and {TILES[b]} do not match: a claim is two layout tiles that "
+            "share a number"
+        )
+    if allowed is not None and (a, b) not in allowed and (b, a) not in allowed:
+        raise IllegalActionError(
+            f"{TILES[a]} and {TILES[b]} were not left as a pair by a player's play, and only "
+            "such pairs may be claimed (claimable_pairs left_by_player)"
+        )
+
+
+def _names(ids: Sequence[int]) -> str:
+    return ", ".join(str(TILES[i]) for i in ids) or "nothing"
+
+
+def _tile_id(value: object, what: str) -> int:
+    if not isinstance(value, Tile):
+        raise IllegalActionError(f"{what} must be a tile, not {value!r}")
+    try:
+        return TILE_ID[value]
+    except KeyError:
+        raise IllegalActionError(f"{value} is not a tile of the double-fifteen set") from None
+
+
+def check_turn(
+    turn: object,
+    seat: int,
+    hand: int,
+    layout: Sequence[int],
+    layout_mask: int,
+    allowed: Collection[IdPair] | None,
+    opts: HighFivesOptions,
+    pending: tuple[IdPair, ...] = (),
+) -> tuple[int, int, int, list[IdPair]]:
+    """Check a whole turn; returns ``(tile, capture or -1, claimed mask, claimed pairs)``.
+
+    Raises :class:`IllegalActionError` with the first rule it breaks, in a player's words.
+    """
+    if not isinstance(turn, Turn):
+        raise IllegalActionError(
+            f"a High Fives turn plays one tile (claim?, tile, capture?), not {turn!r}"
+        )
+    t = _tile_id(turn.tile, "the played tile")
+    if not hand >> t & 1:
+        held = " ".join(str(TILES[i]) for i in bits(hand))
+        raise IllegalActionError(f"seat {seat} does not hold {turn.tile} (hand: {held})")
+    claim = turn.claim
+    if not isinstance(claim, tuple):
+        raise IllegalActionError("a claim must be a tuple of tile pairs")
+    if claim and opts.max_claims_per_turn == 1 and len(claim) > 1:
+        raise IllegalActionError(
+            f"only one pair may be claimed per turn, not {len(claim)} (max_claims_per_turn 1)"
+        )
+    cmask = 0
+    pairs: list[IdPair] = []
+    for pair in claim:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise IllegalActionError("a claim is exactly two matching layout tiles")
+        a = _tile_id(pair[0], "a claimed tile")
+        b = _tile_id(pair[1], "a claimed tile")
+        _check_pair(a, b, layout, layout_mask, cmask, allowed)
+        cmask |= (1 << a) | (1 << b)
+        pairs.append((a, b))
+    if pending:
+        have = {frozenset(p) for p in pairs}
+        for a, b in pending:
+            if frozenset((a, b)) not in have:
+                raise IllegalActionError(
+                    f"this turn has already claimed {TILES[a]}+{TILES[b]}: the turn that "
+                    "ends it must include that claim"
+                )
+    free = layout_mask & ~cmask
+    match = [x for x in layout if free >> x & 1 and MATCH[t] >> x & 1]
+    if turn.capture is None:
+        if match and opts.capture_mandatory:
+            which = "it" if len(match) == 1 else "one of them"
+            raise IllegalActionError(
+                f"{turn.tile} matches {_names(match)} on the layout and must capture {which} "
+                "(capture is compulsory)"
+            )
+        return t, -1, cmask, pairs
+    x = _tile_id(turn.capture, "the captured tile")
+    if cmask >> x & 1:
+        raise IllegalActionError(
+            f"{TILES[x]} is claimed this turn: a claim and a capture cannot share a tile"
+        )
+    if not layout_mask >> x & 1:
+        raise IllegalActionError(f"{TILES[x]} is not on the layout (layout: {_names(layout)})")
+    if not MATCH[t] >> x & 1:
+        raise IllegalActionError(
+            f"{turn.capture} does not match {turn.tile}, so it cannot capture it"
+        )
+    if opts.capture_choice == "first_in_row" and match[0] != x:
+        raise IllegalActionError(
+            f"{turn.tile} must capture {TILES[match[0]]}, the first matching tile in the row "
+            "(capture_choice first_in_row)"
+        )
+    return t, x, cmask, pairs
