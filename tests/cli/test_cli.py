@@ -13,7 +13,9 @@ ROOT = Path(__file__).resolve().parents[2]
 H5 = ROOT / "tests" / "records" / "highfive"
 
 
-def run(*args: str, stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, stdin: str | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "boneyard", *args],
         input=stdin,
@@ -67,7 +69,10 @@ def test_replay_several_files_tags_each_line_and_exits_2_if_any_is_invalid(tmp_p
     ("text", "why"),
     [
         ("{not json", "the record is not valid JSON"),
-        ('{"format": "boneyard-record/1", "game": "chess", "seats": ["a"]}', "game 'chess' is unknown"),
+        (
+            '{"format": "boneyard-record/1", "game": "chess", "seats": ["a"]}',
+            "game 'chess' is unknown",
+        ),
         ('{"format": "other/9"}', "format must be 'boneyard-record/1'"),
     ],
 )
@@ -86,8 +91,21 @@ def test_replay_missing_file() -> None:
 
 def test_selfplay_writes_a_record_that_replays(tmp_path: Path) -> None:
     out = tmp_path / "game.json"
-    args = ["selfplay", "--game", "highfive", "--players", "3", "--bots", "greedy,random,greedy",
-            "--preset", "pda", "--seed", "7", "--out", str(out)]
+    args = [
+        "selfplay",
+        "--game",
+        "highfive",
+        "--players",
+        "3",
+        "--bots",
+        "greedy,random,greedy",
+        "--preset",
+        "pda",
+        "--seed",
+        "7",
+        "--out",
+        str(out),
+    ]
     proc = run(*args)
     assert proc.returncode == 0, proc.stderr
     record = json.loads(out.read_text())
@@ -120,7 +138,9 @@ def test_terminal_play_a_whole_game_with_bad_input_on_the_way(tmp_path: Path) ->
     """A person plays a whole game: bad input is answered, then every move is number 1."""
     save = tmp_path / "mine.json"
     moves = "hello\n0\n99\n?\n9-9\n" + "1\n" * 5000
-    proc = run("play", "highfive", "--players", "3", "--seed", "11", "--save", str(save), stdin=moves)
+    proc = run(
+        "play", "highfive", "--players", "3", "--seed", "11", "--save", str(save), stdin=moves
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
     assert "is not a move" in out and "There is no move 99" in out and "Type a move" in out

@@ -37,48 +37,164 @@ def test_t_h5_03_spinner_ends_are_locked_until_both_sides_are_covered() -> None:
 
 
 BAD: list[tuple[str, str, Any, int | None, int | None, str]] = [
-    ("t-h5-01", "mismatch", lambda d: ev(d, 0, 3).update(play="1-4", on="0-5"), 0, 3,
-     "1-4 does not match an open end (open: 5, 5, 0, 6)"),
-    ("t-h5-01", "wrong seat", lambda d: ev(d, 0, 1).update(seat=0), 0, 1,
-     "it is seat 1's turn, not seat 0's"),
-    ("t-h5-01", "not held", lambda d: ev(d, 0, 1).update(play="2-6", on="5-5"), 0, 1,
-     "seat 1 does not hold 2-6"),
-    ("t-h5-01", "big 6", lambda d: ev(d, 0, 0).update(play="5-6"), 0, 0,
-     "the Big 6 call: 5-5, the highest double dealt, must lead"),
-    ("t-h5-01", "lead with on", lambda d: ev(d, 0, 0).update(on="5-6"), 0, 0,
-     "5-5 is the lead (the first tile of the hand): it has no on or port"),
-    ("t-h5-01", "port on a single", lambda d: ev(d, 0, 3).update(port="SIDE_A"), 0, 3,
-     "0-5 is not the spinner: only a spinner's edges are named"),
-    ("t-h5-01", "no on", lambda d: ev(d, 0, 1).pop("on"), 0, 1,
-     "say which placed tile 0-5 joins (on): the lead was already played"),
-    ("t-h5-01", "draw while able", lambda d: d["hands"][0]["events"].insert(1, {"seat": 1, "draw": "2-2"}),
-     0, 1, "seat 1 must play: it holds 0-5"),
-    ("t-h5-13", "wrong drawn tile", lambda d: ev(d, 1, 1).update(draw="1-3"), 1, 1,
-     "seat 1 draws 1-3, but the next boneyard tile is 2-2"),
-    ("t-h5-13", "pass with boneyard", lambda d: d["hands"][1]["events"].__setitem__(1, {"seat": 1, "pass": True}),
-     1, 1, "seat 1 cannot pass: the boneyard still has tiles to draw"),
-    ("t-h5-01", "tile twice", lambda d: d["hands"][0]["boneyard"].__setitem__(0, "5-5"), 0, None,
-     "5-5 is dealt twice"),
-    ("t-h5-01", "short hand", lambda d: d["hands"][0]["boneyard"].append(d["hands"][0]["deal"][0].pop()),
-     0, None, "seat 0 is dealt 6 tiles; each player gets 7"),
-    ("t-h5-01", "not a tile", lambda d: ev(d, 0, 2).update(play="5-9"), 0, 2,
-     "5-9 is not a tile of the double-6 set"),
-    ("t-h5-01", "ruling in strict", lambda d: d["hands"][0]["events"].append({"seat": 0, "ruling": "BOGUS_DRAW"}),
-     0, 4, "rulings are valid only under detect or tabletop enforcement"),
-    ("t-h5-01", "empty event", lambda d: d["hands"][0]["events"].append({"seat": 0}), 0, 4,
-     "an event must be a play, a draw, a pass or a ruling"),
-    ("t-h5-01", "unknown option", lambda d: d["options"].update(speed="fast"), None, None,
-     "unknown option 'speed'"),
-    ("t-h5-01", "bad option value", lambda d: d["options"].update(lead_after_lock="coin"), None, None,
-     "option lead_after_lock cannot be 'coin'"),
-    ("t-h5-16", "event after game end", lambda d: d["hands"][-1]["events"].append({"seat": 1, "pass": True}),
-     -1, None, "the game is over: no further event may follow"),
-    ("t-h5-06", "unfinished hand followed", lambda d: d["hands"][0]["events"].pop(), 0, -1,
-     "this hand is unfinished, yet another hand follows it"),
+    (
+        "t-h5-01",
+        "mismatch",
+        lambda d: ev(d, 0, 3).update(play="1-4", on="0-5"),
+        0,
+        3,
+        "1-4 does not match an open end (open: 5, 5, 0, 6)",
+    ),
+    (
+        "t-h5-01",
+        "wrong seat",
+        lambda d: ev(d, 0, 1).update(seat=0),
+        0,
+        1,
+        "it is seat 1's turn, not seat 0's",
+    ),
+    (
+        "t-h5-01",
+        "not held",
+        lambda d: ev(d, 0, 1).update(play="2-6", on="5-5"),
+        0,
+        1,
+        "seat 1 does not hold 2-6",
+    ),
+    (
+        "t-h5-01",
+        "big 6",
+        lambda d: ev(d, 0, 0).update(play="5-6"),
+        0,
+        0,
+        "the Big 6 call: 5-5, the highest double dealt, must lead",
+    ),
+    (
+        "t-h5-01",
+        "lead with on",
+        lambda d: ev(d, 0, 0).update(on="5-6"),
+        0,
+        0,
+        "5-5 is the lead (the first tile of the hand): it has no on or port",
+    ),
+    (
+        "t-h5-01",
+        "port on a single",
+        lambda d: ev(d, 0, 3).update(port="SIDE_A"),
+        0,
+        3,
+        "0-5 is not the spinner: only a spinner's edges are named",
+    ),
+    (
+        "t-h5-01",
+        "no on",
+        lambda d: ev(d, 0, 1).pop("on"),
+        0,
+        1,
+        "say which placed tile 0-5 joins (on): the lead was already played",
+    ),
+    (
+        "t-h5-01",
+        "draw while able",
+        lambda d: d["hands"][0]["events"].insert(1, {"seat": 1, "draw": "2-2"}),
+        0,
+        1,
+        "seat 1 must play: it holds 0-5",
+    ),
+    (
+        "t-h5-13",
+        "wrong drawn tile",
+        lambda d: ev(d, 1, 1).update(draw="1-3"),
+        1,
+        1,
+        "seat 1 draws 1-3, but the next boneyard tile is 2-2",
+    ),
+    (
+        "t-h5-13",
+        "pass with boneyard",
+        lambda d: d["hands"][1]["events"].__setitem__(1, {"seat": 1, "pass": True}),
+        1,
+        1,
+        "seat 1 cannot pass: the boneyard still has tiles to draw",
+    ),
+    (
+        "t-h5-01",
+        "tile twice",
+        lambda d: d["hands"][0]["boneyard"].__setitem__(0, "5-5"),
+        0,
+        None,
+        "5-5 is dealt twice",
+    ),
+    (
+        "t-h5-01",
+        "short hand",
+        lambda d: d["hands"][0]["boneyard"].append(d["hands"][0]["deal"][0].pop()),
+        0,
+        None,
+        "seat 0 is dealt 6 tiles; each player gets 7",
+    ),
+    (
+        "t-h5-01",
+        "not a tile",
+        lambda d: ev(d, 0, 2).update(play="5-9"),
+        0,
+        2,
+        "5-9 is not a tile of the double-6 set",
+    ),
+    (
+        "t-h5-01",
+        "ruling in strict",
+        lambda d: d["hands"][0]["events"].append({"seat": 0, "ruling": "BOGUS_DRAW"}),
+        0,
+        4,
+        "rulings are valid only under detect or tabletop enforcement",
+    ),
+    (
+        "t-h5-01",
+        "empty event",
+        lambda d: d["hands"][0]["events"].append({"seat": 0}),
+        0,
+        4,
+        "an event must be a play, a draw, a pass or a ruling",
+    ),
+    (
+        "t-h5-01",
+        "unknown option",
+        lambda d: d["options"].update(speed="fast"),
+        None,
+        None,
+        "unknown option 'speed'",
+    ),
+    (
+        "t-h5-01",
+        "bad option value",
+        lambda d: d["options"].update(lead_after_lock="coin"),
+        None,
+        None,
+        "option lead_after_lock cannot be 'coin'",
+    ),
+    (
+        "t-h5-16",
+        "event after game end",
+        lambda d: d["hands"][-1]["events"].append({"seat": 1, "pass": True}),
+        -1,
+        None,
+        "the game is over: no further event may follow",
+    ),
+    (
+        "t-h5-06",
+        "unfinished hand followed",
+        lambda d: d["hands"][0]["events"].pop(),
+        0,
+        -1,
+        "this hand is unfinished, yet another hand follows it",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("name", "label", "change", "hand", "event", "why"), BAD, ids=[b[1] for b in BAD])
+@pytest.mark.parametrize(
+    ("name", "label", "change", "hand", "event", "why"), BAD, ids=[b[1] for b in BAD]
+)
 def test_bad_record_is_rejected_at_the_right_event(
     name: str, label: str, change: Any, hand: int | None, event: int | None, why: str
 ) -> None:
@@ -101,7 +217,7 @@ def test_replay_stops_at_the_error_and_prints_nothing_after() -> None:
     from boneyard.games.highfive import SPEC
 
     got = []
-    with pytest.raises(Exception):  # noqa: B017, PT011
+    with pytest.raises(Exception):  # noqa: B017
         for line in SPEC.replay(record_from_json(doc)):
             got.append(line)
     assert [x["event"] for x in got] == [0, 1]

@@ -15,7 +15,9 @@ T = Tile.parse
 
 
 def start(
-    hands: list[list[str]], options: dict[str, Any], boneyard_first: list[str] | None = None,
+    hands: list[list[str]],
+    options: dict[str, Any],
+    boneyard_first: list[str] | None = None,
     size: int = 7,
 ) -> HighFiveState:
     """A game whose first hand is dealt as given (hands filled up with spare non-doubles)."""
@@ -33,7 +35,7 @@ def start(
     return state
 
 
-def P(tile: str, on: str | None = None, port: str | None = None, **kw: Any) -> Play:  # noqa: N802
+def P(tile: str, on: str | None = None, port: str | None = None, **kw: Any) -> Play:
     return Play(T(tile), T(on) if on else None, port, **kw)
 
 
@@ -71,12 +73,16 @@ def test_mismatch_is_illegal_outside_tabletop() -> None:
 
 @pytest.mark.parametrize(("rule", "first_spinner_ends"), [("add", 2), ("transfer", 0)])
 def test_misplaced_spinner_not_caught_becomes_a_spinner(rule: str, first_spinner_ends: int) -> None:
-    s = start([["6-6", "3-3", "2-3"], ["6-3", "1-3", "0-1"]], {**TABLETOP, "misplaced_spinner": rule})
+    s = start(
+        [["6-6", "3-3", "2-3"], ["6-3", "1-3", "0-1"]], {**TABLETOP, "misplaced_spinner": rule}
+    )
     s.apply(P("6-6"))
     s.apply(P("6-3", "6-6", "SIDE_A"))
     s.apply(P("3-3", "6-3"))  # a plain double
     s.apply(P("1-3", "3-3", "END_A"))  # played on the end of a plain double
-    assert sorted(s.layout.spinners) == sorted([DOUBLE_SIX.index(T("6-6")), DOUBLE_SIX.index(T("3-3"))])
+    assert sorted(s.layout.spinners) == sorted(
+        [DOUBLE_SIX.index(T("6-6")), DOUBLE_SIX.index(T("3-3"))]
+    )
     first = DOUBLE_SIX.index(T("6-6"))
     assert sum(1 for p in s.layout.open if p[1] == first and p[2] >= 5) == first_spinner_ends
     s.apply(P("2-3", "3-3", "SIDE_B"))
@@ -114,8 +120,10 @@ def test_bogus_pass_detect_box_and_pda_commissioner() -> None:
     s.apply(P("6-6"))
     s.apply(PASS)
     assert s.awaiting_deal and s.scores[0] == 50
-    s = start([["6-6", "1-2"], ["6-3", "0-1"]],
-              {"preset": "pda", "enforcement": "detect", "pda_bogus_pass": "commissioner"})
+    s = start(
+        [["6-6", "1-2"], ["6-3", "0-1"]],
+        {"preset": "pda", "enforcement": "detect", "pda_bogus_pass": "commissioner"},
+    )
     s.bpos = len(s.boneyard)
     s.apply(P("6-6"))
     s.apply(PASS)  # referred to the Commissioner: no automatic penalty
@@ -142,9 +150,11 @@ def test_grace_return_puts_the_tile_back_where_asked() -> None:
 
 
 def test_bogus_beneficiary_all_opponents_pays_each_in_turn_order() -> None:
-    s = start([["6-6", "1-2"], ["6-3", "0-1"], ["2-4", "2-5"]],
-              {"enforcement": "detect", "bogus_grace": False, "bogus_beneficiary": "all_opponents"},
-              size=6)
+    s = start(
+        [["6-6", "1-2"], ["6-3", "0-1"], ["2-4", "2-5"]],
+        {"enforcement": "detect", "bogus_grace": False, "bogus_beneficiary": "all_opponents"},
+        size=6,
+    )
     s.apply(P("6-6"))
     s.apply(DRAW)
     assert s.scores == [50, 0, 50] and s.chips[1] == 50 and s.advantage == 2
@@ -179,15 +189,20 @@ def test_false_domino_box_takes_the_tile_back_pda_ends_the_game() -> None:
 
 
 def test_require_score_call_loses_an_uncalled_score() -> None:
-    s = start([["5-5", "1-2"], ["0-5", "6-3"]], {"enforcement": "detect", "require_score_call": True})
+    s = start(
+        [["5-5", "1-2"], ["0-5", "6-3"]], {"enforcement": "detect", "require_score_call": True}
+    )
     s.apply(P("5-5", call=10))
     s.apply(P("0-5", "5-5", "SIDE_A"))  # count 10, not called
     assert s.scores == [10, 0]
 
 
 def test_zero_count_scores_option_changes_nothing_in_chips() -> None:
-    s = start([["0-0", "1-2"], ["0-5", "3-4"]], {"zero_count_scores": True},
-              ["1-1", "2-2", "3-3", "4-4", "5-5", "6-6"])
+    s = start(
+        [["0-0", "1-2"], ["0-5", "3-4"]],
+        {"zero_count_scores": True},
+        ["1-1", "2-2", "3-3", "4-4", "5-5", "6-6"],
+    )
     s.apply(P("0-0"))
     assert s.scores == [0, 0] and s.chips == [150, 150]
 
@@ -208,8 +223,12 @@ def test_rulings_are_refused_under_strict() -> None:
 
 @pytest.mark.parametrize(
     ("rule", "holder", "expected"),
-    [("big6", None, None), ("lock_winner", None, 1), ("last_domino_holder", None, None),
-     ("last_domino_holder", 2, 2)],
+    [
+        ("big6", None, None),
+        ("lock_winner", None, 1),
+        ("last_domino_holder", None, None),
+        ("last_domino_holder", 2, 2),
+    ],
 )
 def test_lead_after_lock_options(rule: str, holder: int | None, expected: int | None) -> None:
     from boneyard.core.records import record_from_json

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from boneyard.games.fives import pips_of_mask
-
 from tests.highfive.helpers import RECORDS, events_of, expected, load, replay_lines, replay_state
 
 GOLDEN = sorted(p.stem for p in RECORDS.glob("t-h5-*.json"))
@@ -22,9 +21,7 @@ def test_golden_replay_output(name: str) -> None:
 
 def counts(name: str, hand: int = 0) -> list[tuple[int, int]]:
     return [
-        (x["count"], x["points"])
-        for x in events_of(replay_lines(load(name)), hand)
-        if "count" in x
+        (x["count"], x["points"]) for x in events_of(replay_lines(load(name)), hand) if "count" in x
     ]
 
 
@@ -50,13 +47,21 @@ def test_h5_05_double_at_an_arm_end_while_the_spinner_counts() -> None:
 
 def test_h5_06_advantage_lead_and_mid_line_spinner() -> None:
     lines = replay_lines(load("t-h5-06"))
-    assert lines[[i for i, x in enumerate(lines) if x.get("type") == "hand_end"][0]]["winner"] == 0
+    assert lines[next(i for i, x in enumerate(lines) if x.get("type") == "hand_end")]["winner"] == 0
     assert counts("t-h5-06", 1) == [(10, 10), (14, 0), (7, 0), (7, 0), (13, 0), (15, 15)]
 
 
 def test_h5_07_maximum_count_35() -> None:
     assert counts("t-h5-07", 1) == [
-        (4, 0), (10, 10), (11, 0), (17, 0), (22, 0), (26, 0), (30, 30), (33, 0), (35, 35),
+        (4, 0),
+        (10, 10),
+        (11, 0),
+        (17, 0),
+        (22, 0),
+        (26, 0),
+        (30, 30),
+        (33, 0),
+        (35, 35),
     ]
 
 
@@ -67,7 +72,7 @@ def test_h5_08_zero_count_does_not_score() -> None:
 def test_h5_09_lock_settlement_rounds_the_payer_hand() -> None:
     for name, low, payer_pips, award in (("t-h5-09a", 11, 13, 15), ("t-h5-09b", 11, 12, 10)):
         state = replay_state(load(name))
-        end = [x for x in replay_lines(load(name)) if x["type"] == "hand_end"][0]
+        end = next(x for x in replay_lines(load(name)) if x["type"] == "hand_end")
         pips = [pips_of_mask(h) for h in state.hands]
         winner = end["winner"]
         assert end["reason"] == "block"
@@ -77,7 +82,7 @@ def test_h5_09_lock_settlement_rounds_the_payer_hand() -> None:
 
 def test_h5_10_lock_12_vs_13_pays_15() -> None:
     state = replay_state(load("t-h5-10"))
-    end = [x for x in replay_lines(load("t-h5-10")) if x["type"] == "hand_end"][0]
+    end = next(x for x in replay_lines(load("t-h5-10")) if x["type"] == "hand_end")
     w = end["winner"]
     pips = [pips_of_mask(h) for h in state.hands]
     assert (pips[w], pips[state.payer(w)], end["award"]) == (12, 13, 15)
@@ -87,13 +92,13 @@ def test_h5_10_lock_12_vs_13_pays_15() -> None:
 
 def test_h5_11_domino_bonus_rounds_the_opponent_hand() -> None:
     for name, award in (("t-h5-11a", 40), ("t-h5-11b", 30)):
-        end = [x for x in replay_lines(load(name)) if x["type"] == "hand_end"][0]
+        end = next(x for x in replay_lines(load(name)) if x["type"] == "hand_end")
         assert (end["reason"], end["award"]) == ("domino", award)
 
 
 def test_h5_12_tied_lock_pays_nothing_and_next_hand_is_big6() -> None:
     state = replay_state(load("t-h5-12"))
-    end = [x for x in replay_lines(load("t-h5-12")) if x["type"] == "hand_end"][0]
+    end = next(x for x in replay_lines(load("t-h5-12")) if x["type"] == "hand_end")
     pips = sorted(pips_of_mask(h) for h in state.hands)
     assert pips[:2] == [12, 12]
     assert (end["reason"], end["winner"], end["award"]) == ("block", None, 0)
@@ -111,7 +116,7 @@ def test_h5_13_draw_until_playable() -> None:
 
 def test_h5_14_three_players_domino_paid_by_the_right_hand_player_only() -> None:
     lines = replay_lines(load("t-h5-14"))
-    end = [x for x in lines if x["type"] == "hand_end"][0]
+    end = next(x for x in lines if x["type"] == "hand_end")
     before = [x for x in lines if "event" in x][-1]["scores"]
     assert (end["winner"], end["award"]) == (1, 10)
     assert [a - b for a, b in zip(end["scores"], before, strict=True)] == [0, 10, 0]
@@ -130,8 +135,12 @@ def test_h5_16_chip_cap_ends_the_game_at_150() -> None:
     play = [x for x in lines if x.get("type") == "play" and x.get("count") == 20][-1]
     assert play["points"] == 10 and play["scores"][0] == 150
     assert lines[-2] == {
-        "hand": play["hand"], "type": "hand_end", "reason": "game_over", "winner": 0,
-        "award": 0, "scores": play["scores"],
+        "hand": play["hand"],
+        "type": "hand_end",
+        "reason": "game_over",
+        "winner": 0,
+        "award": 0,
+        "scores": play["scores"],
     }
     assert lines[-1]["type"] == "game_end" and lines[-1]["winner"] == 0
     assert lines[-3] == play
@@ -141,13 +150,16 @@ def test_h5_16_chip_cap_ends_the_game_at_150() -> None:
     assert state.chips[1] == 0
 
 
-@pytest.mark.parametrize(
-    ("name", "award"), [("t-h5-17a", 50), ("t-h5-17b", 60)]
-)
+@pytest.mark.parametrize(("name", "award"), [("t-h5-17a", 50), ("t-h5-17b", 60)])
 def test_h5_17_box_bogus_draw(name: str, award: int) -> None:
     lines = replay_lines(load(name))
     end = lines[-1]
-    assert (end["type"], end["reason"], end["winner"], end["award"]) == ("hand_end", "bogus", 0, award)
+    assert (end["type"], end["reason"], end["winner"], end["award"]) == (
+        "hand_end",
+        "bogus",
+        0,
+        award,
+    )
     state = replay_state(load(name))
     assert state.advantage == 0 and state.awaiting_deal
 
@@ -162,7 +174,7 @@ def test_h5_17_box_grace_returns_the_tile_without_penalty() -> None:
     assert [x["type"] for x in lines] == ["lead", "draw", "ruling", "play"]
     assert lines[2]["ruling"] == "DRAW_RETRACTED" and lines[-1]["scores"] == [0, 0]
     state = replay_state(load("t-h5-17d-grace"))
-    assert state.boneyard[state.bpos:][-1] == state.boneyard[-1]
+    assert state.boneyard[state.bpos :][-1] == state.boneyard[-1]
     assert str(state.observation(1).hand).count("1-5") == 0
 
 

@@ -18,45 +18,38 @@ from boneyard.core.errors import OptionError
 T = TypeVar("T")
 
 
-def _allowed(tp: Any) -> list[Any] | None:
-    """The finite list of values a field accepts, or None for an open int."""
+def _literals(tp: Any) -> list[Any]:
+    """The fixed values a field type admits (``Literal`` members and ``True``/``False``)."""
     origin = get_origin(tp)
     if origin is Literal:
         return list(get_args(tp))
     if tp is bool:
         return [True, False]
     if origin in (typing.Union, types.UnionType):
-        values: list[Any] = []
-        for arg in get_args(tp):
-            sub = _allowed(arg)
-            if sub is None:
-                return None
-            values.extend(sub)
-        return values
-    return None
+        return [v for arg in get_args(tp) for v in _literals(arg)]
+    return []
 
 
-def _check(cls_name: str, name: str, tp: Any, value: Any) -> Any:
-    allowed = _allowed(tp)
-    if allowed is not None:
-        for a in allowed:
-            if value == a and type(value) is type(a):
-                return value
-        if int in _int_members(tp) and type(value) is int:
-            return value
-        shown = ", ".join(repr(a) for a in allowed)
-        raise OptionError(f"option {name} cannot be {value!r} (choose one of: {shown})")
-    if tp is int or int in _int_members(tp):
-        if type(value) is int:
-            return value
-        raise OptionError(f"option {name} must be a whole number, not {value!r}")
-    raise OptionError(f"option {name} of {cls_name} has an unsupported type")  # pragma: no cover
-
-
-def _int_members(tp: Any) -> list[Any]:
+def _takes_int(tp: Any) -> bool:
+    if tp is int:
+        return True
     if get_origin(tp) in (typing.Union, types.UnionType):
-        return [a for a in get_args(tp) if a is int]
-    return [tp] if tp is int else []
+        return any(a is int for a in get_args(tp))
+    return False
+
+
+def _check(name: str, tp: Any, value: Any) -> Any:
+    for allowed in _literals(tp):
+        if value == allowed and type(value) is type(allowed):
+            return value
+    if _takes_int(tp) and type(value) is int:
+        return value
+    choices = [repr(a) for a in _literals(tp)]
+    if _takes_int(tp):
+        choices.insert(0, "a whole number")
+        if len(choices) == 1:
+            raise OptionError(f"option {name} must be a whole number, not {value!r}")
+    raise OptionError(f"option {name} cannot be {value!r} (choose one of: {', '.join(choices)})")
 
 
 @functools.cache
@@ -93,5 +86,5 @@ def build_options(
         if key not in fields or key == "preset":
             known = ", ".join(sorted(k for k in fields if k != "preset"))
             raise OptionError(f"unknown option {key!r} (known options: {known})")
-        values[key] = _check(cls.__name__, key, hints[key], value)
+        values[key] = _check(key, hints[key], value)
     return cls(**values)

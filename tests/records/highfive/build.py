@@ -24,7 +24,9 @@ HERE = Path(__file__).parent
 T = Tile.parse
 
 
-def deal_for(hands: list[list[str]], boneyard_first: list[str], size: int) -> tuple[list[list[str]], list[str]]:
+def deal_for(
+    hands: list[list[str]], boneyard_first: list[str], size: int
+) -> tuple[list[list[str]], list[str]]:
     """Fill hands up to ``size`` with the lowest unused non-double tiles; the rest is the
     boneyard, starting with ``boneyard_first``."""
     used = {T(t) for h in hands for t in h} | {T(t) for t in boneyard_first}
@@ -48,7 +50,9 @@ def write(name: str, record: dict[str, Any]) -> None:
     print(name, lines[-1])
 
 
-def envelope(hands: list[dict[str, Any]], options: dict[str, Any] | None = None, seats: int = 2) -> dict[str, Any]:
+def envelope(
+    hands: list[dict[str, Any]], options: dict[str, Any] | None = None, seats: int = 2
+) -> dict[str, Any]:
     return {
         "format": "boneyard-record/1",
         "game": "highfive",
@@ -59,7 +63,12 @@ def envelope(hands: list[dict[str, Any]], options: dict[str, Any] | None = None,
     }
 
 
-def hand(hands: list[list[str]], events: list[dict[str, Any]], boneyard_first: list[str] | None = None, size: int = 7) -> dict[str, Any]:
+def hand(
+    hands: list[list[str]],
+    events: list[dict[str, Any]],
+    boneyard_first: list[str] | None = None,
+    size: int = 7,
+) -> dict[str, Any]:
     deal, bone = deal_for(hands, boneyard_first or [], size)
     return {"deal": deal, "boneyard": bone, "events": events}
 
@@ -71,7 +80,9 @@ def play_random_hand(state: HighFiveState, rng: random.Random) -> None:
         state.apply(acts[rng.randrange(len(acts))])
 
 
-def find_prefix(players: int, want: Any, options: dict[str, Any] | None = None, tries: int = 200000) -> list[dict[str, Any]]:
+def find_prefix(
+    players: int, want: Any, options: dict[str, Any] | None = None, tries: int = 200000
+) -> list[dict[str, Any]]:
     """Hands of seeded random play, up to the first hand end where ``want(state)`` holds."""
     for seed in range(tries):
         rng = random.Random(seed)
@@ -92,78 +103,293 @@ def seat0_advantage(state: HighFiveState) -> bool:
 
 
 def main() -> None:
-    p = lambda seat, tile, on=None, port=None: {k: v for k, v in {"seat": seat, "play": tile, "on": on, "port": port}.items() if v is not None}  # noqa: E731
+    def p(seat: int, tile: str, on: str | None = None, port: str | None = None) -> dict[str, Any]:
+        event: dict[str, Any] = {"seat": seat, "play": tile}
+        if on is not None:
+            event["on"] = on
+        if port is not None:
+            event["port"] = port
+        return event
 
-    write("t-h5-01", envelope([hand(
-        [["5-5", "5-6", "2-3", "1-1", "1-2", "0-2", "2-6"], ["0-5", "0-4", "1-4", "3-6", "0-0", "3-3", "0-6"]],
-        [p(0, "5-5"), p(1, "0-5", "5-5", "SIDE_A"), p(0, "5-6", "5-5", "SIDE_B"), p(1, "0-4", "0-5")],
-        ["2-2", "1-3", "4-5"])]))
-    write("t-h5-02", envelope([hand(
-        [["6-6", "6-4", "6-2"], ["6-3", "6-1"]],
-        [p(0, "6-6"), p(1, "6-3", "6-6", "SIDE_A"), p(0, "6-4", "6-6", "SIDE_B"),
-         p(1, "6-1", "6-6", "END_A"), p(0, "6-2", "6-6", "END_B")])]))
-    write("t-h5-04", envelope([hand(
-        [["6-6", "6-4", "3-5"], ["6-3", "3-3"]],
-        [p(0, "6-6"), p(1, "6-3", "6-6", "SIDE_A"), p(0, "6-4", "6-6", "SIDE_B"),
-         p(1, "3-3", "6-3"), p(0, "3-5", "3-3")])]))
-    write("t-h5-05", envelope([hand(
-        [["6-6", "3-3", "6-1"], ["6-3", "6-2", "1-3"]],
-        [p(0, "6-6"), p(1, "6-3", "6-6", "SIDE_A"), p(0, "3-3", "6-3"),
-         p(1, "6-2", "6-6", "SIDE_B"), p(0, "6-1", "6-6", "END_A"), p(1, "1-3", "3-3")])]))
+    write(
+        "t-h5-01",
+        envelope(
+            [
+                hand(
+                    [
+                        ["5-5", "5-6", "2-3", "1-1", "1-2", "0-2", "2-6"],
+                        ["0-5", "0-4", "1-4", "3-6", "0-0", "3-3", "0-6"],
+                    ],
+                    [
+                        p(0, "5-5"),
+                        p(1, "0-5", "5-5", "SIDE_A"),
+                        p(0, "5-6", "5-5", "SIDE_B"),
+                        p(1, "0-4", "0-5"),
+                    ],
+                    ["2-2", "1-3", "4-5"],
+                )
+            ]
+        ),
+    )
+    write(
+        "t-h5-02",
+        envelope(
+            [
+                hand(
+                    [["6-6", "6-4", "6-2"], ["6-3", "6-1"]],
+                    [
+                        p(0, "6-6"),
+                        p(1, "6-3", "6-6", "SIDE_A"),
+                        p(0, "6-4", "6-6", "SIDE_B"),
+                        p(1, "6-1", "6-6", "END_A"),
+                        p(0, "6-2", "6-6", "END_B"),
+                    ],
+                )
+            ]
+        ),
+    )
+    write(
+        "t-h5-04",
+        envelope(
+            [
+                hand(
+                    [["6-6", "6-4", "3-5"], ["6-3", "3-3"]],
+                    [
+                        p(0, "6-6"),
+                        p(1, "6-3", "6-6", "SIDE_A"),
+                        p(0, "6-4", "6-6", "SIDE_B"),
+                        p(1, "3-3", "6-3"),
+                        p(0, "3-5", "3-3"),
+                    ],
+                )
+            ]
+        ),
+    )
+    write(
+        "t-h5-05",
+        envelope(
+            [
+                hand(
+                    [["6-6", "3-3", "6-1"], ["6-3", "6-2", "1-3"]],
+                    [
+                        p(0, "6-6"),
+                        p(1, "6-3", "6-6", "SIDE_A"),
+                        p(0, "3-3", "6-3"),
+                        p(1, "6-2", "6-6", "SIDE_B"),
+                        p(0, "6-1", "6-6", "END_A"),
+                        p(1, "1-3", "3-3"),
+                    ],
+                )
+            ]
+        ),
+    )
     prefix = find_prefix(2, seat0_advantage)
-    write("t-h5-06", envelope(prefix + [hand(
-        [["6-4", "4-1", "6-6"], ["4-4", "4-0", "4-2"]],
-        [p(0, "6-4"), p(1, "4-4", "6-4"), p(0, "4-1", "4-4", "SIDE_B"),
-         p(1, "4-0", "4-4", "END_A"), p(0, "6-6", "6-4"), p(1, "4-2", "4-4", "END_B")])]))
-    write("t-h5-07", envelope(prefix + [hand(
-        [["2-2", "2-5", "5-5", "4-4", "3-5"], ["2-6", "6-6", "2-4", "2-3"]],
-        [p(0, "2-2"), p(1, "2-6", "2-2", "SIDE_A"), p(0, "2-5", "2-2", "SIDE_B"),
-         p(1, "6-6", "2-6"), p(0, "5-5", "2-5"), p(1, "2-4", "2-2", "END_A"),
-         p(0, "4-4", "2-4"), p(1, "2-3", "2-2", "END_B"), p(0, "3-5", "2-3")])]))
-    write("t-h5-08", envelope([hand(
-        [["0-0", "1-2"], ["0-5", "3-4"]],
-        [p(0, "0-0"), p(1, "0-5", "0-0", "SIDE_A")],
-        ["1-1", "2-2", "3-3", "4-4", "5-5", "6-6"])]))
-    write("t-h5-13", envelope(prefix + [hand(
-        [["6-4"], ["0-0", "0-1", "0-2", "0-3", "0-5", "1-1", "1-2"]],
-        [p(0, "6-4"), {"seat": 1, "draw": "2-2"}, {"seat": 1, "draw": "1-3"},
-         {"seat": 1, "draw": "5-6"}, p(1, "5-6", "6-4")],
-        ["2-2", "1-3", "5-6"])]))
-    write("t-h5-15", envelope([hand(
-        [["6-3"], ["1-2"], ["0-1"], ["6-6"]],
-        [p(3, "6-6"), p(0, "6-3", "6-6", "SIDE_A")], [], 5)], seats=4))
+    write(
+        "t-h5-06",
+        envelope(
+            [
+                *prefix,
+                hand(
+                    [["6-4", "4-1", "6-6"], ["4-4", "4-0", "4-2"]],
+                    [
+                        p(0, "6-4"),
+                        p(1, "4-4", "6-4"),
+                        p(0, "4-1", "4-4", "SIDE_B"),
+                        p(1, "4-0", "4-4", "END_A"),
+                        p(0, "6-6", "6-4"),
+                        p(1, "4-2", "4-4", "END_B"),
+                    ],
+                ),
+            ]
+        ),
+    )
+    write(
+        "t-h5-07",
+        envelope(
+            [
+                *prefix,
+                hand(
+                    [["2-2", "2-5", "5-5", "4-4", "3-5"], ["2-6", "6-6", "2-4", "2-3"]],
+                    [
+                        p(0, "2-2"),
+                        p(1, "2-6", "2-2", "SIDE_A"),
+                        p(0, "2-5", "2-2", "SIDE_B"),
+                        p(1, "6-6", "2-6"),
+                        p(0, "5-5", "2-5"),
+                        p(1, "2-4", "2-2", "END_A"),
+                        p(0, "4-4", "2-4"),
+                        p(1, "2-3", "2-2", "END_B"),
+                        p(0, "3-5", "2-3"),
+                    ],
+                ),
+            ]
+        ),
+    )
+    write(
+        "t-h5-08",
+        envelope(
+            [
+                hand(
+                    [["0-0", "1-2"], ["0-5", "3-4"]],
+                    [p(0, "0-0"), p(1, "0-5", "0-0", "SIDE_A")],
+                    ["1-1", "2-2", "3-3", "4-4", "5-5", "6-6"],
+                )
+            ]
+        ),
+    )
+    write(
+        "t-h5-13",
+        envelope(
+            [
+                *prefix,
+                hand(
+                    [["6-4"], ["0-0", "0-1", "0-2", "0-3", "0-5", "1-1", "1-2"]],
+                    [
+                        p(0, "6-4"),
+                        {"seat": 1, "draw": "2-2"},
+                        {"seat": 1, "draw": "1-3"},
+                        {"seat": 1, "draw": "5-6"},
+                        p(1, "5-6", "6-4"),
+                    ],
+                    ["2-2", "1-3", "5-6"],
+                ),
+            ]
+        ),
+    )
+    write(
+        "t-h5-15",
+        envelope(
+            [
+                hand(
+                    [["6-3"], ["1-2"], ["0-1"], ["6-6"]],
+                    [p(3, "6-6"), p(0, "6-3", "6-6", "SIDE_A")],
+                    [],
+                    5,
+                )
+            ],
+            seats=4,
+        ),
+    )
     # T-H5-16: seat 0 at 140 with the lead next hand.
-    at140 = find_prefix(2, lambda s: s.scores[0] == 140 and s.scores[1] < 140 and s.advantage in (0, None))
-    write("t-h5-16", envelope(at140 + [hand(
-        [["6-6", "4-4"], ["6-4"]],
-        [p(0, "6-6"), p(1, "6-4", "6-6", "SIDE_A"), p(0, "4-4", "6-4")])]))
+    at140 = find_prefix(
+        2, lambda s: s.scores[0] == 140 and s.scores[1] < 140 and s.advantage in (0, None)
+    )
+    write(
+        "t-h5-16",
+        envelope(
+            [
+                *at140,
+                hand(
+                    [["6-6", "4-4"], ["6-4"]],
+                    [p(0, "6-6"), p(1, "6-4", "6-6", "SIDE_A"), p(0, "4-4", "6-4")],
+                ),
+            ]
+        ),
+    )
     # T-H5-17: bogus draws under detect.
     bogus23 = [["6-6", "2-3", "2-4"], ["0-0", "0-1", "0-2", "1-1", "0-3", "1-2", "0-6"]]
-    write("t-h5-17a", envelope([hand(bogus23, [p(0, "6-6"), {"seat": 1, "draw": "1-5"}], ["1-5"])],
-                                {"preset": "box", "enforcement": "detect", "bogus_grace": False}))
+    write(
+        "t-h5-17a",
+        envelope(
+            [hand(bogus23, [p(0, "6-6"), {"seat": 1, "draw": "1-5"}], ["1-5"])],
+            {"preset": "box", "enforcement": "detect", "bogus_grace": False},
+        ),
+    )
     bogus58 = [["6-6", "2-3", "2-4"], ["5-5", "5-6", "4-6", "4-5", "3-6", "3-5", "0-0"]]
-    write("t-h5-17b", envelope([hand(bogus58, [p(0, "6-6"), {"seat": 1, "draw": "0-1"}], ["0-1"])],
-                                {"preset": "box", "enforcement": "detect", "bogus_grace": False}))
-    write("t-h5-17c", envelope([hand(bogus23, [p(0, "6-6"), {"seat": 1, "draw": "1-5"}], ["1-5"])],
-                                {"preset": "pda", "enforcement": "detect"}))
-    write("t-h5-17d-grace", envelope([hand(bogus23, [
-        p(0, "6-6"), {"seat": 1, "draw": "1-5"}, {"seat": 1, "ruling": "DRAW_RETRACTED"},
-        p(1, "0-6", "6-6", "SIDE_A")], ["1-5"])], {"preset": "box", "enforcement": "detect"}))
+    write(
+        "t-h5-17b",
+        envelope(
+            [hand(bogus58, [p(0, "6-6"), {"seat": 1, "draw": "0-1"}], ["0-1"])],
+            {"preset": "box", "enforcement": "detect", "bogus_grace": False},
+        ),
+    )
+    write(
+        "t-h5-17c",
+        envelope(
+            [hand(bogus23, [p(0, "6-6"), {"seat": 1, "draw": "1-5"}], ["1-5"])],
+            {"preset": "pda", "enforcement": "detect"},
+        ),
+    )
+    write(
+        "t-h5-17d-grace",
+        envelope(
+            [
+                hand(
+                    bogus23,
+                    [
+                        p(0, "6-6"),
+                        {"seat": 1, "draw": "1-5"},
+                        {"seat": 1, "ruling": "DRAW_RETRACTED"},
+                        p(1, "0-6", "6-6", "SIDE_A"),
+                    ],
+                    ["1-5"],
+                )
+            ],
+            {"preset": "box", "enforcement": "detect"},
+        ),
+    )
     # T-H5-18: misdeals at a physical table.
     over = [["6-6", "5-6", "0-4", "5-5", "0-1", "0-2", "1-2", "2-2"], ["3-6"]]
     deal8, bone8 = deal_for(over[:1], [], 8)
-    rest = [t for t in bone8]
+    rest = list(bone8)
     deal_over = [deal8[0], rest[:7]]
-    write("t-h5-18a", envelope([{"deal": deal_over, "boneyard": rest[7:], "events": [
-        {"seat": 0, "ruling": "MISDEAL_OVER"}]}], {"preset": "pda", "enforcement": "tabletop"}))
+    write(
+        "t-h5-18a",
+        envelope(
+            [
+                {
+                    "deal": deal_over,
+                    "boneyard": rest[7:],
+                    "events": [{"seat": 0, "ruling": "MISDEAL_OVER"}],
+                }
+            ],
+            {"preset": "pda", "enforcement": "tabletop"},
+        ),
+    )
     deal6 = [deal_over[0][:6], deal_over[1]]
     bone6 = deal_over[0][6:] + rest[7:]
-    write("t-h5-18b", envelope([{"deal": deal6, "boneyard": bone6, "events": [
-        {"seat": 0, "ruling": "MISDEAL_UNDER"}, p(0, "6-6")]}], {"preset": "pda", "enforcement": "tabletop"}))
-    write("t-h5-18c", envelope([{"deal": deal_over, "boneyard": rest[7:], "events": [
-        {"seat": 0, "ruling": "MISDEAL_OVER", "tiles": ["2-2"]}, p(0, "6-6")]}], {"preset": "box", "enforcement": "tabletop"}))
-    write("t-h5-18d", envelope([{"deal": deal6, "boneyard": bone6, "events": [
-        {"seat": 0, "ruling": "MISDEAL_UNDER"}, p(0, "6-6")]}], {"preset": "box", "enforcement": "tabletop"}))
+    write(
+        "t-h5-18b",
+        envelope(
+            [
+                {
+                    "deal": deal6,
+                    "boneyard": bone6,
+                    "events": [{"seat": 0, "ruling": "MISDEAL_UNDER"}, p(0, "6-6")],
+                }
+            ],
+            {"preset": "pda", "enforcement": "tabletop"},
+        ),
+    )
+    write(
+        "t-h5-18c",
+        envelope(
+            [
+                {
+                    "deal": deal_over,
+                    "boneyard": rest[7:],
+                    "events": [
+                        {"seat": 0, "ruling": "MISDEAL_OVER", "tiles": ["2-2"]},
+                        p(0, "6-6"),
+                    ],
+                }
+            ],
+            {"preset": "box", "enforcement": "tabletop"},
+        ),
+    )
+    write(
+        "t-h5-18d",
+        envelope(
+            [
+                {
+                    "deal": deal6,
+                    "boneyard": bone6,
+                    "events": [{"seat": 0, "ruling": "MISDEAL_UNDER"}, p(0, "6-6")],
+                }
+            ],
+            {"preset": "box", "enforcement": "tabletop"},
+        ),
+    )
     # Locks and domino bonuses: situations found by seeded random play, frozen as records.
     write("t-h5-09a", envelope(find_hand(3, lock_with(11, 13)), seats=3))
     write("t-h5-09b", envelope(find_hand(3, lock_with(11, 12)), seats=3))
@@ -201,11 +427,7 @@ def lock_with(low: int, payer_pips: int) -> Any:
             return False
         pips = _pips(state)
         w = pips.index(min(pips))
-        return (
-            pips.count(low) == 1
-            and pips[w] == low
-            and pips[state.payer(w)] == payer_pips
-        )
+        return pips.count(low) == 1 and pips[w] == low and pips[state.payer(w)] == payer_pips
 
     return want
 

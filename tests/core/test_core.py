@@ -1,0 +1,118 @@
+"""Core values: tiles, tile sets, options, record envelopes, generic bots."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from boneyard.bots import GreedyBot, RandomBot, make_bot
+from boneyard.core.errors import BoneyardError, OptionError, RecordError
+from boneyard.core.options import build_options
+from boneyard.core.records import FORMAT, parse_record, record_from_json
+from boneyard.core.tiles import DOUBLE_FIFTEEN, DOUBLE_SIX, HIGHRISE_36, WILD, Tile, round5
+
+
+@given(st.integers(0, 15), st.integers(0, 15))
+def test_tile_text_round_trips_in_either_order(a: int, b: int) -> None:
+    t = Tile.of(a, b)
+    assert Tile.parse(str(t)) == t == Tile.parse(f"{b}-{a}")
+    assert t.pips == a + b and t.is_double == (a == b)
+
+
+def test_tile_sets() -> None:
+    assert len(DOUBLE_SIX) == 28 and sum(t.is_double for t in DOUBLE_SIX) == 7
+    assert len(DOUBLE_FIFTEEN) == 136 and sum(t.is_double for t in DOUBLE_FIFTEEN) == 16
+    assert len(HIGHRISE_36) == 36 and HIGHRISE_36.total_pips == 252
+    assert Tile.parse("W-W") in HIGHRISE_36 and Tile(WILD, WILD).pips == 14
+    with pytest.raises(BoneyardError, match="not a tile of the double-6 set"):
+        DOUBLE_SIX.parse("6-7")
+    for bad in ("5", "a-b", "5-5-5", "-1-2", "100-1"):
+        with pytest.raises(BoneyardError):
+            Tile.parse(bad)
+
+
+@given(st.integers(0, 10_000))
+def test_round5_is_the_nearest_multiple_of_five(n: int) -> None:
+    r = round5(n)
+    assert r % 5 == 0 and abs(r - n) <= 2
+
+
+@dataclass(frozen=True)
+class _Opts:
+    preset: Literal["a", "b"] = "a"
+    colour: Literal["red", "blue"] = "red"
+    flag: bool = False
+    target: int = 100
+    limit: int | Literal["unlimited"] = 1
+
+
+def test_options_presets_overrides_and_errors() -> None:
+    presets: dict[str, dict[str, Any]] = {
+        "a": {"preset": "a"},
+        "b": {"preset": "b", "colour": "blue"},
+    }
+    assert build_options(_Opts, {"preset": "b"}, presets).colour == "blue"
+    assert build_options(_Opts, {"preset": "b", "colour": "red"}, presets).colour == "red"
+    assert build_options(_Opts, {"limit": "unlimited", "target": 61}, presets).limit == "unlimited"
+    with pytest.raises(OptionError, match="unknown option 'speed'"):
+        build_options(_Opts, {"speed": 1}, presets)
+    with pytest.raises(OptionError, match="option colour cannot be 'green'"):
+        build_options(_Opts, {"colour": "green"}, presets)
+    with pytest.raises(OptionError, match="option flag cannot be 1"):
+        build_options(_Opts, {"flag": 1}, presets)
+    with pytest.raises(OptionError, match="target must be a whole number"):
+        build_options(_Opts, {"target": "x"}, presets)
+    with pytest.raises(OptionError, match="preset 'c' is unknown"):
+        build_options(_Opts, {"preset": "c"}, presets)
+
+
+def test_record_envelope_checks() -> None:
+    good = {"format": FORMAT, "game": "highfive", "options": {}, "seats": ["A", "B"], "hands": []}
+    assert record_from_json(good).num_seats == 2
+    for change, why in (
+        ({"format": "x"}, "format must be"),
+        ({"game": "go"}, "game 'go' is unknown"),
+        ({"seats": []}, "seats must be a list"),
+        ({"hands": {}}, "hands must be a list"),
+        ({"options": []}, "options must be an object"),
+    ):
+        with pytest.raises(RecordError, match=why) as info:
+            record_from_json({**good, **change})
+        assert info.value.to_json()["hand"] is None
+    with pytest.raises(RecordError, match="not valid JSON"):
+        parse_record("{")
+
+
+@dataclass(frozen=True)
+class _View:
+    legal_actions: tuple[str, ...]
+    points: dict[str, int]
+    weights: dict[str, int]
+
+    def action_points(self, a: str) -> int:
+        return self.points.get(a, 0)
+
+    def action_weight(self, a: str) -> int:
+        return self.weights.get(a, -1)
+
+
+def test_greedy_takes_most_points_then_the_heaviest_tile() -> None:
+    view = _View(("a", "b", "c", "draw"), {"a": 10, "b": 10, "c": 5}, {"a": 3, "b": 9, "c": 12})
+    assert GreedyBot(random.Random(1)).choose(view) == "b"
+    view = _View(("a", "draw"), {}, {"a": 0})
+    assert GreedyBot(random.Random(1)).choose(view) == "a"
+
+
+def test_random_bot_uses_only_legal_actions_and_is_seeded() -> None:
+    view = _View(("a", "b", "c"), {}, {})
+    picks = [RandomBot(random.Random(3)).choose(view) for _ in range(5)]
+    assert len(set(picks)) == 1 and picks[0] in view.legal_actions
+    with pytest.raises(BoneyardError, match="not its turn"):
+        RandomBot(random.Random(1)).choose(_View((), {}, {}))
+    with pytest.raises(BoneyardError, match="bot 'wizard' is unknown"):
+        make_bot("wizard", random.Random(1))
