@@ -16,6 +16,7 @@ from setuptools import setup
 HOT_MODULES = [
     "src/boneyard/games/fives.py",
     "src/boneyard/games/highfive/state.py",
+    "src/boneyard/games/highfive/actions.py",
 ]
 
 

@@ -51,8 +51,7 @@ def _new_state(
     except BoneyardError as exc:
         fail(str(exc))
         raise
-    if hasattr(state, "names"):
-        state.names = names
+    state.names = names
     return state
 
 

@@ -76,6 +76,9 @@ class GameState(Protocol):
         """Player count."""
         ...
 
+    names: list[str]
+    """Seat names in turn order, written in the record's ``seats`` (settable)."""
+
     @property
     def current_seat(self) -> int | None:
         """The seat to act, or ``None`` while a deal is awaited or the game is over."""

@@ -1,0 +1,108 @@
+"""Highrise options: exactly the ``highrise.*`` keys of RULES.md §6.4 (and §4.4), without prefix.
+
+>>> o = build_highrise_options({"target": 200, "base_layout": "2x8_one_row"})
+>>> o.target, o.base_layout, o.spacers_per_hand
+(200, '2x8_one_row', 12)
+>>> build_highrise_options({"colour": "red"})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+boneyard.core.errors.OptionError: unknown option 'colour' (known options: ...)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from boneyard.core.errors import BoneyardError, OptionError
+from boneyard.core.options import build_options
+from boneyard.core.tiles import HIGHRISE_36, Tile, TileSet
+
+DEFAULT_TILESET = "d6_plus_wild_suit"
+CARRY_OVER = "carry_over"
+
+
+@dataclass(frozen=True, slots=True)
+class HighriseOptions:
+    """Every Highrise option (RULES §6.4, plus ``target`` and ``single_hand`` of §4.4).
+
+    ``tileset`` is ``"d6_plus_wild_suit"`` or a tuple of 36 distinct tile strings;
+    ``spacers_per_hand`` is a whole number (the supply refilled at every hand) or
+    ``"carry_over"`` (12 spacers for the whole game); ``first_player`` is ``"youngest"``,
+    ``"random"`` or a seat number (``"youngest"`` plays as ``"random"``: software has no ages).
+    """
+
+    tileset: str | tuple[str, ...] = DEFAULT_TILESET
+    base_layout: Literal["4x4_two_rows", "2x8_one_row"] = "4x4_two_rows"
+    wild_on_wild_value: Literal[7, "inherit"] = 7
+    losers_subtract_on_going_out: bool = False
+    allow_negative: bool = True
+    tie_at_target: Literal["play_another_hand", "shared_win"] = "play_another_hand"
+    first_player: Literal["youngest", "random", 0, 1, 2, 3] = "youngest"
+    spacers_per_hand: int | str = 12
+    early_block: bool = False
+    target: int = 300
+    single_hand: bool = False
+
+    def tile_set(self) -> TileSet:
+        """The 36 tiles in play."""
+        if self.tileset == DEFAULT_TILESET:
+            return HIGHRISE_36
+        return TileSet("custom Highrise", tuple(Tile.parse(t) for t in self.tileset))
+
+    def to_json(self) -> dict[str, Any]:
+        """The record form: only the keys that differ from the defaults."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value != f.default:
+                out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+_SPECIAL = ("tileset", "spacers_per_hand")
+
+
+def _tileset(value: Any) -> str | tuple[str, ...]:
+    if value == DEFAULT_TILESET:
+        return DEFAULT_TILESET
+    if not isinstance(value, list | tuple):
+        raise OptionError(
+            f"option tileset cannot be {value!r} (choose {DEFAULT_TILESET!r} or a list of 36 tiles)"
+        )
+    try:
+        tiles = [Tile.parse(t) for t in value]
+    except BoneyardError as exc:
+        raise OptionError(f"option tileset: {exc}") from None
+    if len(tiles) != 36:
+        raise OptionError(f"option tileset must list 36 tiles, not {len(tiles)}")
+    if len(set(tiles)) != 36:
+        raise OptionError("option tileset lists a tile twice")
+    return tuple(str(t) for t in tiles)
+
+
+def _spacers(value: Any) -> int | str:
+    if value == CARRY_OVER:
+        return CARRY_OVER
+    if type(value) is int and value >= 0:
+        return value
+    raise OptionError(
+        f"option spacers_per_hand cannot be {value!r} (a whole number ≥ 0, or {CARRY_OVER!r})"
+    )
+
+
+def build_highrise_options(raw: Mapping[str, Any] | None) -> HighriseOptions:
+    """Options from a record/CLI mapping; unknown keys or values raise :class:`OptionError`."""
+    rest = dict(raw or {})
+    special = {k: rest.pop(k) for k in _SPECIAL if k in rest}
+    opts = build_options(HighriseOptions, rest)
+    if opts.target < 1:
+        raise OptionError(f"option target must be at least 1, not {opts.target}")
+    changes: dict[str, Any] = {}
+    if "tileset" in special:
+        changes["tileset"] = _tileset(special["tileset"])
+    if "spacers_per_hand" in special:
+        changes["spacers_per_hand"] = _spacers(special["spacers_per_hand"])
+    return dataclasses.replace(opts, **changes) if changes else opts
