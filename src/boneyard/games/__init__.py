@@ -1,1 +1,2 @@
-"""The rule sets. Each game module exposes ``SPEC``, a :class:`~boneyard.games.registry.GameSpec`."""
+"""The rule sets. Each game module exposes ``SPEC``, its
+:class:`~boneyard.games.registry.GameSpec`."""
