@@ -29,12 +29,10 @@ from boneyard.games.fives import (
     E2,
     END_A,
     HI,
-    IS_DOUBLE,
     LO,
     NUM_TILES,
     OUT,
     PIP_MASK,
-    PIPS,
     PORT_CODE,
     PORT_NAMES,
     SIDE_A,
@@ -373,14 +371,6 @@ class HighFiveState:
         return (seat + 1) % self.n
 
     # --- dealing ----------------------------------------------------------------------------
-
-    def random_setup(self, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
-        """A shuffled deal: (hands, boneyard in draw order)."""
-        order = list(range(NUM_TILES))
-        rng.shuffle(order)
-        k = self.hand_size
-        hands = [[TILES[t] for t in order[i * k : (i + 1) * k]] for i in range(self.n)]
-        return hands, [TILES[t] for t in order[self.n * k :]]
 
     def deal_random(self, rng: random.Random) -> None:
         """Deal the next hand with ``rng``."""
@@ -1313,16 +1303,10 @@ class HighFiveState:
         return count
 
 
-def is_double(tile: Tile) -> bool:
-    """Whether a double-six tile is a double (fast table lookup)."""
-    return IS_DOUBLE[TILE_ID[tile]]
-
-
 __all__ = [
-    "OUT",
-    "PIPS",
     "HighFiveObservation",
     "HighFiveState",
     "PlacedView",
     "PublicEvent",
+    "shuffled",
 ]
