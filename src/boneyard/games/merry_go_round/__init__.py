@@ -1,0 +1,148 @@
+"""Merry-Go-Round (RULES.md §2; options §6.2; records RECORDS.md §2 and §6).
+
+All Fives scoring (1 point per 5 pips, exactly 61 to win) with the Sebastopol opening: the first
+tile of a hand is a double, the *set*, and its four edges are covered before play opens. It lies
+on the shared Fives layout (:mod:`boneyard.games.fives`). Rule decisions:
+docs/rules-notes-merry-go-round.md.
+
+>>> import random
+>>> from boneyard.bots import make_bot
+>>> from boneyard.games.registry import play_out
+>>> rng = random.Random(3)
+>>> state = SPEC.new_game(4, {"forced_play": True})
+>>> result = play_out(state, [make_bot("greedy", rng).choose for _ in range(4)], rng).result()
+>>> result is not None and max(result.scores) == 61
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from boneyard.core.errors import BoneyardError
+from boneyard.core.tiles import Tile
+from boneyard.games.merry_go_round.actions import DRAW, PASS, Draw, Pass, Play
+from boneyard.games.merry_go_round.options import MerryGoRoundOptions
+from boneyard.games.merry_go_round.render import describe, render
+from boneyard.games.merry_go_round.replay import replay
+from boneyard.games.merry_go_round.state import (
+    MerryGoRoundObservation,
+    MerryGoRoundState,
+)
+from boneyard.games.registry import GameSpec
+
+__all__ = [
+    "DRAW",
+    "PASS",
+    "SPEC",
+    "Draw",
+    "MerryGoRoundObservation",
+    "MerryGoRoundOptions",
+    "MerryGoRoundState",
+    "Pass",
+    "Play",
+    "new_game",
+    "parse_action",
+]
+
+
+def new_game(players: int, options: Mapping[str, Any] | None = None) -> MerryGoRoundState:
+    """A new game awaiting its first deal; raises OptionError on a bad option."""
+    return MerryGoRoundState(players, MerryGoRoundOptions.build(options, players))
+
+
+_WORDS = {"d": Draw, "draw": Draw, "p": Pass, "pass": Pass}
+_PORTS = {
+    "side_a": "SIDE_A",
+    "side_b": "SIDE_B",
+    "end_a": "END_A",
+    "end_b": "END_B",
+    "sa": "SIDE_A",
+    "sb": "SIDE_B",
+    "ea": "END_A",
+    "eb": "END_B",
+}
+
+
+def parse_action(obs: MerryGoRoundObservation, text: str) -> Any:
+    """A typed move: ``draw``/``d``, ``pass``/``p``, ``5-5`` (the set, or a tile that fits one
+    end), ``5-6 on 5-5``, ``5-6 on 5-5 side_b`` (or ``sb``), or ``5-6 5`` (the end showing 5).
+
+    >>> from boneyard.core.tiles import DOUBLE_SIX
+    >>> deal = ["5-5 5-6 3-5 1-2 1-3 1-4 2-3".split(), "0-5 4-5 0-2 0-1 0-3 0-4 0-6".split()]
+    >>> rest = [t for t in DOUBLE_SIX if not any(str(t) in h for h in deal)]
+    >>> s = MerryGoRoundState(2, {"first_setter": 0})
+    >>> s.start_hand([[Tile.parse(t) for t in h] for h in deal], rest)
+    >>> parse_action(s.observation(0), "5-5")
+    Play(tile=Tile(lo=5, hi=5), on=None, port=None)
+    >>> s.apply(parse_action(s.observation(0), "5-5"))
+    >>> parse_action(s.observation(1), "0-5 sb")
+    Play(tile=Tile(lo=0, hi=5), on=Tile(lo=5, hi=5), port='SIDE_B')
+    >>> parse_action(s.observation(1), "0-2")
+    Traceback (most recent call last):
+    ...
+    boneyard.core.errors.BoneyardError: 0-2 does not match an end you may play on (open: 5, 5)
+    """
+    words = text.strip().lower().replace(",", " ").split()
+    if not words:
+        raise BoneyardError("type a move number or a tile such as 5-6")
+    legal = obs.legal_actions
+    if len(words) == 1 and words[0] in _WORDS:
+        kind = _WORDS[words[0]]
+        for a in legal:
+            if isinstance(a, kind):
+                return a
+        raise BoneyardError(f"{words[0]} is not allowed now")
+    try:
+        tile = Tile.parse(words[0])
+    except BoneyardError:
+        raise BoneyardError(
+            f"{words[0]!r} is not a move: type its number, a tile like 5-6, draw or pass"
+        ) from None
+    plays = [a for a in legal if isinstance(a, Play) and a.tile == tile]
+    if not plays:
+        if tile not in obs.hand:
+            raise BoneyardError(f"you do not hold {tile}")
+        if not obs.layout:
+            if not tile.is_double:
+                raise BoneyardError(f"the set must be a double, and {tile} is not")
+            raise BoneyardError(f"{tile} cannot be set now")
+        ends = ", ".join(str(v) for v, _t, _p in obs.available_ends) or "none"
+        raise BoneyardError(f"{tile} does not match an end you may play on (open: {ends})")
+    rest = words[1:]
+    if rest and rest[0] == "on":
+        rest = rest[1:]
+        if not rest:
+            raise BoneyardError("say which tile to play on, e.g. 5-6 on 5-5")
+        on = Tile.parse(rest[0])
+        plays = [a for a in plays if a.on == on]
+        rest = rest[1:]
+    if rest and rest[0] in _PORTS:
+        plays = [a for a in plays if a.port == _PORTS[rest[0]]]
+    elif rest and rest[0].isdigit():
+        value = int(rest[0])
+        plays = [
+            a for a in plays if any(v == value and t == a.on for v, t, _p in obs.available_ends)
+        ]
+    elif rest:
+        raise BoneyardError(f"{' '.join(rest)!r} is not an end: use on 5-5, side_a ... end_b")
+    if not plays:
+        raise BoneyardError(f"{tile} cannot go there")
+    if len({a.on for a in plays}) > 1:
+        options = " or ".join(f"{tile} on {a.on}" for a in plays)
+        raise BoneyardError(f"{tile} fits several ends: type {options} (or its number)")
+    return plays[0]
+
+
+SPEC = GameSpec(
+    name="merry-go-round",
+    title="Merry-Go-Round",
+    min_players=2,
+    max_players=4,
+    new_game=new_game,
+    replay=replay,
+    parse_action=parse_action,
+    describe_action=describe,
+    render=render,
+)
