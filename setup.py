@@ -15,8 +15,12 @@ from setuptools import setup
 
 HOT_MODULES = [
     "src/boneyard/games/fives.py",
+    "src/boneyard/games/fives_play.py",
     "src/boneyard/games/highfive/state.py",
     "src/boneyard/games/highfive/actions.py",
+    "src/boneyard/games/merry_go_round/state.py",
+    "src/boneyard/games/merry_go_round/actions.py",
+    "src/boneyard/games/merry_go_round/scoring.py",
 ]
 
 

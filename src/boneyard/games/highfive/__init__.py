@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import Tile
+from boneyard.games.fives_text import after_on, at_value, open_values, parse_move
 from boneyard.games.highfive.actions import (
     DRAW,
     PASS,
@@ -68,53 +68,23 @@ def parse_action(obs: HighFiveObservation, text: str) -> Any:
     ...
     boneyard.core.errors.BoneyardError: draw is not allowed now
     """
-    words = text.strip().lower().replace(",", " ").split()
-    if not words:
-        raise BoneyardError("type a move number or a tile such as 5-6")
-    legal = obs.legal_actions
-    if len(words) == 1 and words[0] in _WORDS:
-        kind = _WORDS[words[0]]
-        for a in legal:
-            if isinstance(a, kind):
-                return a
-        raise BoneyardError(f"{words[0]} is not allowed now")
-    try:
-        tile = Tile.parse(words[0])
-    except BoneyardError:
-        raise BoneyardError(
-            f"{words[0]!r} is not a move: type its number, a tile like 5-6, draw or pass"
-        ) from None
-    plays = [a for a in legal if isinstance(a, Play) and a.tile == tile]
-    if not plays:
-        if tile not in obs.hand:
-            raise BoneyardError(f"you do not hold {tile}")
-        ends = ", ".join(str(v) for v, _t, _p in obs.available_ends) or "none"
-        raise BoneyardError(f"{tile} does not match an open end (open: {ends})")
-    rest = words[1:]
+    return parse_move(obs, text, _WORDS, _no_fit, _narrow)
+
+
+def _no_fit(obs: HighFiveObservation, tile: Tile) -> str:
+    return f"{tile} does not match an open end (open: {open_values(obs)})"
+
+
+def _narrow(obs: HighFiveObservation, plays: list[Play], rest: list[str]) -> list[Play]:
+    """``on 5-5`` (then a port name, ``side_b``) or the value of an end, ``5``."""
     if rest and rest[0] == "on":
-        rest = rest[1:]
-        if not rest:
-            raise BoneyardError("say which tile to play on, e.g. 5-6 on 5-5")
-        try:
-            on = Tile.parse(rest[0])
-        except BoneyardError as exc:
-            raise BoneyardError(str(exc)) from None
-        plays = [a for a in plays if a.on == on]
-        if len(rest) > 1:
-            port = rest[1].upper()
+        plays, rest = after_on(plays, rest)
+        if rest:
+            port = rest[0].upper()
             plays = [a for a in plays if a.port == port]
     elif rest and rest[0].isdigit():
-        value = int(rest[0])
-        plays = [
-            a for a in plays if any(v == value and t == a.on for v, t, _p in obs.available_ends)
-        ]
-    if not plays:
-        raise BoneyardError(f"{tile} cannot go there")
-    distinct = {(a.on, a.port is not None) for a in plays}
-    if len(distinct) > 1:
-        options = " or ".join(f"{tile} on {a.on}" for a in plays)
-        raise BoneyardError(f"{tile} fits several ends: type {options} (or its number)")
-    return plays[0]
+        plays = at_value(obs, plays, int(rest[0]))
+    return plays
 
 
 SPEC = GameSpec(

@@ -1,11 +1,16 @@
-"""High Five actions: frozen values with their record form (RECORDS.md §2)."""
+"""High Five actions: frozen values with their record form (RECORDS.md §2).
+
+A placement, a draw and a pass are the Fives actions (:mod:`boneyard.games.fives_play`); High
+Five adds the box grace rule's returned tile and the referee's rulings.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from boneyard.core.tiles import Tile
+from boneyard.games.fives_play import DRAW, PASS, Draw, Pass, Play
 
 RULING_KINDS = (
     "BOGUS_DRAW",
@@ -21,69 +26,6 @@ RULING_KINDS = (
     "COMMISSIONER",
     "FORFEIT",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """Place ``tile``: the lead when ``on`` is None, else on an open end of ``on``.
-
-    ``port`` names a spinner edge (``SIDE_A``...``END_B``). ``touch`` (tabletop only) is the half
-    laid against the end when the tile does not match it; ``call`` is the score the player called
-    (only read when ``require_score_call`` is on).
-
-    >>> Play(Tile(5, 6), Tile(5, 5), "SIDE_B").to_event()
-    {'play': '5-6', 'on': '5-5', 'port': 'SIDE_B'}
-    """
-
-    tile: Tile
-    on: Tile | None = None
-    port: str | None = None
-    touch: int | None = None
-    call: int | None = None
-    key: tuple[int, int, int] = field(default=(-1, -1, -1), compare=False, repr=False)
-
-    def to_event(self) -> dict[str, Any]:
-        """Record fields without ``seat``."""
-        ev: dict[str, Any] = {"play": str(self.tile)}
-        if self.on is not None:
-            ev["on"] = str(self.on)
-        if self.port is not None:
-            ev["port"] = self.port
-        if self.touch is not None:
-            ev["touch"] = self.touch
-        if self.call is not None:
-            ev["call"] = self.call
-        return ev
-
-    def __str__(self) -> str:
-        if self.on is None:
-            return f"lead {self.tile}"
-        where = f" {self.port}" if self.port else ""
-        return f"{self.tile} on {self.on}{where}"
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """Draw the next boneyard tile."""
-
-    def to_event(self) -> dict[str, Any]:
-        """Record fields without ``seat`` (the state adds the drawn tile)."""
-        return {"draw": None}
-
-    def __str__(self) -> str:
-        return "draw"
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """Pass: nothing to play and nothing to draw."""
-
-    def to_event(self) -> dict[str, Any]:
-        """Record fields without ``seat``."""
-        return {"pass": True}
-
-    def __str__(self) -> str:
-        return "pass"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +82,18 @@ class Ruling:
         return f"ruling {self.kind} against seat {self.seat}"
 
 
-DRAW = Draw()
-PASS = Pass()
 RETURN_TILE = ReturnTile()
 Action = Play | Draw | Pass | ReturnTile | Ruling
+
+__all__ = [
+    "DRAW",
+    "PASS",
+    "RETURN_TILE",
+    "RULING_KINDS",
+    "Action",
+    "Draw",
+    "Pass",
+    "Play",
+    "ReturnTile",
+    "Ruling",
+]

@@ -26,17 +26,11 @@ from boneyard.core.records import FORMAT
 from boneyard.core.tiles import Tile, round5
 from boneyard.games.fives import (
     DOUBLE_MASK,
-    E2,
     END_A,
     HI,
     LO,
-    NUM_TILES,
-    OUT,
-    PIP_MASK,
     PORT_CODE,
     PORT_NAMES,
-    SIDE_A,
-    SPINNER_PORT_ORDER,
     TILE_ID,
     TILES,
     Availability,
@@ -44,6 +38,26 @@ from boneyard.games.fives import (
     Role,
     ids_of,
     pips_of_mask,
+)
+from boneyard.games.fives_play import (
+    ALL_IDS,
+    PLAYS,
+    PlacedView,
+    PublicEvent,
+    can_place,
+    deal_ids,
+    default_port,
+    draw_view,
+    ends_json,
+    ends_view,
+    event_line,
+    hand_end_line,
+    hand_masks,
+    placed_views,
+    play_ids,
+    play_json,
+    play_view,
+    shuffled,
 )
 from boneyard.games.highfive.actions import (
     DRAW,
@@ -64,71 +78,6 @@ START_CHIPS = 150
 
 # Phases.
 AWAIT_DEAL, PLAYING, OVER = 0, 1, 2
-
-_PLAY_CACHE: dict[tuple[int, int, int], Play] = {}
-_ALL_IDS = list(range(NUM_TILES))
-_PLAY_TABLE: list[list[Play | None]] = [[None] * NUM_TILES for _ in range(NUM_TILES * 7)]
-"""``_PLAY_TABLE[anchor * 7 + code][tile]``: the interned play, filled on first use."""
-
-
-def _play_for(tile: int, anchor: int, code: int) -> Play:
-    """The interned :class:`Play` for internal ids (``anchor`` -1: the lead)."""
-    key = (tile, anchor, code)
-    play = _PLAY_CACHE.get(key)
-    if play is None:
-        port = PORT_NAMES[code] if code >= SIDE_A else None
-        on = TILES[anchor] if anchor >= 0 else None
-        play = Play(TILES[tile], on, port, key=key)
-        _PLAY_CACHE[key] = play
-    return play
-
-
-def shuffled(rng: random.Random, items: list[int]) -> list[int]:
-    """A shuffled copy of ``items``: exactly what ``rng.shuffle`` gives (same draws from the
-    generator), without its per-element Python overhead when this module is compiled.
-
-    >>> import random
-    >>> a, b = list(range(28)), list(range(28))
-    >>> random.Random(3).shuffle(a)
-    >>> shuffled(random.Random(3), b) == a
-    True
-    """
-    x = items.copy()
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        x[i], x[r] = x[r], x[i]
-    return x
-
-
-@dataclass(frozen=True, slots=True)
-class PlacedView:
-    """A placed tile as everyone sees it."""
-
-    tile: Tile
-    role: str
-    on: Tile | None
-    port: str | None
-    joined: int | None = None
-    """The value of the end it was laid against (None for the lead)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PublicEvent:
-    """One event of the current hand as ``seat`` may see it (a draw shows its tile only to the
-    drawer)."""
-
-    seat: int
-    kind: str
-    tile: Tile | None = None
-    on: Tile | None = None
-    port: str | None = None
-    points: int = 0
-    open_values: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,32 +123,14 @@ class HighFiveObservation:
             "hand": [str(t) for t in self.hand],
             "hand_sizes": list(self.hand_sizes),
             "boneyard_size": self.boneyard_size,
-            "layout": [
-                {
-                    "tile": str(p.tile),
-                    "role": p.role,
-                    "on": None if p.on is None else str(p.on),
-                    "port": p.port,
-                }
-                for p in self.layout
-            ],
-            "open_ends": [[v, str(t), port] for v, t, port in self.open_ends],
-            "available_ends": [[v, str(t), port] for v, t, port in self.available_ends],
+            "layout": [p.to_json() for p in self.layout],
+            "open_ends": ends_json(self.open_ends),
+            "available_ends": ends_json(self.available_ends),
             "count": self.count,
             "scores": list(self.scores),
             "chips_left": list(self.chips_left),
             "legal_actions": [a.to_event() for a in self.legal_actions],
-            "history": [
-                {
-                    "seat": e.seat,
-                    "kind": e.kind,
-                    "tile": None if e.tile is None else str(e.tile),
-                    "on": None if e.on is None else str(e.on),
-                    "port": e.port,
-                    "points": e.points,
-                }
-                for e in self.history
-            ],
+            "history": [{**e.to_json(), "points": e.points} for e in self.history],
             "big6_lead": self.big6_lead,
             "is_over": self.is_over,
             "winner": self.winner,
@@ -376,7 +307,7 @@ class HighFiveState:
         """Deal the next hand with ``rng``."""
         if self.phase != AWAIT_DEAL:
             raise IllegalActionError("the hand in play is not finished")
-        order = shuffled(rng, _ALL_IDS)
+        order = shuffled(rng, ALL_IDS)
         k = self.hand_size
         self._start([order[i * k : (i + 1) * k] for i in range(self.n)], order[self.n * k :])
 
@@ -386,19 +317,7 @@ class HighFiveState:
             raise IllegalActionError("the hand in play is not finished")
         if len(deal) != self.n:
             raise BoneyardError(f"the deal must have {self.n} hands, not {len(deal)}")
-        try:
-            hands = [[TILE_ID[t] for t in h] for h in deal]
-            bone = [TILE_ID[t] for t in boneyard]
-        except KeyError as exc:
-            raise BoneyardError(f"{exc.args[0]} is not a double-six tile") from None
-        seen: set[int] = set()
-        for t in [x for h in hands for x in h] + bone:
-            if t in seen:
-                raise BoneyardError(f"{TILES[t]} is dealt twice")
-            seen.add(t)
-        if len(seen) != NUM_TILES:
-            missing = [str(TILES[t]) for t in range(NUM_TILES) if t not in seen]
-            raise BoneyardError(f"the deal leaves out {', '.join(missing)}")
+        hands, bone = deal_ids(deal, boneyard)
         for i, h in enumerate(hands):
             if len(h) != self.hand_size and not self.tabletop:
                 raise BoneyardError(
@@ -407,12 +326,8 @@ class HighFiveState:
         self._start(hands, bone)
 
     def _start(self, hands: list[list[int]], bone: list[int]) -> None:
-        n = self.n
         self.hands_doc.append((hands, bone.copy(), None))
-        masks = [0] * n
-        for i, h in enumerate(hands):
-            for t in h:
-                masks[i] |= 1 << t
+        masks = hand_masks(hands)
         self.hands = masks
         self.dealt = masks.copy()
         self.boneyard = bone
@@ -452,30 +367,16 @@ class HighFiveState:
         hand = self.hands[seat]
         if self.layout.empty:
             if self.big6 >= 0:
-                return [_play_for(self.big6, -1, -1)] if (hand >> self.big6) & 1 else []
-            return [_play_for(t, -1, -1) for t in ids_of(hand)]
-        out: list[Play] = []
-        for value, anchor, code in self.layout.available(self.policy):
-            m = hand & PIP_MASK[value]
-            if not m:
-                continue
-            row = _PLAY_TABLE[anchor * 7 + code]
-            while m:
-                low = m & -m
-                t = low.bit_length() - 1
-                m ^= low
-                play = row[t]
-                if play is None:
-                    play = row[t] = _play_for(t, anchor, code)
-                out.append(play)
-        return out
+                return [PLAYS.get(self.big6, -1, -1)] if (hand >> self.big6) & 1 else []
+            return [PLAYS.get(t, -1, -1) for t in ids_of(hand)]
+        return PLAYS.placements(self.layout, self.policy, hand)
 
     def can_place(self, seat: int) -> bool:
         """Whether ``seat`` holds a legal placement now."""
         hand = self.hands[seat]
         if self.layout.empty:
             return bool(hand >> self.big6 & 1) if self.big6 >= 0 else bool(hand)
-        return any(hand & PIP_MASK[p[0]] for p in self.layout.available(self.policy))
+        return can_place(self.layout, self.policy, hand)
 
     def legal_actions(self) -> list[Any]:
         """Every action the seat to move may take.
@@ -530,55 +431,30 @@ class HighFiveState:
         """Internal ids ``(tile, anchor, port code)`` of a play, checking the ends exist."""
         if action.key[0] >= 0:
             return action.key
-        tile = TILE_ID.get(action.tile, -1)
-        if tile < 0:
-            raise IllegalActionError(f"{action.tile} is not a double-six tile")
-        if action.on is None:
-            if action.port is not None:
-                raise IllegalActionError("the lead is not played on a port")
-            return tile, -1, -1
-        anchor = TILE_ID.get(action.on, -1)
         lay = self.layout
-        if anchor < 0 or anchor not in lay.roles:
-            raise IllegalActionError(f"{action.on} is not on the table")
+        tile, anchor = play_ids(action, lay, "lead")
+        if anchor < 0:
+            return tile, -1, -1
+        if action.port is None:
+            return tile, anchor, default_port(lay, self.policy, tile, anchor)
+        code = PORT_CODE.get(action.port, -1)
+        if code < 0:
+            raise IllegalActionError(f"{action.port} is not a port name")
         role = lay.roles[anchor]
-        ports = [p for p in lay.open if p[1] == anchor]
-        if action.port is not None:
-            code = PORT_CODE.get(action.port, -1)
-            if code < 0:
-                raise IllegalActionError(f"{action.port} is not a port name")
-            if role is not Role.SPINNER:
-                if (
-                    self.tabletop
-                    and role is Role.PLAIN_DOUBLE
-                    and code >= END_A
-                    and anchor not in self.layout.connected
-                ):
-                    return tile, anchor, code
-                raise IllegalActionError(
-                    f"{action.on} is not the spinner: only a spinner's edges are named"
-                )
-            if not any(p[2] == code for p in ports):
-                raise IllegalActionError(f"the spinner's {action.port} is already covered")
-            return tile, anchor, code
-        if not ports:
+        if role is not Role.SPINNER:
+            if (
+                self.tabletop
+                and role is Role.PLAIN_DOUBLE
+                and code >= END_A
+                and anchor not in lay.connected
+            ):
+                return tile, anchor, code
             raise IllegalActionError(
-                f"{action.on} has no open end (open: {lay.describe_open() or 'none'})"
+                f"{action.on} is not the spinner: only a spinner's edges are named"
             )
-        if role is Role.SPINNER:
-            avail = {(p[1], p[2]) for p in lay.available(self.policy)}
-            for code in SPINNER_PORT_ORDER:
-                if (anchor, code) in avail:
-                    return tile, anchor, code
-            return tile, anchor, ports[0][2]
-        lo, hi = LO[tile], HI[tile]
-        for value, _a, code in ports:
-            if value in (lo, hi):
-                return tile, anchor, code
-        if action.touch is not None:
-            for _v, _a, code in ports:
-                return tile, anchor, code
-        return tile, anchor, ports[0][2]
+        if lay.port_value(anchor, code) is None:
+            raise IllegalActionError(f"the spinner's {action.port} is already covered")
+        return tile, anchor, code
 
     def _play(self, action: Play) -> None:
         seat = self.turn
@@ -1103,18 +979,16 @@ class HighFiveState:
             return
         if kind == "play" and len(self.layout.order) == 1 and count is not None:
             kind = "lead"
-        line: dict[str, Any] = {
-            "hand": len(self.hands_doc) - 1,
-            "event": len(self.events) - 1,
-            "seat": seat,
-            "type": kind,
-        }
-        if tile is not None:
-            line["tile"] = str(TILES[tile])
-        if count is not None:
-            line["count"] = count
-        line["points"] = points
-        line["scores"] = self.scores.copy()
+        line = event_line(
+            len(self.hands_doc) - 1,
+            len(self.events) - 1,
+            seat,
+            kind,
+            tile,
+            count,
+            points,
+            self.scores.copy(),
+        )
         if ruling is not None:
             line["ruling"] = ruling
         self.lines.append(line)
@@ -1140,16 +1014,11 @@ class HighFiveState:
         self.hands_doc[-1] = (deal, bone, self.events)
         self.phase = AWAIT_DEAL
         if self.lines is not None:
-            line: dict[str, Any] = {
-                "hand": len(self.hands_doc) - 1,
-                "type": "hand_end",
-                "reason": reason,
-                "winner": winner,
-                "award": award,
-            }
-            line.update(extra)
-            line["scores"] = self.scores.copy()
-            self.lines.append(line)
+            self.lines.append(
+                hand_end_line(
+                    len(self.hands_doc) - 1, reason, winner, award, extra, self.scores.copy()
+                )
+            )
 
     def _game_end(self, winner: int, reason: str = "target") -> None:
         self.phase = OVER
@@ -1164,11 +1033,7 @@ class HighFiveState:
             kind = ev[0]
             if kind == "play":
                 _k, seat, tile, anchor, code, touch, call = ev
-                d: dict[str, Any] = {"seat": seat, "play": str(TILES[tile])}
-                if anchor >= 0:
-                    d["on"] = str(TILES[anchor])
-                    if code >= SIDE_A:
-                        d["port"] = PORT_NAMES[code]
+                d = play_json(seat, tile, anchor, code)
                 if touch is not None:
                     d["touch"] = touch
                 if call is not None:
@@ -1212,24 +1077,6 @@ class HighFiveState:
     def observation(self, seat: int | None) -> HighFiveObservation:
         """Everything ``seat`` may see: its own hand, never another's or the boneyard order."""
         lay = self.layout
-        parent: dict[int, tuple[int, int]] = {}
-        for anchor, code, child in lay.links:
-            parent[child] = (anchor, code)
-        placed = []
-        for t in lay.order:
-            a, c = parent.get(t, (-1, -1))
-            joined: int | None = None
-            if a >= 0:
-                joined = HI[a] if c == E2 else LO[a] if c != OUT else lay.out_value[a]
-            placed.append(
-                PlacedView(
-                    TILES[t],
-                    lay.roles[t].name,
-                    TILES[a] if a >= 0 else None,
-                    PORT_NAMES[c] if a >= 0 and lay.roles[a] is Role.SPINNER else None,
-                    joined,
-                )
-            )
         to_move = seat is not None and self.phase == PLAYING and seat == self.turn
         legal = tuple(self.legal_actions()) if to_move else ()
         points: dict[Any, int] = {}
@@ -1240,19 +1087,9 @@ class HighFiveState:
         for ev in self.events:
             kind = ev[0]
             if kind == "play":
-                _k, s, tile, anchor, code, _touch, _call = ev
-                history.append(
-                    PublicEvent(
-                        s,
-                        "play",
-                        TILES[tile],
-                        TILES[anchor] if anchor >= 0 else None,
-                        PORT_NAMES[code] if code >= SIDE_A else None,
-                    )
-                )
+                history.append(play_view(ev[1], ev[2], ev[3], ev[4]))
             elif kind == "draw":
-                shown = TILES[ev[2]] if seat == ev[1] else None
-                history.append(PublicEvent(ev[1], "draw", shown))
+                history.append(draw_view(ev[1], ev[2], seat))
             elif kind == "pass":
                 history.append(PublicEvent(ev[1], "pass"))
             elif kind == "return":
@@ -1270,11 +1107,9 @@ class HighFiveState:
             else (),
             hand_sizes=tuple(h.bit_count() for h in self.hands) if in_hand else (0,) * self.n,
             boneyard_size=len(self.boneyard) - self.bpos if in_hand else 0,
-            layout=tuple(placed),
-            open_ends=tuple((v, TILES[a], PORT_NAMES[c]) for v, a, c in lay.open),
-            available_ends=tuple(
-                (v, TILES[a], PORT_NAMES[c]) for v, a, c in lay.available(self.policy)
-            ),
+            layout=placed_views(lay),
+            open_ends=ends_view(lay.open),
+            available_ends=ends_view(lay.available(self.policy)),
             count=lay.count,
             scores=tuple(self.scores),
             chips_left=tuple(self.chips),

@@ -22,6 +22,8 @@ from typing import Any
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import Tile
+from boneyard.games.fives_play import Play as AnyPlay
+from boneyard.games.fives_text import after_on, at_value, open_values, parse_move
 from boneyard.games.merry_go_round.actions import DRAW, PASS, Draw, Pass, Play
 from boneyard.games.merry_go_round.options import MerryGoRoundOptions
 from boneyard.games.merry_go_round.render import describe, render
@@ -75,64 +77,37 @@ def parse_action(obs: MerryGoRoundObservation, text: str) -> Any:
     >>> s = MerryGoRoundState(2, {"first_setter": 0})
     >>> s.start_hand([[Tile.parse(t) for t in h] for h in deal], rest)
     >>> parse_action(s.observation(0), "5-5")
-    Play(tile=Tile(lo=5, hi=5), on=None, port=None)
+    Play(tile=Tile(lo=5, hi=5), on=None, port=None, touch=None, call=None)
     >>> s.apply(parse_action(s.observation(0), "5-5"))
     >>> parse_action(s.observation(1), "0-5 sb")
-    Play(tile=Tile(lo=0, hi=5), on=Tile(lo=5, hi=5), port='SIDE_B')
+    Play(tile=Tile(lo=0, hi=5), on=Tile(lo=5, hi=5), port='SIDE_B', touch=None, call=None)
     >>> parse_action(s.observation(1), "0-2")
     Traceback (most recent call last):
     ...
     boneyard.core.errors.BoneyardError: 0-2 does not match an end you may play on (open: 5, 5)
     """
-    words = text.strip().lower().replace(",", " ").split()
-    if not words:
-        raise BoneyardError("type a move number or a tile such as 5-6")
-    legal = obs.legal_actions
-    if len(words) == 1 and words[0] in _WORDS:
-        kind = _WORDS[words[0]]
-        for a in legal:
-            if isinstance(a, kind):
-                return a
-        raise BoneyardError(f"{words[0]} is not allowed now")
-    try:
-        tile = Tile.parse(words[0])
-    except BoneyardError:
-        raise BoneyardError(
-            f"{words[0]!r} is not a move: type its number, a tile like 5-6, draw or pass"
-        ) from None
-    plays = [a for a in legal if isinstance(a, Play) and a.tile == tile]
-    if not plays:
-        if tile not in obs.hand:
-            raise BoneyardError(f"you do not hold {tile}")
-        if not obs.layout:
-            if not tile.is_double:
-                raise BoneyardError(f"the set must be a double, and {tile} is not")
-            raise BoneyardError(f"{tile} cannot be set now")
-        ends = ", ".join(str(v) for v, _t, _p in obs.available_ends) or "none"
-        raise BoneyardError(f"{tile} does not match an end you may play on (open: {ends})")
-    rest = words[1:]
+    return parse_move(obs, text, _WORDS, _no_fit, _narrow)
+
+
+def _no_fit(obs: MerryGoRoundObservation, tile: Tile) -> str:
+    if not obs.layout:
+        if not tile.is_double:
+            return f"the set must be a double, and {tile} is not"
+        return f"{tile} cannot be set now"
+    return f"{tile} does not match an end you may play on (open: {open_values(obs)})"
+
+
+def _narrow(obs: MerryGoRoundObservation, plays: list[AnyPlay], rest: list[str]) -> list[AnyPlay]:
+    """``on 5-5``, then (or alone) an edge of the set (``side_b``, ``sb``) or an end's value."""
     if rest and rest[0] == "on":
-        rest = rest[1:]
-        if not rest:
-            raise BoneyardError("say which tile to play on, e.g. 5-6 on 5-5")
-        on = Tile.parse(rest[0])
-        plays = [a for a in plays if a.on == on]
-        rest = rest[1:]
+        plays, rest = after_on(plays, rest)
     if rest and rest[0] in _PORTS:
         plays = [a for a in plays if a.port == _PORTS[rest[0]]]
     elif rest and rest[0].isdigit():
-        value = int(rest[0])
-        plays = [
-            a for a in plays if any(v == value and t == a.on for v, t, _p in obs.available_ends)
-        ]
+        plays = at_value(obs, plays, int(rest[0]))
     elif rest:
         raise BoneyardError(f"{' '.join(rest)!r} is not an end: use on 5-5, side_a ... end_b")
-    if not plays:
-        raise BoneyardError(f"{tile} cannot go there")
-    if len({a.on for a in plays}) > 1:
-        options = " or ".join(f"{tile} on {a.on}" for a in plays)
-        raise BoneyardError(f"{tile} fits several ends: type {options} (or its number)")
-    return plays[0]
+    return plays
 
 
 SPEC = GameSpec(

@@ -1,7 +1,7 @@
 """Text views of a Merry-Go-Round table for the terminal (Rich markup, no I/O).
 
-The layout drawing is High Five's (:func:`boneyard.games.highfive.render.draw_layout`): both
-games lie on the same Fives layout, so there is one drawing of it.
+The layout drawing and the move wording are the Fives games' (:mod:`boneyard.games.fives_text`):
+both games lie on the same Fives layout, so there is one drawing of it.
 
 >>> from boneyard.core.tiles import Tile
 >>> from boneyard.games.merry_go_round.actions import DRAW, Play
@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from boneyard.games.highfive.render import draw_layout
-from boneyard.games.merry_go_round.actions import Draw, Pass, Play
+from boneyard.games.fives_text import describe_move, esc, hand_lines, layout_lines
 
 _STAGES = {
     "set": "The set: a double must be set.",
@@ -26,30 +25,9 @@ _STAGES = {
 }
 
 
-def _esc(text: str) -> str:
-    return text.replace("[", "\\[")
-
-
 def describe(action: Any) -> str:
     """Short description of an action; a draw never names the tile."""
-    if isinstance(action, Play):
-        if action.on is None:
-            return f"set {action.tile}"
-        if action.port is not None:
-            side = action.port.replace("_", " ").lower()
-            return f"{action.tile} on the set {action.on}, {side}"
-        return f"{action.tile} on {action.on}"
-    if isinstance(action, Draw):
-        return "draw a tile"
-    if isinstance(action, Pass):
-        return "pass"
-    return str(action)
-
-
-def _end_text(value: int, tile: Any, port: str) -> str:
-    if port.startswith(("SIDE", "END")):
-        return f"{value} (set {port.replace('_', ' ').lower()})"
-    return f"{value} (on {tile})"
+    return describe_move(action, "set", "set")
 
 
 def render(obs: Any, names: Sequence[str]) -> str:
@@ -57,7 +35,7 @@ def render(obs: Any, names: Sequence[str]) -> str:
     n = obs.num_seats
 
     def who(i: int) -> str:
-        return _esc(names[i] if i < len(names) else f"Seat {i + 1}")
+        return esc(names[i] if i < len(names) else f"Seat {i + 1}")
 
     out = [f"[bold cyan]Merry-Go-Round[/] — hand {obs.hand_number + 1}, to exactly {obs.target}"]
     if obs.partnerships:
@@ -81,17 +59,11 @@ def render(obs: Any, names: Sequence[str]) -> str:
     if not obs.layout:
         out.append("[dim]The table is empty.[/]")
     else:
-        out.append("")
-        out.append(draw_layout(obs))
-        out.append("")
-        ends = ", ".join(_end_text(v, t, p) for v, t, p in obs.available_ends)
-        out.append(f"Open ends you may play on: {ends or 'none'}")
+        out.extend(layout_lines(obs, "set"))
         count = obs.count
         scoring = f" [green]— {count // 5} points![/]" if count and count % 5 == 0 else ""
         out.append(f"Count: [bold]{count}[/]{scoring}")
-    if obs.seat is not None and obs.hand:
-        hand = " ".join(_esc(f"[{t.lo}|{t.hi}]") for t in obs.hand)
-        out.append(f"Your hand ({sum(t.pips for t in obs.hand)} pips): {hand}")
+    out.extend(hand_lines(obs))
     if obs.is_over and obs.winner is not None:
         out.append(f"[bold magenta]{who(obs.winner)} wins.[/]")
     return "\n".join(out)

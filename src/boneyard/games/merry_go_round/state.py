@@ -32,21 +32,38 @@ from boneyard.games.fives import (
     HI,
     IS_DOUBLE,
     LO,
-    NUM_TILES,
-    OUT,
-    PIP_MASK,
     PORT_CODE,
     PORT_NAMES,
     SIDE_A,
     SIDE_B,
     SPINNER_PORT_ORDER,
-    TILE_ID,
     TILES,
     Availability,
     FivesLayout,
     Role,
     ids_of,
     pips_of_mask,
+)
+from boneyard.games.fives_play import (
+    ALL_IDS,
+    NAMES,
+    PlacedView,
+    PlayTable,
+    PublicEvent,
+    can_place,
+    deal_ids,
+    default_port,
+    draw_view,
+    ends_json,
+    ends_view,
+    event_line,
+    hand_end_line,
+    hand_masks,
+    placed_views,
+    play_ids,
+    play_json,
+    play_view,
+    shuffled,
 )
 from boneyard.games.merry_go_round.actions import DRAW, PASS, Draw, Pass, Play
 from boneyard.games.merry_go_round.options import MerryGoRoundOptions
@@ -68,44 +85,8 @@ AWAIT_DEAL, SETTING, PLAYING, OVER = 0, 1, 2, 3
 _CROSS_FULL = 0b1111 << SIDE_A
 _SIDES = (1 << SIDE_A) | (1 << SIDE_B)
 
-_PLAY_CACHE: dict[tuple[int, int, int], Play] = {}
-_NAME = tuple(str(t) for t in TILES)
-
-
-def _play_for(tile: int, anchor: int, code: int) -> Play:
-    """The interned :class:`Play` for internal ids (``anchor`` -1: the set)."""
-    key = (tile, anchor, code)
-    play = _PLAY_CACHE.get(key)
-    if play is None:
-        port = PORT_NAMES[code] if code >= SIDE_A else None
-        on = TILES[anchor] if anchor >= 0 else None
-        play = Play(TILES[tile], on, port, key=key)
-        _PLAY_CACHE[key] = play
-    return play
-
-
-@dataclass(frozen=True, slots=True)
-class PlacedView:
-    """A placed tile as everyone sees it."""
-
-    tile: Tile
-    role: str
-    on: Tile | None
-    port: str | None
-    joined: int | None = None
-    """The value of the end it was laid against (None for the set)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PublicEvent:
-    """One event of the current hand as the observer may see it (a draw shows its tile only
-    to the drawer)."""
-
-    seat: int
-    kind: str
-    tile: Tile | None = None
-    on: Tile | None = None
-    port: str | None = None
+_PLAYS = PlayTable(Play)
+"""The interned Merry-Go-Round plays."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,32 +143,15 @@ class MerryGoRoundObservation:
             "hand_sizes": list(self.hand_sizes),
             "boneyard_size": self.boneyard_size,
             "reserve": self.reserve,
-            "layout": [
-                {
-                    "tile": str(p.tile),
-                    "role": p.role,
-                    "on": None if p.on is None else str(p.on),
-                    "port": p.port,
-                }
-                for p in self.layout
-            ],
-            "open_ends": [[v, str(t), port] for v, t, port in self.open_ends],
-            "available_ends": [[v, str(t), port] for v, t, port in self.available_ends],
+            "layout": [p.to_json() for p in self.layout],
+            "open_ends": ends_json(self.open_ends),
+            "available_ends": ends_json(self.available_ends),
             "count": self.count,
             "scores": list(self.scores),
             "partnerships": self.partnerships,
             "target": self.target,
             "legal_actions": [a.to_event() for a in self.legal_actions],
-            "history": [
-                {
-                    "seat": e.seat,
-                    "kind": e.kind,
-                    "tile": None if e.tile is None else str(e.tile),
-                    "on": None if e.on is None else str(e.on),
-                    "port": e.port,
-                }
-                for e in self.history
-            ],
+            "history": [e.to_json() for e in self.history],
             "is_over": self.is_over,
             "winner": self.winner,
         }
@@ -336,8 +300,7 @@ class MerryGoRoundState:
             raise IllegalActionError(
                 "the game is over" if self.phase == OVER else "the hand in play is not finished"
             )
-        order = list(range(NUM_TILES))
-        rng.shuffle(order)
+        order = shuffled(rng, ALL_IDS)
         setter = self.next_setter
         if setter is None:
             first = self.options.first_setter
@@ -364,19 +327,7 @@ class MerryGoRoundState:
             )
         if len(deal) != self.n:
             raise BoneyardError(f"the deal must have {self.n} hands, not {len(deal)}")
-        try:
-            hands = [[TILE_ID[t] for t in h] for h in deal]
-            bone = [TILE_ID[t] for t in boneyard]
-        except KeyError as exc:
-            raise BoneyardError(f"{exc.args[0]} is not a double-six tile") from None
-        seen: set[int] = set()
-        for t in [x for h in hands for x in h] + bone:
-            if t in seen:
-                raise BoneyardError(f"{TILES[t]} is dealt twice")
-            seen.add(t)
-        if len(seen) != NUM_TILES:
-            missing = [str(TILES[t]) for t in range(NUM_TILES) if t not in seen]
-            raise BoneyardError(f"the deal leaves out {', '.join(missing)}")
+        hands, bone = deal_ids(deal, boneyard)
         for i, h in enumerate(hands):
             if len(h) != HAND_SIZE:
                 raise BoneyardError(f"seat {i} is dealt {len(h)} tiles; every player draws 7")
@@ -396,16 +347,12 @@ class MerryGoRoundState:
     def _start(self, hands: list[list[int]], bone: list[int], setter: int) -> None:
         self.hands_doc.append(
             {
-                "deal": [[_NAME[t] for t in h] for h in hands],
-                "boneyard": [_NAME[t] for t in bone],
+                "deal": [[NAMES[t] for t in h] for h in hands],
+                "boneyard": [NAMES[t] for t in bone],
                 "events": [],
             }
         )
-        masks = [0] * self.n
-        for i, h in enumerate(hands):
-            for t in h:
-                masks[i] |= 1 << t
-        self.hands = masks
+        self.hands = hand_masks(hands)
         self.boneyard = bone
         self.bpos = 0
         self.bend = max(0, len(bone) - self.reserve)
@@ -428,23 +375,11 @@ class MerryGoRoundState:
         return ids_of(doubles)
 
     def _placements(self, seat: int) -> list[Play]:
-        hand = self.hands[seat]
-        out: list[Play] = []
-        cache = _PLAY_CACHE
-        for value, anchor, code in self.layout.available(self.policy):
-            m = hand & PIP_MASK[value]
-            while m:
-                low = m & -m
-                t = low.bit_length() - 1
-                m ^= low
-                play = cache.get((t, anchor, code))
-                out.append(play if play is not None else _play_for(t, anchor, code))
-        return out
+        return _PLAYS.placements(self.layout, self.policy, self.hands[seat])
 
     def can_place(self, seat: int) -> bool:
         """Whether ``seat`` holds a legal placement now (after the set)."""
-        hand = self.hands[seat]
-        return any(hand & PIP_MASK[p[0]] for p in self.layout.available(self.policy))
+        return can_place(self.layout, self.policy, self.hands[seat])
 
     def legal_actions(self) -> list[Any]:
         """Every action the seat to move may take (RULES §2.3, §2.4, §5).
@@ -465,7 +400,7 @@ class MerryGoRoundState:
         if phase == SETTING:
             doubles = self._set_doubles(seat)
             if doubles:
-                return [_play_for(t, -1, -1) for t in doubles]
+                return [_PLAYS.get(t, -1, -1) for t in doubles]
             return [DRAW] if self.bpos < self.bend else [PASS]
         return []
 
@@ -491,40 +426,22 @@ class MerryGoRoundState:
         """Internal ids ``(tile, anchor, port code)`` of a play, checking the names exist."""
         if action.key[0] >= 0:
             return action.key
-        tile = TILE_ID.get(action.tile, -1)
-        if tile < 0:
-            raise IllegalActionError(f"{action.tile} is not a double-six tile")
-        if action.on is None:
-            if action.port is not None:
-                raise IllegalActionError("the set is not played on a port")
-            return tile, -1, -1
-        anchor = TILE_ID.get(action.on, -1)
         lay = self.layout
-        if anchor < 0 or anchor not in lay.roles:
-            raise IllegalActionError(f"{action.on} is not on the table")
-        is_spinner = lay.roles[anchor] is Role.SPINNER
-        if action.port is not None:
-            code = PORT_CODE.get(action.port, -1)
-            if code < SIDE_A:
-                raise IllegalActionError(
-                    f"{action.port} is not an edge of the set (SIDE_A, SIDE_B, END_A, END_B)"
-                )
-            if not is_spinner:
-                raise IllegalActionError(
-                    f"{action.on} is not the set double: only the set's edges are named"
-                )
-            return tile, anchor, code
-        ports = [p for p in lay.open if p[1] == anchor]
-        if not ports:
+        tile, anchor = play_ids(action, lay, "set")
+        if anchor < 0:
+            return tile, -1, -1
+        if action.port is None:
+            return tile, anchor, default_port(lay, self.policy, tile, anchor)
+        code = PORT_CODE.get(action.port, -1)
+        if code < SIDE_A:
             raise IllegalActionError(
-                f"{action.on} has no open end (open: {lay.describe_open() or 'none'})"
+                f"{action.port} is not an edge of the set (SIDE_A, SIDE_B, END_A, END_B)"
             )
-        if is_spinner:
-            avail = {(p[1], p[2]) for p in lay.available(self.policy)}
-            for code in SPINNER_PORT_ORDER:
-                if (anchor, code) in avail:
-                    return tile, anchor, code
-        return tile, anchor, ports[0][2]
+        if lay.roles[anchor] is not Role.SPINNER:
+            raise IllegalActionError(
+                f"{action.on} is not the set double: only the set's edges are named"
+            )
+        return tile, anchor, code
 
     def _cross_rule(self) -> str:
         """Why only some ends are open now (the cross, RULES §2.2)."""
@@ -771,34 +688,26 @@ class MerryGoRoundState:
     ) -> None:
         if self.lines is None:
             return
-        line: dict[str, Any] = {
-            "hand": len(self.hands_doc) - 1,
-            "event": len(self.events) - 1,
-            "seat": seat,
-            "type": kind,
-        }
-        if tile is not None:
-            line["tile"] = str(TILES[tile])
-        if count is not None:
-            line["count"] = count
-        line["points"] = points
-        line["scores"] = self.scores
-        self.lines.append(line)
+        self.lines.append(
+            event_line(
+                len(self.hands_doc) - 1,
+                len(self.events) - 1,
+                seat,
+                kind,
+                tile,
+                count,
+                points,
+                self.scores,
+            )
+        )
 
     def _hand_end(self, reason: str, winner: int | None, award: int, **extra: Any) -> None:
         self.hands_doc[-1] = {**self.hands_doc[-1], "events": self._events_json()}
         self.phase = AWAIT_DEAL
         if self.lines is not None:
-            line: dict[str, Any] = {
-                "hand": len(self.hands_doc) - 1,
-                "type": "hand_end",
-                "reason": reason,
-                "winner": winner,
-                "award": award,
-            }
-            line.update(extra)
-            line["scores"] = self.scores
-            self.lines.append(line)
+            self.lines.append(
+                hand_end_line(len(self.hands_doc) - 1, reason, winner, award, extra, self.scores)
+            )
 
     def _game_end(self, winner: int) -> None:
         self.phase = OVER
@@ -812,14 +721,9 @@ class MerryGoRoundState:
             kind = ev[0]
             if kind == 0:
                 _k, seat, tile, anchor, code = ev
-                d: dict[str, Any] = {"seat": seat, "play": _NAME[tile]}
-                if anchor >= 0:
-                    d["on"] = _NAME[anchor]
-                    if code >= SIDE_A:
-                        d["port"] = PORT_NAMES[code]
-                out.append(d)
+                out.append(play_json(seat, tile, anchor, code))
             elif kind == 1:
-                out.append({"seat": ev[1], "draw": _NAME[ev[2]]})
+                out.append({"seat": ev[1], "draw": NAMES[ev[2]]})
             else:
                 out.append({"seat": ev[1], "pass": True})
         return out
@@ -860,24 +764,6 @@ class MerryGoRoundState:
     def observation(self, seat: int | None) -> MerryGoRoundObservation:
         """Everything ``seat`` may see: its own hand, never another's or the boneyard order."""
         lay = self.layout
-        parent: dict[int, tuple[int, int]] = {}
-        for anchor, code, child in lay.links:
-            parent[child] = (anchor, code)
-        placed = []
-        for t in lay.order:
-            a, c = parent.get(t, (-1, -1))
-            joined: int | None = None
-            if a >= 0:
-                joined = LO[a] if c != OUT else lay.out_value[a]
-            placed.append(
-                PlacedView(
-                    TILES[t],
-                    lay.roles[t].name,
-                    TILES[a] if a >= 0 else None,
-                    PORT_NAMES[c] if c >= SIDE_A else None,
-                    joined,
-                )
-            )
         to_move = seat is not None and self.in_hand and seat == self.turn
         legal = tuple(self.legal_actions()) if to_move else ()
         points: dict[Any, int] = {}
@@ -888,19 +774,9 @@ class MerryGoRoundState:
         for ev in self.events:
             kind = ev[0]
             if kind == 0:
-                _k, s, tile, anchor, code = ev
-                history.append(
-                    PublicEvent(
-                        s,
-                        "play",
-                        TILES[tile],
-                        TILES[anchor] if anchor >= 0 else None,
-                        PORT_NAMES[code] if code >= SIDE_A else None,
-                    )
-                )
+                history.append(play_view(ev[1], ev[2], ev[3], ev[4]))
             elif kind == 1:
-                shown = TILES[ev[2]] if seat == ev[1] else None
-                history.append(PublicEvent(ev[1], "draw", shown))
+                history.append(draw_view(ev[1], ev[2], seat))
             else:
                 history.append(PublicEvent(ev[1], "pass"))
         in_hand = self.in_hand
@@ -918,9 +794,9 @@ class MerryGoRoundState:
             hand_sizes=tuple(h.bit_count() for h in self.hands) if in_hand else (0,) * self.n,
             boneyard_size=self.bend - self.bpos if in_hand else 0,
             reserve=len(self.boneyard) - max(self.bpos, self.bend) if in_hand else 0,
-            layout=tuple(placed),
-            open_ends=tuple((v, TILES[a], PORT_NAMES[c]) for v, a, c in lay.open),
-            available_ends=tuple((v, TILES[a], PORT_NAMES[c]) for v, a, c in avail),
+            layout=placed_views(lay),
+            open_ends=ends_view(lay.open),
+            available_ends=ends_view(avail),
             count=self.count if not lay.empty else 0,
             scores=tuple(self.scores),
             partnerships=self.teams,

@@ -1,0 +1,460 @@
+"""Play on the Fives layout, shared by High Five and Merry-Go-Round (RULES §1.3, §2.2).
+
+Both games place tiles on a :class:`~boneyard.games.fives.FivesLayout` and differ in their
+rules, not in how a placement is named, found, dealt, shown or written down. This module holds
+that common part: the actions (:class:`Play`, :class:`Draw`, :class:`Pass`), the interned plays
+and the placements of a hand (:class:`PlayTable`), dealing (:func:`shuffled`, :func:`deal_ids`),
+the public views of the table (:class:`PlacedView`, :class:`PublicEvent`) and the record and
+replay-line forms of an event.
+
+>>> from boneyard.games.fives import tile_id
+>>> lay = FivesLayout()
+>>> lay.place(tile_id(5, 5))
+>>> hand = mask_of([tile_id(0, 5), tile_id(5, 6), tile_id(1, 2)])
+>>> [str(p) for p in PLAYS.placements(lay, Availability.SIDES_FIRST, hand)]
+['0-5 on 5-5 SIDE_A', '5-6 on 5-5 SIDE_A', '0-5 on 5-5 SIDE_B', '5-6 on 5-5 SIDE_B']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from boneyard.core.errors import BoneyardError, IllegalActionError
+from boneyard.core.tiles import Tile
+from boneyard.games.fives import (
+    E2,
+    HI,
+    LO,
+    NUM_TILES,
+    OUT,
+    PIP_MASK,
+    PORT_NAMES,
+    SIDE_A,
+    SPINNER_PORT_ORDER,
+    TILE_ID,
+    TILES,
+    Availability,
+    FivesLayout,
+    Port,
+    Role,
+    mask_of,
+)
+
+NAMES: tuple[str, ...] = tuple(str(t) for t in TILES)
+"""``NAMES[t]``: the record notation of tile id ``t``."""
+ALL_IDS: list[int] = list(range(NUM_TILES))
+
+# --- actions (RECORDS.md §2) -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Place ``tile``: the lead when ``on`` is None, else on an open end of ``on``.
+
+    ``port`` names a spinner edge (``SIDE_A``...``END_B``). ``touch`` (High Five tabletop only)
+    is the half laid against the end when the tile does not match it; ``call`` is the score the
+    player called (only read when ``require_score_call`` is on). ``key`` is the engine's
+    internal ``(tile, anchor, port)`` ids (not part of equality).
+
+    >>> Play(Tile(5, 6), Tile(5, 5), "SIDE_B").to_event()
+    {'play': '5-6', 'on': '5-5', 'port': 'SIDE_B'}
+    """
+
+    tile: Tile
+    on: Tile | None = None
+    port: str | None = None
+    touch: int | None = None
+    call: int | None = None
+    key: tuple[int, int, int] = field(default=(-1, -1, -1), compare=False, repr=False)
+
+    def to_event(self) -> dict[str, Any]:
+        """Record fields without ``seat``."""
+        ev: dict[str, Any] = {"play": str(self.tile)}
+        if self.on is not None:
+            ev["on"] = str(self.on)
+        if self.port is not None:
+            ev["port"] = self.port
+        if self.touch is not None:
+            ev["touch"] = self.touch
+        if self.call is not None:
+            ev["call"] = self.call
+        return ev
+
+    def __str__(self) -> str:
+        if self.on is None:
+            return f"lead {self.tile}"
+        where = f" {self.port}" if self.port else ""
+        return f"{self.tile} on {self.on}{where}"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw the next boneyard tile (the state writes the tile into the record)."""
+
+    def to_event(self) -> dict[str, Any]:
+        """Record fields without ``seat``; the drawn tile is filled in by the state."""
+        return {"draw": None}
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Pass: nothing to play and nothing to draw."""
+
+    def to_event(self) -> dict[str, Any]:
+        """Record fields without ``seat``."""
+        return {"pass": True}
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+DRAW = Draw()
+PASS = Pass()
+
+# --- interned plays --------------------------------------------------------------------------
+
+
+P = TypeVar("P", bound=Play)
+
+
+class PlayTable(Generic[P]):
+    """The interned plays of one :class:`Play` class, by internal ids, filled on first use.
+
+    A game's legal actions are these shared values: listing them allocates nothing, and a
+    play carries its ids in ``key`` so that applying it needs no lookup.
+    """
+
+    __slots__ = ("_cls", "_leads", "_rows")
+
+    def __init__(self, cls: type[P]) -> None:
+        self._cls = cls
+        self._leads: list[P | None] = [None] * NUM_TILES
+        self._rows: list[list[P | None]] = [[None] * NUM_TILES for _ in range(NUM_TILES * 7)]
+        """``_rows[anchor * 7 + code][tile]``."""
+
+    def get(self, tile: int, anchor: int, code: int) -> P:
+        """The play of ``tile`` on port ``code`` of ``anchor`` (``anchor`` -1: the lead)."""
+        row = self._leads if anchor < 0 else self._rows[anchor * 7 + code]
+        play = row[tile]
+        if play is None:
+            port = PORT_NAMES[code] if code >= SIDE_A else None
+            on = TILES[anchor] if anchor >= 0 else None
+            play = self._cls(TILES[tile], on, port, key=(tile, anchor, code))
+            row[tile] = play
+        return play
+
+    def placements(self, layout: FivesLayout, policy: Availability, hand: int) -> list[P]:
+        """Every placement of a tile of ``hand`` (a bit mask) on the ends ``policy`` opens, port
+        by port in the layout's order, tiles ascending within a port."""
+        out: list[P] = []
+        for value, anchor, code in layout.available(policy):
+            m = hand & PIP_MASK[value]
+            if not m:
+                continue
+            row = self._rows[anchor * 7 + code]
+            while m:
+                low = m & -m
+                t = low.bit_length() - 1
+                m ^= low
+                play = row[t]
+                if play is None:
+                    play = self.get(t, anchor, code)
+                out.append(play)
+        return out
+
+
+PLAYS = PlayTable(Play)
+"""The interned plays of :class:`Play` itself."""
+
+
+def can_place(layout: FivesLayout, policy: Availability, hand: int) -> bool:
+    """Whether a tile of ``hand`` fits an end ``policy`` opens (the layout is not empty)."""
+    return any(hand & PIP_MASK[p[0]] for p in layout.available(policy))
+
+
+def play_ids(action: Play, layout: FivesLayout, first: str) -> tuple[int, int]:
+    """The ids of a play's tile and of the placed tile it joins (-1 for the first tile of a
+    hand, which the game calls ``first``); raises :class:`IllegalActionError` unless both
+    exist."""
+    tile = TILE_ID.get(action.tile, -1)
+    if tile < 0:
+        raise IllegalActionError(f"{action.tile} is not a double-six tile")
+    if action.on is None:
+        if action.port is not None:
+            raise IllegalActionError(f"the {first} is not played on a port")
+        return tile, -1
+    anchor = TILE_ID.get(action.on, -1)
+    if anchor < 0 or anchor not in layout.roles:
+        raise IllegalActionError(f"{action.on} is not on the table")
+    return tile, anchor
+
+
+def default_port(layout: FivesLayout, policy: Availability, tile: int, anchor: int) -> int:
+    """The port of ``anchor`` a play takes when it names none: a spinner's first edge open to
+    play (``SIDE_A`` ... ``END_B``), another tile's end matching ``tile``, else its first open
+    end. Raises :class:`IllegalActionError` when ``anchor`` has no open end."""
+    ports = [p for p in layout.open if p[1] == anchor]
+    if not ports:
+        raise IllegalActionError(
+            f"{TILES[anchor]} has no open end (open: {layout.describe_open() or 'none'})"
+        )
+    if layout.roles[anchor] is Role.SPINNER:
+        avail = {(p[1], p[2]) for p in layout.available(policy)}
+        for code in SPINNER_PORT_ORDER:
+            if (anchor, code) in avail:
+                return code
+        return ports[0][2]
+    for value, _a, code in ports:
+        if value == LO[tile] or value == HI[tile]:
+            return code
+    return ports[0][2]
+
+
+# --- dealing ---------------------------------------------------------------------------------
+
+
+def shuffled(rng: random.Random, items: list[int]) -> list[int]:
+    """A shuffled copy of ``items``: exactly what ``rng.shuffle`` gives (same draws from the
+    generator), without its per-element Python overhead when this module is compiled.
+
+    >>> a, b = list(range(28)), list(range(28))
+    >>> random.Random(3).shuffle(a)
+    >>> shuffled(random.Random(3), b) == a
+    True
+    """
+    x = items.copy()
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        x[i], x[r] = x[r], x[i]
+    return x
+
+
+def deal_ids(
+    deal: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]
+) -> tuple[list[list[int]], list[int]]:
+    """Tile ids of an explicit deal and its boneyard; raises :class:`BoneyardError` unless
+    together they hold the double-six set, each tile once (hand sizes are the game's check).
+
+    >>> deal_ids([[Tile(0, 0)]], [t for t in TILES if t != Tile(0, 1)])
+    Traceback (most recent call last):
+    ...
+    boneyard.core.errors.BoneyardError: 0-0 is dealt twice
+    """
+    try:
+        hands = [[TILE_ID[t] for t in h] for h in deal]
+        bone = [TILE_ID[t] for t in boneyard]
+    except KeyError as exc:
+        raise BoneyardError(f"{exc.args[0]} is not a double-six tile") from None
+    seen: set[int] = set()
+    for t in [x for h in hands for x in h] + bone:
+        if t in seen:
+            raise BoneyardError(f"{TILES[t]} is dealt twice")
+        seen.add(t)
+    if len(seen) != NUM_TILES:
+        missing = [str(TILES[t]) for t in range(NUM_TILES) if t not in seen]
+        raise BoneyardError(f"the deal leaves out {', '.join(missing)}")
+    return hands, bone
+
+
+def hand_masks(hands: list[list[int]]) -> list[int]:
+    """Each hand's tile ids as a bit mask."""
+    return [mask_of(h) for h in hands]
+
+
+# --- what everyone sees ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedView:
+    """A placed tile as everyone sees it."""
+
+    tile: Tile
+    role: str
+    on: Tile | None
+    port: str | None
+    joined: int | None = None
+    """The value of the end it was laid against (None for the lead)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (``joined`` is left out: the client reads it from ``on``)."""
+        return {
+            "tile": str(self.tile),
+            "role": self.role,
+            "on": None if self.on is None else str(self.on),
+            "port": self.port,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PublicEvent:
+    """One event of the current hand as the observer may see it (a draw shows its tile only
+    to the drawer)."""
+
+    seat: int
+    kind: str
+    tile: Tile | None = None
+    on: Tile | None = None
+    port: str | None = None
+    points: int = 0
+    open_values: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form, without ``points`` and ``open_values``."""
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "tile": None if self.tile is None else str(self.tile),
+            "on": None if self.on is None else str(self.on),
+            "port": self.port,
+        }
+
+
+def placed_views(lay: FivesLayout) -> tuple[PlacedView, ...]:
+    """Every placed tile of ``lay`` in placement order, with the end it joins.
+
+    >>> from boneyard.games.fives import tile_id
+    >>> lay = FivesLayout()
+    >>> lay.place(tile_id(5, 5)); lay.place(tile_id(0, 5), tile_id(5, 5), SIDE_A)
+    >>> [(str(p.tile), p.role, str(p.on), p.port, p.joined) for p in placed_views(lay)]
+    [('5-5', 'SPINNER', 'None', None, None), ('0-5', 'LINE_SINGLE', '5-5', 'SIDE_A', 5)]
+    """
+    parent: dict[int, tuple[int, int]] = {}
+    for anchor, code, child in lay.links:
+        parent[child] = (anchor, code)
+    placed = []
+    for t in lay.order:
+        a, c = parent.get(t, (-1, -1))
+        joined: int | None = None
+        if a >= 0:
+            joined = HI[a] if c == E2 else LO[a] if c != OUT else lay.out_value[a]
+        placed.append(
+            PlacedView(
+                TILES[t],
+                lay.roles[t].name,
+                TILES[a] if a >= 0 else None,
+                PORT_NAMES[c] if a >= 0 and lay.roles[a] is Role.SPINNER else None,
+                joined,
+            )
+        )
+    return tuple(placed)
+
+
+def ends_view(ports: Sequence[Port]) -> tuple[tuple[int, Tile, str], ...]:
+    """Open ports as ``(value, tile, port name)``."""
+    return tuple((v, TILES[a], PORT_NAMES[c]) for v, a, c in ports)
+
+
+def ends_json(ends: Sequence[tuple[int, Tile, str]]) -> list[list[Any]]:
+    """JSON form of :func:`ends_view`."""
+    return [[v, str(t), port] for v, t, port in ends]
+
+
+def play_view(seat: int, tile: int, anchor: int, code: int) -> PublicEvent:
+    """A placement as everyone sees it."""
+    return PublicEvent(
+        seat,
+        "play",
+        TILES[tile],
+        TILES[anchor] if anchor >= 0 else None,
+        PORT_NAMES[code] if code >= SIDE_A else None,
+    )
+
+
+def draw_view(seat: int, tile: int, viewer: int | None) -> PublicEvent:
+    """A draw as ``viewer`` sees it: the tile only if ``viewer`` drew it."""
+    return PublicEvent(seat, "draw", TILES[tile] if viewer == seat else None)
+
+
+# --- records and replay lines (RECORDS.md §2, §5) --------------------------------------------
+
+
+def play_json(seat: int, tile: int, anchor: int, code: int) -> dict[str, Any]:
+    """The record event of a placement (a game adds its own fields after these)."""
+    d: dict[str, Any] = {"seat": seat, "play": NAMES[tile]}
+    if anchor >= 0:
+        d["on"] = NAMES[anchor]
+        if code >= SIDE_A:
+            d["port"] = PORT_NAMES[code]
+    return d
+
+
+def event_line(
+    hand: int,
+    event: int,
+    seat: int,
+    kind: str,
+    tile: int | None,
+    count: int | None,
+    points: int,
+    scores: list[int],
+) -> dict[str, Any]:
+    """The replay line of an event (a game adds its own fields after these)."""
+    line: dict[str, Any] = {"hand": hand, "event": event, "seat": seat, "type": kind}
+    if tile is not None:
+        line["tile"] = NAMES[tile]
+    if count is not None:
+        line["count"] = count
+    line["points"] = points
+    line["scores"] = scores
+    return line
+
+
+def hand_end_line(
+    hand: int,
+    reason: str,
+    winner: int | None,
+    award: int,
+    extra: dict[str, Any],
+    scores: list[int],
+) -> dict[str, Any]:
+    """The ``hand_end`` replay line."""
+    line: dict[str, Any] = {
+        "hand": hand,
+        "type": "hand_end",
+        "reason": reason,
+        "winner": winner,
+        "award": award,
+    }
+    line.update(extra)
+    line["scores"] = scores
+    return line
+
+
+__all__ = [
+    "ALL_IDS",
+    "DRAW",
+    "NAMES",
+    "PASS",
+    "PLAYS",
+    "Draw",
+    "Pass",
+    "PlacedView",
+    "Play",
+    "PlayTable",
+    "PublicEvent",
+    "can_place",
+    "deal_ids",
+    "default_port",
+    "draw_view",
+    "ends_json",
+    "ends_view",
+    "event_line",
+    "hand_end_line",
+    "hand_masks",
+    "placed_views",
+    "play_ids",
+    "play_json",
+    "play_view",
+    "shuffled",
+]
