@@ -212,6 +212,65 @@ def games() -> None:
         typer.echo(f"{key}: {spec.title}, {spec.min_players}–{spec.max_players} players")
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL or SQLite file (default: $BONEYARD_DATABASE_URL, else boneyard.db)."
+        ),
+    ] = None,
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.5,
+) -> None:
+    """Serve the web site: accounts, lobby and live tables (open http://HOST:PORT/)."""
+    import uvicorn
+
+    from boneyard.server.app import create_app, database_url
+
+    url = database_url(db)
+    shown = url.split("@")[-1] if "@" in url else url
+    err.print(f"Boneyard on http://{host}:{port}/ (database {shown})")
+    uvicorn.run(create_app(url, bot_delay=bot_delay), host=host, port=port, log_level="info")
+
+
+@app.command()
+def verify(
+    record_file: Annotated[
+        str, typer.Argument(help="A record saved by boneyard serve; - reads stdin.")
+    ],
+) -> None:
+    """Recompute every deal of a record from its revealed seeds (docs/fairness.md)."""
+    from boneyard.server.fairness import verify_record
+
+    try:
+        text = sys.stdin.read() if record_file == "-" else Path(record_file).read_text("utf-8")
+    except OSError as exc:
+        fail(f"cannot read {record_file}: {exc.strerror}")
+        raise
+    try:
+        checks = verify_record(parse_record(text))
+    except RecordError as exc:
+        sys.stdout.write(json.dumps(exc.to_json()) + "\n")
+        raise typer.Exit(2) from None
+    except BoneyardError as exc:
+        fail(str(exc))
+        raise
+    for check in checks:
+        sys.stdout.write(json.dumps(check.to_json()) + "\n")
+    bad = [c for c in checks if c.ok is False]
+    unchecked = [c for c in checks if c.ok is None]
+    if bad:
+        err.print(f"[red]hand {bad[0].hand + 1}: {bad[0].why}[/]")
+        raise typer.Exit(1)
+    done = len(checks) - len(unchecked)
+    err.print(
+        f"[green]all {done} dealt hands verified[/]"
+        + (" (one not revealed yet)" if unchecked else "")
+    )
+
+
 @app.callback(invoke_without_command=True)
 def _root(
     version: Annotated[bool, typer.Option("--version", help="Show the version and exit.")] = False,

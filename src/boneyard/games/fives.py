@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from enum import IntEnum
+from typing import Final
 
 from boneyard.core.errors import IllegalActionError
 from boneyard.core.tiles import DOUBLE_SIX, Tile
@@ -111,6 +112,15 @@ class Availability(IntEnum):
     """Merry-Go-Round ``any_order``: the set's four edges in any order, then anything."""
 
 
+# Module constants for the hot paths: compiled, they are C statics rather than class lookups.
+R_LEAD: Final = Role.LEAD_SINGLE
+R_LINE: Final = Role.LINE_SINGLE
+R_DOUBLE: Final = Role.PLAIN_DOUBLE
+R_SPINNER: Final = Role.SPINNER
+A_SIDES_FIRST: Final = Availability.SIDES_FIRST
+A_ANY: Final = Availability.ANY
+A_CROSS_SIDES_THEN_ENDS: Final = Availability.CROSS_SIDES_THEN_ENDS
+
 Port = tuple[int, int, int]
 """An open port: ``(value, anchor tile id, port code)``."""
 
@@ -182,9 +192,9 @@ class FivesLayout:
         total = 0
         for value, anchor, _code in self.open:
             role = roles[anchor]
-            if role is Role.SPINNER:
+            if role is R_SPINNER:
                 continue
-            total += value + value if role is Role.PLAIN_DOUBLE else value
+            total += value + value if role is R_DOUBLE else value
         for s in self.spinners:
             if self.connected[s].bit_count() <= 1:
                 total += 2 * LO[s]
@@ -200,9 +210,9 @@ class FivesLayout:
         return ports
 
     def _available(self, policy: Availability) -> list[Port]:
-        if policy is Availability.ANY:
+        if policy is A_ANY:
             return self.open
-        if policy is Availability.SIDES_FIRST:
+        if policy is A_SIDES_FIRST:
             out = []
             for port in self.open:
                 if port[2] >= END_A:
@@ -217,7 +227,7 @@ class FivesLayout:
         c = self.connected[s]
         if c & 0b1111000 != 0b1111000:
             want: tuple[int, ...]
-            if policy is Availability.CROSS_SIDES_THEN_ENDS:
+            if policy is A_CROSS_SIDES_THEN_ENDS:
                 want = (SIDE_A, SIDE_B) if c & 0b0011000 != 0b0011000 else (END_A, END_B)
             else:
                 want = SPINNER_PORT_ORDER
@@ -247,7 +257,7 @@ class FivesLayout:
             if lo == hi:
                 self._new_spinner(tile, ())
             else:
-                roles[tile] = Role.LEAD_SINGLE
+                roles[tile] = R_LEAD
                 self.open.append((lo, tile, E1))
                 self.open.append((hi, tile, E2))
             self._count = self._recount()
@@ -269,11 +279,11 @@ class FivesLayout:
             if self.first_spinner is None:
                 self._new_spinner(tile, (SIDE_A,))
             else:
-                roles[tile] = Role.PLAIN_DOUBLE
+                roles[tile] = R_DOUBLE
                 self.out_value[tile] = lo
                 self.open.append((lo, tile, OUT))
         else:
-            roles[tile] = Role.LINE_SINGLE
+            roles[tile] = R_LINE
             if touch is None:
                 touch = value if value in (lo, hi) else lo
             far = hi if touch == lo else lo
@@ -283,7 +293,7 @@ class FivesLayout:
 
     def _new_spinner(self, tile: int, connected: tuple[int, ...]) -> None:
         x = LO[tile]
-        self.roles[tile] = Role.SPINNER
+        self.roles[tile] = R_SPINNER
         self.spinners.append(tile)
         if self.first_spinner is None:
             self.first_spinner = tile
@@ -318,7 +328,7 @@ class FivesLayout:
             first = self.first_spinner
             new_open = [p for p in new_open if not (p[1] == first and p[2] >= END_A)]
         self.open = new_open
-        self.roles[double] = Role.SPINNER
+        self.roles[double] = R_SPINNER
         self.spinners.append(double)
         self.connected[double] = mask
         self._count = self._recount()
@@ -341,13 +351,13 @@ class FivesLayout:
         total = 0
         for t in self.order:
             role = self.roles[t]
-            if role is Role.LEAD_SINGLE:
+            if role is R_LEAD:
                 total += (0 if (t, E1) in used else LO[t]) + (0 if (t, E2) in used else HI[t])
-            elif role is Role.LINE_SINGLE and (t, OUT) not in used:
+            elif role is R_LINE and (t, OUT) not in used:
                 total += self.out_value[t]
-            elif role is Role.PLAIN_DOUBLE and (t, OUT) not in used:
+            elif role is R_DOUBLE and (t, OUT) not in used:
                 total += 2 * self.out_value[t]
-            elif role is Role.SPINNER:
+            elif role is R_SPINNER:
                 touching = sum(1 for a, _c, _ch in self.links if a == t) + (t in children)
                 if touching <= 1:
                     total += 2 * LO[t]

@@ -1,0 +1,71 @@
+"""The async engine, sessions and migrations.
+
+``sqlite+aiosqlite:///path`` is the default; PostgreSQL is ``postgresql+asyncpg://...``.
+Plain ``postgresql://`` and ``sqlite:///`` URLs are given their async driver.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, event
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def async_url(url: str) -> str:
+    """The URL with its async driver.
+
+    >>> async_url("postgresql://u@h/db")
+    'postgresql+asyncpg://u@h/db'
+    >>> async_url("sqlite:///x.db")
+    'sqlite+aiosqlite:///x.db'
+    """
+    for plain, driver in (
+        ("postgresql://", "postgresql+asyncpg://"),
+        ("postgres://", "postgresql+asyncpg://"),
+        ("sqlite://", "sqlite+aiosqlite://"),
+    ):
+        if url.startswith(plain):
+            return driver + url[len(plain) :]
+    return url
+
+
+def sqlite_url(path: str | Path) -> str:
+    """The async URL of an SQLite file."""
+    return f"sqlite+aiosqlite:///{Path(path)}"
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """An async engine; SQLite gets foreign keys on."""
+    engine = create_async_engine(async_url(url))
+    if engine.dialect.name == "sqlite":
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _fk_on(dbapi_conn: object, _record: object) -> None:
+            cursor = dbapi_conn.cursor()  # type: ignore[attr-defined]
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+    return engine
+
+
+def _upgrade(connection: Connection) -> None:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, "head")
+
+
+async def migrate(engine: AsyncEngine) -> None:
+    """Apply every migration not yet applied (Alembic ``upgrade head``)."""
+    async with engine.begin() as conn:
+        await conn.run_sync(_upgrade)
+
+
+def sessionmaker(engine: AsyncEngine) -> async_sessionmaker:  # type: ignore[type-arg]
+    """Sessions that keep loaded values after commit."""
+    return async_sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,1 @@
+"""Alembic migrations of the server database (applied on start by ``store.db.migrate``)."""

@@ -1,0 +1,77 @@
+"""Helpers for the server tests: apps on a temporary database, signed-in clients, sockets."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from boneyard.server.app import create_app
+
+POSTGRES_URL = os.environ.get("BONEYARD_TEST_POSTGRES_URL") or os.environ.get("DATABASE_URL")
+
+
+def make_app(db: str, **kw: Any) -> Any:
+    """An app that lets bots move at once and allows many messages per socket."""
+    kw.setdefault("bot_delay", 0)
+    kw.setdefault("ws_rate", (100_000, 1.0))
+    return create_app(db, **kw)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    return str(tmp_path / "boneyard.db")
+
+
+@pytest.fixture
+def client(db_path: str) -> Iterator[TestClient]:
+    with TestClient(make_app(db_path)) as c:
+        c.get("/api/me")  # the CSRF cookie
+        yield c
+
+
+def csrf(c: TestClient) -> dict[str, str]:
+    return {"X-CSRF-Token": c.cookies.get("boneyard_csrf") or ""}
+
+
+def post(c: TestClient, path: str, body: Any = None) -> Any:
+    return c.post(path, json=body, headers=csrf(c))
+
+
+def register(c: TestClient, name: str, password: str = "correct horse") -> dict[str, Any]:
+    """Sign ``c`` up as ``name``; returns the cookie jar of that session."""
+    c.cookies.clear()
+    c.get("/api/me")
+    r = post(c, "/api/register", {"username": name, "password": password})
+    assert r.status_code == 200, r.text
+    return dict(c.cookies)
+
+
+def use(c: TestClient, jar: dict[str, Any] | None) -> None:
+    """Act as the person whose cookies are ``jar`` (``None``: nobody)."""
+    c.cookies.clear()
+    for k, v in (jar or {}).items():
+        c.cookies.set(k, v)
+    if jar is None:
+        c.get("/api/me")
+
+
+def until_turn(ws: Any, limit: int = 500) -> dict[str, Any]:
+    """Receive views until this seat has moves or the game is over."""
+    for _ in range(limit):
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == "error":
+            raise AssertionError(msg)
+        if msg["moves"] or (msg["view"] and msg["view"]["is_over"]):
+            return msg
+    raise AssertionError("no turn came")
+
+
+def resync(ws: Any) -> dict[str, Any]:
+    ws.send_json({"type": "resync"})
+    msg: dict[str, Any] = ws.receive_json()
+    return msg
