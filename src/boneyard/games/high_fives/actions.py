@@ -86,7 +86,7 @@ class Turn:
 class Claim:
     """Claim one pair and keep the turn: a step of a turn under ``max_claims_per_turn``
     ``"unlimited"`` (the whole turn would otherwise have too many forms to list; see
-    docs/rules-notes-high-fives.md). The turn ends with a :class:`Turn` whose ``claim`` holds
+    docs/rules-notes.md (High Fives)). The turn ends with a :class:`Turn` whose ``claim`` holds
     every pair claimed in it; only that turn is recorded.
 
     >>> c = Claim((Tile(5, 10), Tile(10, 10)))

@@ -2,7 +2,7 @@
 
 Dominoes are stacked on a base: each placement covers halves of two different top dominoes, with
 matching faces (a wild matches anything), at most one level apart (a clear spacer fills the gap),
-and scores its level × the values it covers. Rule decisions: docs/rules-notes-highrise.md.
+and scores its level × the values it covers. Rule decisions: docs/rules-notes.md (Highrise).
 
 >>> import random
 >>> from boneyard.bots import make_bot

@@ -3,7 +3,7 @@
 All Fives scoring (1 point per 5 pips, exactly 61 to win) with the Sebastopol opening: the first
 tile of a hand is a double, the *set*, and its four edges are covered before play opens. It lies
 on the shared Fives layout (:mod:`boneyard.games.fives`). Rule decisions:
-docs/rules-notes-merry-go-round.md.
+docs/rules-notes.md (Merry-Go-Round).
 
 >>> import random
 >>> from boneyard.bots import make_bot
