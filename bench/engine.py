@@ -120,6 +120,14 @@ def pin_cpu(cpu: int | None) -> int | None:
     return chosen
 
 
+def engine_build() -> str:
+    """Whether the High Five engine in use is the mypyc-compiled one (a regular install) or the
+    pure-Python sources (an editable install)."""
+    import boneyard.games.highfive.state as state
+
+    return "compiled (mypyc)" if not state.__file__.endswith(".py") else "pure Python"
+
+
 def cpu_model() -> str:
     """The processor's name, as the OS reports it."""
     try:
@@ -487,6 +495,7 @@ def report(
         {
             "python": platform.python_version(),
             "implementation": platform.python_implementation(),
+            "engine_build": engine_build(),
             "peer_python": peer_result.get("python"),
             "cpu": cpu,
             "cpu_model": cpu_model(),
@@ -519,7 +528,8 @@ def print_table(
     pinned = f"pinned to CPU {data['cpu']}" if data["cpu"] is not None else "not pinned"
     console.print(
         f"[bold]Boneyard engine bench[/]: {data['implementation']} {data['python']} "
-        f"(peers: {data['peer_python'] or '—'}) on {data['cpu_model']}, one core ({pinned})\n"
+        f"(peers: {data['peer_python'] or '—'}) on {data['cpu_model']}, one core ({pinned}); "
+        f"engine {data['engine_build']}\n"
         f"random-vs-random play, {data['seconds']:g} s per measurement after a "
         f"{data['warmup']:g} s warm-up, best of {data['repeat']}"
     )
