@@ -26,7 +26,7 @@ from boneyard import __version__
 from boneyard.bots import BOTS
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.games.registry import available_games, get_spec
-from boneyard.server import auth
+from boneyard.server import auth, replays
 from boneyard.server.tables import Client, LiveTable, StaleError, TableManager, now
 from boneyard.store.db import make_engine, migrate, sessionmaker, sqlite_url
 from boneyard.store.models import GameTable, Session, User
@@ -476,6 +476,8 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="boneyard-{table.id}.json"'},
         )
 
+    replays.add_routes(app, tables, ERRORS)
+
     # -- live table --------------------------------------------------------------------------
 
     @app.websocket("/ws/tables/{table_id}")
@@ -560,6 +562,14 @@ def create_app(
     @app.get("/table/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(WEB / "table.html")
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_upload_page() -> FileResponse:
+        return FileResponse(WEB / "replay.html")
+
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> FileResponse:
+        return FileResponse(WEB / "replay.html")
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app

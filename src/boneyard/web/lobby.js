@@ -37,7 +37,10 @@ async function loadLobby() {
     let what = g.status;
     if (g.scores) what = `${g.winner === g.seat ? "won" : "lost"} ${g.scores.join("–")}`;
     const item = el("li", {}, el("a", { href: `/table/${g.id}` }, `${g.game}: ${g.seats.join(" v ")} — ${what}`));
-    if (g.status === "over") item.append(" ", el("a", { href: `/api/tables/${g.id}/record`, download: `boneyard-${g.id}.json` }, "record"));
+    if (g.status === "over") {
+      item.append(" ", el("a", { href: `/replay/${g.id}`, class: "replay" }, "replay"));
+      item.append(" ", el("a", { href: `/api/tables/${g.id}/record`, download: `boneyard-${g.id}.json` }, "record"));
+    }
     hist.append(item);
   }
   if (!mine.games.length) hist.append(el("li", {}, "None yet."));

@@ -1,19 +1,22 @@
-// A live table: renders the seat's view (the observation sent by the server) for any game.
+// A live table: draws the seat's view (the observation the server sends) for each game and
+// turns clicks on tiles, ends, cells and captures into that seat's legal moves.
 import { api, el } from "/static/api.js";
-import { tile, isTile } from "/static/tiles.js";
+import { tile, sameTile } from "/static/tiles.js";
+import { candidates as pick, cellTargets, spacerChoice, spacerLabel, tileMoves } from "/static/picker.js";
+import { board, endKey, pilesPanel } from "/static/board.js";
+import { handEndText, infoItems, renderFairness, seatName } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 let socket = null;
 let last = null;
-let focusTile = null;
 let me = null;
-
-const SHOWN = new Set(["hand", "layout", "tower", "piles", "legal_actions", "scores", "history", "seat",
-  "current_seat", "is_over", "winner", "game", "options", "num_seats"]);
+let sel = null; // {tile, cells: [picked cells], capture}
+let handEnds = [];
+let endsFor = -1;
 
 function names() {
-  return last ? last.table.seats.map((s, i) => s.name || `Seat ${i + 1}`) : [];
+  return last ? last.table.seats.map((s, i) => seatName(s, i)) : [];
 }
 
 function connect() {
@@ -26,11 +29,14 @@ function connect() {
   };
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.type === "error") { $("error").textContent = msg.message; return; }
+    delete document.body.dataset.pending;
+    if (msg.type === "error") { $("error").textContent = msg.message; render(); return; }
     if (msg.type === "resync" && msg.message) $("error").textContent = msg.message;
     else $("error").textContent = "";
+    if (!last || msg.version !== last.version) sel = null;
     last = msg;
     render();
+    loadHandEnds();
   };
 }
 
@@ -39,24 +45,78 @@ function send(event) {
     $("error").textContent = "not connected: reconnecting, try again in a moment";
     return;
   }
-  focusTile = null;
+  sel = null;
   socket.send(JSON.stringify({ seq: last.version, action: event }));
+  document.body.dataset.pending = "1"; // until the server answers: no stale targets to click
+  render();
 }
+
+async function act(path, body) {
+  try {
+    await api("POST", path, body); // the server then sends this socket its new view
+  } catch (e) { $("error").textContent = e.message; }
+}
+
+// -- hand summaries ------------------------------------------------------------------------
+
+async function loadHandEnds() {
+  const done = (last.hand_scores || []).length + (last.result ? 1 : 0);
+  if (done === endsFor || !last.view) return;
+  endsFor = done;
+  try {
+    handEnds = (await api("GET", `/api/tables/${tableId}/hands`)).hands;
+  } catch { handEnds = []; }
+  renderSummary();
+  renderHandPanel();
+}
+
+function renderHandPanel() {
+  const box = $("hand-summary");
+  const ends = handEnds.filter((l) => l.type === "hand_end");
+  const seen = Number(sessionStorage.getItem(`seen-${tableId}`) || 0);
+  const gameEnd = handEnds.find((l) => l.type === "game_end");
+  const total = ends.length + (gameEnd ? 1 : 0);
+  if (!total || total <= seen) { box.hidden = true; return; }
+  const end = ends[ends.length - 1];
+  box.replaceChildren(el("h3", {}, gameEnd ? "Game over" : `Hand ${end.hand + 1} is over`));
+  if (end) box.append(el("p", { class: "hand-result" }, handEndText(end, names())));
+  if (gameEnd) {
+    const w = gameEnd.winner;
+    box.append(el("p", { class: "game-result" }, w === null || w === undefined ? "No single winner." : `${names()[w]} wins the game.`));
+  }
+  const scores = (gameEnd || end).scores || [];
+  const tb = el("table", { class: "scores" });
+  names().forEach((n, i) => tb.append(el("tr", {}, el("td", {}, n), el("td", { class: "num" }, scores[i] ?? ""))));
+  box.append(tb);
+  box.append(el("button", { class: "big", id: "continue", onclick: () => {
+    sessionStorage.setItem(`seen-${tableId}`, String(total));
+    box.hidden = true;
+  } }, gameEnd ? "Close" : "Continue"));
+  if (gameEnd) box.append(" ", el("a", { href: `/replay/${tableId}`, class: "replay-link" }, "Watch the replay"));
+  box.hidden = false;
+}
+
+// -- seats and info --------------------------------------------------------------------------
 
 function renderSeats() {
   const t = last.table;
   $("title").textContent = t.title;
   const view = last.view;
   const scores = view && view.scores ? view.scores : [];
-  const rows = [el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Player"), el("th", {}, "Score"), el("th", {}, "Tiles"))];
+  const rows = [el("tr", {}, el("th", {}, ""), el("th", {}, "Player"), el("th", {}, "Score"), el("th", {}, "Tiles"),
+    ...(view && view.chips_left ? [el("th", {}, "Chips")] : []))];
   t.seats.forEach((s, i) => {
     const sizes = view && view.hand_sizes ? view.hand_sizes[i] : "";
-    const cls = view && view.current_seat === i ? "to-act" : "";
+    const acting = view && !view.is_over && view.current_seat === i;
+    const cls = [acting ? "to-act" : "", i === last.seat ? "you" : ""].join(" ");
+    const who = s.kind === "open" ? "open seat" : `${s.name}${s.kind === "bot" ? " (bot)" : ""}${i === last.seat ? " (you)" : ""}`;
+    const team = view && view.partnerships ? ` · team ${i % 2 ? "B" : "A"}` : "";
     rows.push(el("tr", { class: cls, "data-seat": i },
-      el("td", {}, i + (i === last.seat ? " (you)" : "")),
-      el("td", {}, s.kind === "open" ? "open seat" : `${s.name}${s.kind === "bot" ? " (bot)" : ""}`),
-      el("td", { class: "score" }, scores[i] ?? ""),
-      el("td", {}, sizes ?? "")));
+      el("td", {}, acting ? "▶" : ""),
+      el("td", {}, who + team),
+      el("td", { class: "score num" }, scores[i] ?? ""),
+      el("td", { class: "num" }, sizes ?? ""),
+      ...(view && view.chips_left ? [el("td", { class: "num chips" }, view.chips_left[i])] : [])));
   });
   $("seats").replaceChildren(...rows);
   const area = $("join-area");
@@ -69,119 +129,154 @@ function renderSeats() {
       }
     });
     if (mine && !t.seats.some((s) => s.kind === "open")) {
-      area.append(el("button", { id: "start", onclick: () => act(`/api/tables/${t.id}/start`) }, "Start"));
+      area.append(el("button", { id: "start", class: "big", onclick: () => act(`/api/tables/${t.id}/start`) }, "Start"));
     }
     if (!me) area.append(el("p", {}, el("a", { href: "/" }, "Sign in"), " to take a seat."));
   }
 }
 
-async function act(path, body) {
-  try {
-    await api("POST", path, body);  // the server then sends this socket its new view
-  } catch (e) { $("error").textContent = e.message; }
+function renderInfo(view) {
+  const box = $("info");
+  box.replaceChildren();
+  for (const [label, value, id] of infoItems(view)) {
+    box.append(el("span", { class: "chip", id: id || "" }, el("small", {}, label), el("b", {}, value)));
+  }
 }
 
-function renderLayout(view) {
-  const box = $("layout");
-  box.replaceChildren();
+// -- moves -----------------------------------------------------------------------------------
+
+function boardContext(view, moves) {
+  const ctx = { hand: view.hand, last: lastTile(view) };
+  if (!sel) return ctx;
+  const cand = candidates(moves);
   if (Array.isArray(view.tower)) {
-    const grid = el("div", { class: "tower", style: `grid-template-columns: repeat(${view.cols}, 4em)` });
-    for (const c of view.tower) {
-      grid.append(el("div", { class: `cell level${Math.min(c.level, 5)}${c.spacer ? " spacer" : ""}`,
-        title: `${c.tile} (level ${c.level})` }, el("b", {}, c.face), el("small", {}, `L${c.level}`)));
-    }
-    box.append(grid);
+    ctx.targets = cellTargets(moves, sel);
+    ctx.picked = new Set(sel.cells);
+    ctx.onCell = (key) => { sel.cells.push(key); narrow(moves); };
+  } else if (Array.isArray(view.piles)) {
+    const targets = new Map();
+    for (const m of cand) if (m.event.capture) targets.set(m.event.capture, m);
+    ctx.targets = sel.capture === undefined ? targets : new Map();
+    ctx.onCapture = (t) => { sel.capture = t; narrow(moves); };
+  } else {
+    const targets = new Map();
+    for (const m of cand) if (m.event.on) targets.set(endKey(m.event.on, m.event.port), m);
+    ctx.targets = targets;
+    ctx.onEnd = (m) => send(m.event);
   }
-  if (Array.isArray(view.layout)) {
-    const row = el("div", { class: "row" });
-    for (const item of view.layout) {
-      const name = typeof item === "string" ? item : item.tile;
-      const wrap = el("span", { class: "placed" }, tile(name));
-      if (item && item.on) wrap.append(el("small", {}, ` on ${item.on}`));
-      row.append(wrap);
-    }
-    if (!view.layout.length) row.append(el("em", {}, "The table is empty."));
-    box.append(row);
+  return ctx;
+}
+
+function candidates(moves) { return pick(moves, sel); }
+
+function narrow(moves) {
+  const cand = candidates(moves);
+  if (cand.length === 1) { send(cand[0].event); return; }
+  render();
+}
+
+function lastTile(view) {
+  const h = view.history;
+  if (!Array.isArray(h)) return null;
+  for (let i = h.length - 1; i >= 0; i--) if (h[i].tile && h[i].kind === "play") return h[i].tile;
+  return null;
+}
+
+function hint(view, moves) {
+  if (!sel) {
+    if (moves.some((m) => m.event.play)) return "Your turn: click a highlighted tile.";
+    if (moves.length) return "Your turn.";
+    return "";
+  }
+  const cand = candidates(moves);
+  if (Array.isArray(view.tower)) {
+    if (!sel.cells.length) return `Where does ${sel.tile} go? Click a highlighted cell.`;
+    if (spacerChoice(cand)) return "Choose the spacer.";
+    return "Click the cell for the other half, or pick a placement below.";
   }
   if (Array.isArray(view.piles)) {
-    box.append(el("p", {}, "Captured: " + view.piles.map((p, i) => `${names()[i]} ${p.length}`).join(", ")));
+    if (sel.capture === undefined && cand.some((m) => m.event.capture)) return `Click a highlighted layout tile to capture it with ${sel.tile}, or choose below.`;
+    return "Choose your claim.";
   }
+  return `Click a highlighted end for ${sel.tile}.`;
 }
 
-function renderDetails(view) {
-  const dl = $("details");
-  dl.replaceChildren();
-  for (const [k, v] of Object.entries(view)) {
-    if (SHOWN.has(k) || v === null || (typeof v === "object" && JSON.stringify(v).length > 200)) continue;
-    dl.append(el("dt", {}, k.replaceAll("_", " ")), el("dd", {}, typeof v === "object" ? JSON.stringify(v) : String(v)));
+function optionText(view, m) {
+  if (Array.isArray(view.tower) && sel.cells.length) {
+    if (spacerChoice(candidates(last.moves || []))) return spacerLabel(m);
   }
+  return m.text;
 }
 
 function renderMine(view, moves) {
   const hand = $("hand");
   hand.replaceChildren();
-  const playable = new Set(moves.map((m) => m.event.play).filter(isTile));
-  for (const t of view.hand || []) {
-    const node = tile(t, playable.has(t) ? "playable" : "");
-    if (playable.has(t)) {
+  const tiles = [...(view.hand || [])];
+  if (view.drawn && !tiles.some((t) => sameTile(t, view.drawn))) tiles.push(view.drawn);
+  for (const t of tiles) {
+    const opts = tileMoves(moves, t);
+    const cls = [opts.length ? "playable" : "", sel && sel.tile === t ? "selected" : "", view.drawn && sameTile(view.drawn, t) ? "drawn" : ""].join(" ");
+    const node = tile(t, cls, 34, false);
+    const holder = el("span", { class: "hand-tile" }, node); // HTML, so that it can be dragged
+    if (opts.length) {
       node.addEventListener("click", () => {
-        const options = moves.filter((m) => m.event.play === t);
-        if (options.length === 1) send(options[0].event);
-        else { focusTile = t; render(); }
+        if (opts.length === 1) { send(opts[0].event); return; }
+        sel = sel && sel.tile === t ? null : { tile: t, cells: [], capture: undefined };
+        render();
+      });
+      // Or drag it onto a highlighted end / cell / capture: the targets appear as the drag
+      // starts (only the board is redrawn, so the dragged tile stays in place).
+      holder.setAttribute("draggable", "true");
+      holder.addEventListener("dragstart", (ev) => {
+        ev.dataTransfer.setData("text/plain", t);
+        ev.dataTransfer.effectAllowed = "move";
+        sel = { tile: t, cells: [], capture: undefined };
+        node.classList.add("selected");
+        $("layout").replaceChildren(board(view, boardContext(view, moves)));
+        $("hint").textContent = hint(view, moves);
       });
     }
-    hand.append(node);
+    hand.append(holder);
+  }
+  if (!tiles.length) hand.append(el("em", {}, last.seat === null ? "You are watching: hands stay hidden." : "No tiles."));
+  $("hint").textContent = hint(view, moves);
+  const options = $("options");
+  options.replaceChildren();
+  if (sel) {
+    const cand = candidates(moves);
+    const show = Array.isArray(view.tower) ? (sel.cells.length ? cand : []) : cand;
+    for (const m of show) {
+      options.append(el("button", { class: "option", "data-event": JSON.stringify(m.event), onclick: () => send(m.event) }, optionText(view, m)));
+    }
+    options.append(el("button", { class: "cancel", onclick: () => { sel = null; render(); } }, "cancel"));
   }
   const box = $("moves");
   box.replaceChildren();
-  const shown = focusTile ? moves.filter((m) => m.event.play === focusTile) : moves;
-  shown.forEach((m) => {
-    box.append(el("button", { class: "move", "data-event": JSON.stringify(m.event), onclick: () => send(m.event) }, m.text));
-  });
-  if (focusTile) box.append(el("button", { onclick: () => { focusTile = null; render(); } }, "show all moves"));
-  if (!moves.length) box.append(el("em", {}, last.seat === null ? "You are watching." : "Waiting for the others…"));
+  for (const m of moves.filter((x) => !x.event.play)) {
+    box.append(el("button", { class: "move big", "data-event": JSON.stringify(m.event), onclick: () => send(m.event) }, m.text));
+  }
 }
+
+// -- summary, result ---------------------------------------------------------------------------
 
 function renderSummary() {
   const ol = $("hands");
   ol.replaceChildren();
-  let before = null;
+  const ends = handEnds.filter((l) => l.type === "hand_end");
   (last.hand_scores || []).forEach((scores, h) => {
-    const parts = (scores || []).map((s, i) => {
-      const gain = before && typeof s === "number" ? ` (+${s - before[i]})` : "";
-      return `${names()[i]} ${s}${gain}`;
-    }).join(", ");
-    before = scores;
-    ol.append(el("li", { class: "hand-end" }, `after hand ${h + 1}: ${parts}`));
+    const end = ends.find((e) => e.hand === h);
+    const s = (scores || []).map((x, i) => `${names()[i]} ${x}`).join(" · ");
+    ol.append(el("li", { class: "hand-end" }, `Hand ${h + 1}: ${end ? handEndText(end, names()) + " — " : ""}${s}`));
   });
+  if (!ol.children.length) ol.append(el("li", { class: "none" }, "No hand finished yet."));
   const res = $("result");
   res.replaceChildren();
   if (last.result) {
     const w = last.result.winner;
     res.append(el("p", { id: "game-over" }, `Game over: ${w === null ? "no single winner" : names()[w] + " wins"} (${last.result.scores.join(" – ")}).`));
+    res.append(el("a", { href: `/replay/${tableId}`, id: "replay-link", class: "button" }, "Watch the replay"), " ");
     res.append(el("a", { href: `/api/tables/${tableId}/record`, download: `boneyard-${tableId}.json`, id: "record-link" }, "Download the record"));
-    res.append(el("p", {}, "Check every deal offline: boneyard verify FILE"));
-  }
-}
-
-async function sha256hex(text) {
-  const buf = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function renderFairness() {
-  const ol = $("fairness");
-  ol.replaceChildren();
-  for (const f of last.fairness || []) {
-    const li = el("li", {}, el("code", { title: "sha256 of the server seed" }, f.commitment.slice(0, 16) + "…"));
-    if (f.seed) {
-      const out = el("span", { class: "verify" }, " checking…");
-      li.append(" seed ", el("code", {}, f.seed.slice(0, 16) + "…"), out);
-      if (crypto.subtle) {
-        sha256hex(f.seed).then((h) => { out.textContent = h === f.commitment ? " ✓ matches the commitment" : " ✗ does NOT match"; });
-      } else out.textContent = " (open over https to check here)";
-    } else li.append(" (seed revealed when the hand ends)");
-    ol.append(li);
+    res.append(el("p", { class: "note" }, "Check every deal offline: boneyard verify FILE"));
   }
 }
 
@@ -194,14 +289,37 @@ function render() {
     $("turn").textContent = "Waiting for the table to start.";
     return;
   }
+  const moves = document.body.dataset.pending ? [] : last.moves || [];
   const cur = view.current_seat;
-  $("turn").textContent = view.is_over ? "The game is over." :
+  const turn = $("turn");
+  turn.textContent = view.is_over ? "The game is over." :
     cur === null || cur === undefined ? "" : cur === last.seat ? "Your turn." : `${names()[cur]} to play.`;
-  renderLayout(view);
-  renderDetails(view);
-  renderMine(view, last.moves || []);
+  turn.className = !view.is_over && cur === last.seat ? "mine" : "";
+  renderInfo(view);
+  $("layout").replaceChildren(board(view, boardContext(view, moves)));
+  const cap = $("captured");
+  if (Array.isArray(view.piles)) {
+    cap.hidden = false;
+    $("piles").replaceChildren(pilesPanel(view, names()));
+  } else cap.hidden = true;
+  renderMine(view, moves);
   renderSummary();
-  renderFairness();
+  renderFairness($("fairness"), last.fairness);
 }
+
+// Drops onto the board: the highlighted target under the pointer takes the dragged tile.
+const DROP = ".end.target, .tower .cell.target, svg.tile.target";
+const single = () => (sel && last ? candidates(last.moves || []) : []).length === 1;
+$("layout").addEventListener("dragover", (ev) => {
+  if (sel && ((ev.target.closest && ev.target.closest(DROP)) || single())) ev.preventDefault();
+});
+$("layout").addEventListener("drop", (ev) => {
+  const target = ev.target.closest ? ev.target.closest(DROP) : null;
+  if (!sel || !(target || single())) return;
+  ev.preventDefault();
+  if (target) target.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  else send(candidates(last.moves || [])[0].event); // one way to play it: drop anywhere
+});
+document.addEventListener("dragend", () => { if (sel && !document.body.dataset.pending) render(); });
 
 api("GET", "/api/me").then((r) => { me = r.user; }).finally(connect);

@@ -1,42 +1,73 @@
 // SVG domino tiles: "5-3" -> two halves with pips (0-6) or numbers (W, 7-15).
-const NS = "http://www.w3.org/2000/svg";
+export const NS = "http://www.w3.org/2000/svg";
 const PIPS = {
   0: [], 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]],
   4: [[0, 0], [0, 2], [2, 0], [2, 2]], 5: [[0, 0], [0, 2], [1, 1], [2, 0], [2, 2]],
   6: [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]],
 };
 
-function svg(tag, attrs) {
+export function svg(tag, attrs = {}) {
   const n = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
   return n;
 }
 
-function half(g, x, face) {
+// One half: a U x U square at (x, y).
+function half(g, x, y, face, U) {
   if (face in PIPS) {
     for (const [r, c] of PIPS[face]) {
-      g.append(svg("circle", { cx: x + 6 + c * 9, cy: 6 + r * 9, r: 2.6, class: "pip" }));
+      g.append(svg("circle", { cx: x + U * (0.24 + 0.26 * c), cy: y + U * (0.24 + 0.26 * r), r: U * 0.085, class: "pip" }));
     }
   } else {
-    const t = svg("text", { x: x + 15, y: 20, "text-anchor": "middle", class: "face" });
+    const t = svg("text", { x: x + U / 2, y: y + U * 0.68, "text-anchor": "middle", class: "face", "font-size": U * (String(face).length > 1 ? 0.5 : 0.58) });
     t.textContent = face;
     g.append(t);
   }
 }
 
-export function tile(name, extraClass = "") {
-  const [a, b] = String(name).split("-");
-  const s = svg("svg", { viewBox: "0 0 62 30", width: 62, height: 30, class: `tile ${extraClass}`, role: "img" });
+// A tile as an SVG group at (x, y): faces a (left/top) and b (right/bottom), half size U.
+export function tileGroup(a, b, x, y, vertical, U, cls = "") {
+  const g = svg("g", { class: `tile ${cls}`.trim() });
+  const w = vertical ? U : 2 * U;
+  const h = vertical ? 2 * U : U;
+  g.append(svg("rect", { x: x + 0.5, y: y + 0.5, width: w - 1, height: h - 1, rx: U * 0.14, class: "body" }));
+  if (vertical) {
+    g.append(svg("line", { x1: x + U * 0.15, y1: y + U, x2: x + U * 0.85, y2: y + U, class: "mid" }));
+    half(g, x, y, a, U);
+    half(g, x, y + U, b, U);
+  } else {
+    g.append(svg("line", { x1: x + U, y1: y + U * 0.15, x2: x + U, y2: y + U * 0.85, class: "mid" }));
+    half(g, x, y, a, U);
+    half(g, x + U, y, b, U);
+  }
+  return g;
+}
+
+export function halves(name) {
+  return String(name).split("-");
+}
+
+// A standalone tile (hands, piles): <svg class="tile"> with data-tile.
+export function tile(name, extraClass = "", U = 30, vertical = false) {
+  const [a, b] = halves(name);
+  const w = vertical ? U : 2 * U;
+  const h = vertical ? 2 * U : U;
+  const s = svg("svg", { viewBox: `0 0 ${w} ${h}`, width: w, height: h, class: `tile ${extraClass}`.trim(), role: "img" });
   s.setAttribute("aria-label", name);
   s.dataset.tile = name;
-  s.append(svg("rect", { x: 1, y: 1, width: 60, height: 28, rx: 4, class: "body" }));
-  s.append(svg("line", { x1: 31, y1: 4, x2: 31, y2: 26, class: "mid" }));
   const t = svg("title", {});
   t.textContent = name;
   s.append(t);
-  half(s, 1, a);
-  half(s, 31, b);
+  const g = tileGroup(a, b, 0, 0, vertical, U);
+  s.append(...g.childNodes);
   return s;
+}
+
+// The same tile whichever way round it is written ("6-3" and "3-6").
+export function sameTile(x, y) {
+  const [a, b] = halves(x);
+  const [c, d] = halves(y);
+  return (a === c && b === d) || (a === d && b === c);
 }
 
 export function isTile(v) {

@@ -1,0 +1,225 @@
+"""Replays: step through a finished game (or an uploaded record) as public views.
+
+A replay is computed server-side by replaying the record with the engine: the game's own
+``replay`` checks the whole record first (its :class:`RecordError` is the answer to a bad one),
+then each hand is dealt from the record's set-up and its events are applied one at a time. Every
+step carries the spectator observation of that moment plus every seat's hand: a replay is only
+served for a game that is over (or a record someone uploads), so nothing hidden is live any more.
+
+Also :func:`hand_ends`: the ``hand_end``/``game_end`` lines of the hands a live table has
+finished (public once the hand is over), for the table page's hand summaries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from pydantic import BaseModel
+
+from boneyard.core.errors import BoneyardError, RecordError
+from boneyard.core.protocol import JSON, GameState
+from boneyard.core.records import Record, record_from_json
+from boneyard.games.registry import get_spec
+from boneyard.server import fairness
+from boneyard.server.tables import LiveTable, TableManager
+
+MAX_UPLOAD = 2_000_000  # bytes of an uploaded record
+MAX_EVENTS = 20_000  # events in one replayed record
+CACHE_SIZE = 64
+
+
+class RecordIn(BaseModel):
+    """An uploaded record (RECORDS.md), as its JSON document."""
+
+    record: dict[str, Any]
+
+
+def _hand_start(record: Record, h: int) -> GameState:
+    """The state of ``record``'s game just after hand ``h`` is dealt (the game's own loader)."""
+    hand = {k: v for k, v in record.hands[h].items() if k != "events"}
+    hand["events"] = []
+    prefix = Record(record.game, record.options, record.seats, (*record.hands[:h], hand))
+    state: GameState
+    if record.game == "highfive":
+        from boneyard.games.highfive.replay import replay_into, state_from_record
+
+        hf_state = state_from_record(prefix)
+        for _ in replay_into(hf_state, prefix):
+            pass
+        state = hf_state
+    elif record.game == "merry-go-round":
+        from boneyard.games.fives_replay import replay_hands
+        from boneyard.games.merry_go_round.replay import parse_event
+        from boneyard.games.merry_go_round.replay import state_from_record as mgr_state_of
+
+        mgr = mgr_state_of(prefix)
+        dealt = [0]
+
+        def start(deal: Any, bone: Any, _events: Any) -> None:
+            # Hand 0's setter under first_setter = "random" is the seat of its first event
+            # (of the whole hand, not of the prefix with no events).
+            first = (record.hands[dealt[0]].get("events") or [{}])[0]
+            dealt[0] += 1
+            setter = None
+            if mgr.next_setter is None and mgr.options.first_setter == "random":
+                seat = first.get("seat") if isinstance(first, dict) else None
+                setter = seat if isinstance(seat, int) and 0 <= seat < mgr.n else 0
+            mgr.start_hand(deal, bone, setter)
+
+        for _ in replay_hands(mgr, prefix, start, lambda ev, hh, i: parse_event(mgr, ev, hh, i)):
+            pass
+        state = mgr
+    elif record.game == "highrise":
+        from boneyard.games.highrise.replay import load as hr_load
+
+        state = hr_load(prefix)
+    elif record.game == "high-fives":
+        from boneyard.games.high_fives.replay import load as hfs_load
+
+        state = hfs_load(prefix)
+    else:  # pragma: no cover - the registry refused it already
+        raise RecordError(f"game {record.game!r} has no replay viewer")
+    return state
+
+
+def _snapshot(state: GameState) -> JSON:
+    """The public view of a moment, with every seat's hand (the game is over)."""
+    view = dict(state.observation(None).to_json())
+    view["hands"] = [state.observation(s).to_json().get("hand", []) for s in range(state.num_seats)]
+    view.pop("legal_actions", None)
+    return view
+
+
+def replay_steps(record: Record) -> JSON:
+    """Every step of ``record``: ``{"steps": [{hand, event, seat, text, line, view}], ...}``.
+
+    Raises :class:`RecordError` (the game's replay error) when the record does not replay.
+    """
+    spec = get_spec(record.game)
+    events = sum(len(h.get("events") or []) for h in record.hands)
+    if events > MAX_EVENTS:
+        raise RecordError(f"the record is too long to view (over {MAX_EVENTS} events)")
+    lines = list(spec.replay(record))
+    by_event: dict[tuple[int, int], list[JSON]] = {}
+    ends: dict[int, JSON] = {}
+    game_end: JSON | None = None
+    for line in lines:
+        if line.get("type") == "hand_end" and isinstance(line.get("hand"), int):
+            ends[line["hand"]] = line
+        elif line.get("type") == "game_end":
+            game_end = line
+        elif isinstance(line.get("hand"), int) and isinstance(line.get("event"), int):
+            by_event.setdefault((line["hand"], line["event"]), []).append(line)
+    names = list(record.seats)
+    steps: list[JSON] = []
+    for h, hand in enumerate(record.hands):
+        state = _hand_start(record, h)
+        steps.append(
+            {"hand": h, "event": None, "seat": None, "text": f"Hand {h + 1} is dealt",
+             "view": _snapshot(state)}
+        )  # fmt: skip
+        for i, ev in enumerate(hand.get("events") or []):
+            fields = {k: v for k, v in ev.items() if k != "seat"}
+            try:
+                action = fairness.find_action(state, fields, loose=True)
+                seat = state.current_seat
+                state.apply(action)
+            except BoneyardError as exc:
+                raise RecordError(str(exc), h, i) from None
+            who = names[seat] if seat is not None and seat < len(names) else "?"
+            found = by_event.get((h, i), [])
+            text = f"{who} {spec.describe_action(action)}"
+            drawn = next((x.get("tile") for x in found if x.get("type") == "draw"), None)
+            if drawn:
+                text += f" ({drawn})"
+            points = sum(int(x.get("points") or 0) for x in found)
+            if points and "point" not in text:
+                text += f": {points} points"
+            steps.append(
+                {"hand": h, "event": i, "seat": seat, "text": text, "lines": found,
+                 "view": _snapshot(state)}
+            )  # fmt: skip
+        if h in ends:
+            steps[-1]["hand_end"] = ends[h]
+    if game_end is not None and steps:
+        steps[-1]["game_end"] = game_end
+    return {
+        "game": record.game,
+        "title": spec.title,
+        "seats": names,
+        "options": dict(record.options),
+        "steps": steps,
+        "hand_ends": [ends[h] for h in sorted(ends)],
+        "game_end": game_end,
+        "record": record.to_json(),
+    }
+
+
+def hand_ends(table: LiveTable) -> list[JSON]:
+    """The ``hand_end`` (and ``game_end``) replay lines of the hands ``table`` has finished."""
+    st = table.state
+    if st is None:
+        return []
+    record = record_from_json(table.record())
+    out: list[JSON] = []
+    lines: Iterator[JSON] = get_spec(table.game).replay(record)
+    for line in lines:
+        if line.get("type") in ("hand_end", "game_end"):
+            out.append(line)
+    return out
+
+
+def add_routes(app: FastAPI, tables: TableManager, errors: dict[int | str, Any]) -> None:
+    """The replay endpoints (docs/server.md)."""
+    cache: dict[str, JSON] = {}
+
+    async def need_table(table_id: str) -> LiveTable:
+        table = await tables.get(table_id) if len(table_id) <= 32 else None
+        if table is None:
+            raise HTTPException(404, "no such table")
+        return table
+
+    @app.get("/api/tables/{table_id}/replay", responses=errors)
+    async def table_replay(table_id: str) -> JSON:
+        """Every step of a finished game, as public views with all hands shown."""
+        table = await need_table(table_id)
+        if table.state is None or not table.state.is_over:
+            raise HTTPException(400, "the replay is available once the game is over")
+        if table_id not in cache:
+            try:
+                out = replay_steps(record_from_json(table.record()))
+            except BoneyardError as exc:  # pragma: no cover - a table's own record replays
+                raise HTTPException(400, f"the record does not replay: {exc}") from None
+            out["table"] = table.id
+            if len(cache) >= CACHE_SIZE:
+                cache.pop(next(iter(cache)))
+            cache[table_id] = out
+        return cache[table_id]
+
+    @app.get("/api/tables/{table_id}/hands", responses=errors)
+    async def table_hands(table_id: str) -> JSON:
+        """The ends (winner, award, scores) of the hands this table has finished."""
+        table = await need_table(table_id)
+        async with table.lock:
+            return {"hands": hand_ends(table)}
+
+    @app.post("/api/replays", responses=errors)
+    async def upload_replay(body: RecordIn, request: Request) -> JSON:
+        """Replay an uploaded record; a record that does not replay is refused with why."""
+        size = int(request.headers.get("content-length") or 0)
+        if size > MAX_UPLOAD:
+            raise HTTPException(400, f"the record is too large (over {MAX_UPLOAD} bytes)")
+        try:
+            record = record_from_json(body.record)
+            return replay_steps(record)
+        except RecordError as exc:
+            where = ""
+            if exc.hand is not None:
+                where = f" (hand {exc.hand}" + (
+                    f", event {exc.event})" if exc.event is not None else ")"
+                )
+            raise HTTPException(400, f"the record does not replay: {exc.why}{where}") from None
+        except BoneyardError as exc:
+            raise HTTPException(400, f"the record does not replay: {exc}") from None

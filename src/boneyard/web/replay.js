@@ -1,0 +1,127 @@
+// The replay viewer: steps through a finished table (/replay/{id}) or an uploaded record
+// (/replay). Every step is a public view computed by the server, with all hands shown.
+import { api, el } from "/static/api.js";
+import { tile } from "/static/tiles.js";
+import { board, pilesPanel } from "/static/board.js";
+import { handEndText, infoItems } from "/static/common.js";
+
+const $ = (id) => document.getElementById(id);
+let data = null;
+let at = 0;
+
+function show(d) {
+  data = d;
+  at = 0;
+  $("upload").hidden = true;
+  $("board").hidden = false;
+  $("side").hidden = false;
+  $("title").textContent = `Replay: ${d.title} — ${d.seats.join(", ")}`;
+  $("slider").max = String(d.steps.length - 1);
+  const ol = $("hands");
+  ol.replaceChildren();
+  for (const end of d.hand_ends) {
+    ol.append(el("li", { class: "hand-end" }, el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); go(lastStepOf(end.hand)); } },
+      `Hand ${end.hand + 1}: ${handEndText(end, d.seats)} — ${end.scores.map((s, i) => `${d.seats[i]} ${s}`).join(" · ")}`)));
+  }
+  const res = $("result");
+  res.replaceChildren();
+  if (d.game_end) {
+    const w = d.game_end.winner;
+    res.append(el("p", { id: "game-over" }, `${w === null ? "No single winner" : d.seats[w] + " wins"} (${d.game_end.scores.join(" – ")}).`));
+  }
+  if (d.table) res.append(el("a", { href: `/api/tables/${d.table}/record`, download: `boneyard-${d.table}.json` }, "Download the record"), " · ", el("a", { href: `/table/${d.table}` }, "the table"));
+  render();
+}
+
+function lastStepOf(hand) {
+  let k = 0;
+  data.steps.forEach((s, i) => { if (s.hand === hand) k = i; });
+  return k;
+}
+
+function go(k) {
+  at = Math.max(0, Math.min(data.steps.length - 1, k));
+  render();
+}
+
+function render() {
+  const step = data.steps[at];
+  const view = step.view;
+  document.body.dataset.step = String(at);
+  $("slider").value = String(at);
+  $("step-no").textContent = `step ${at + 1} of ${data.steps.length} · hand ${step.hand + 1}`;
+  $("step-text").textContent = step.text;
+  const info = $("info");
+  info.replaceChildren();
+  for (const [label, value, id] of infoItems(view)) info.append(el("span", { class: "chip", id: id || "" }, el("small", {}, label), el("b", {}, value)));
+  const ctx = { hand: [], last: step.event !== null && step.lines && step.lines[0] ? step.lines[0].tile : null };
+  $("layout").replaceChildren(board(view, ctx));
+  const shown = $("hands-shown");
+  shown.replaceChildren(el("h3", {}, "Hands (shown once the game is over)"));
+  (view.hands || []).forEach((hand, i) => {
+    const row = el("div", { class: `seat-hand${view.current_seat === i ? " acting" : ""}`, "data-seat": i }, el("span", { class: "who" }, data.seats[i]));
+    const tiles = el("div", { class: "row" });
+    for (const t of hand) tiles.append(tile(t, "", 28));
+    if (!hand.length) tiles.append(el("em", {}, "no tiles"));
+    row.append(tiles);
+    shown.append(row);
+  });
+  const cap = $("captured");
+  if (Array.isArray(view.piles)) { cap.hidden = false; $("piles").replaceChildren(pilesPanel(view, data.seats)); } else cap.hidden = true;
+  const scores = view.scores || [];
+  const rows = [el("tr", {}, el("th", {}, "Player"), el("th", {}, "Score"), el("th", {}, "Tiles"), ...(view.chips_left ? [el("th", {}, "Chips")] : []))];
+  data.seats.forEach((n, i) => rows.push(el("tr", { class: view.current_seat === i && !view.is_over ? "to-act" : "" },
+    el("td", {}, n), el("td", { class: "num" }, scores[i] ?? ""), el("td", { class: "num" }, (view.hand_sizes || [])[i] ?? ""),
+    ...(view.chips_left ? [el("td", { class: "num" }, view.chips_left[i])] : []))));
+  $("seats").replaceChildren(...rows);
+  const panel = $("hand-summary");
+  if (step.hand_end) {
+    panel.replaceChildren(el("h3", {}, `Hand ${step.hand + 1} is over`), el("p", { class: "hand-result" }, handEndText(step.hand_end, data.seats)),
+      el("p", {}, step.hand_end.scores.map((s, i) => `${data.seats[i]} ${s}`).join(" · ")));
+    if (step.game_end) {
+      const w = step.game_end.winner;
+      panel.append(el("p", { class: "game-result" }, `Game over: ${w === null ? "no single winner" : data.seats[w] + " wins"}.`));
+    }
+    panel.hidden = false;
+  } else panel.hidden = true;
+}
+
+async function load(path, body) {
+  try {
+    show(await api(body === undefined ? "GET" : "POST", path, body));
+  } catch (e) {
+    $("upload").hidden = false;
+    $("upload-error").textContent = e.message;
+  }
+}
+
+async function upload(text) {
+  $("upload-error").textContent = "";
+  let doc;
+  try { doc = JSON.parse(text); } catch { $("upload-error").textContent = "that file is not JSON"; return; }
+  await load("/api/replays", { record: doc });
+}
+
+$("first").onclick = () => go(0);
+$("prev").onclick = () => go(at - 1);
+$("next").onclick = () => go(at + 1);
+$("last").onclick = () => go(data.steps.length - 1);
+$("prev-hand").onclick = () => { const h = data.steps[at].hand; go(data.steps.findIndex((s) => s.hand === Math.max(0, h - (data.steps[at].event === null ? 1 : 0)))); };
+$("next-hand").onclick = () => { const h = data.steps[at].hand; const k = data.steps.findIndex((s) => s.hand === h + 1); go(k < 0 ? data.steps.length - 1 : k); };
+$("slider").oninput = () => go(Number($("slider").value));
+document.addEventListener("keydown", (ev) => {
+  if (!data || ev.target.tagName === "TEXTAREA" || ev.target.tagName === "INPUT" && ev.target.type !== "range") return;
+  if (ev.key === "ArrowRight") go(at + 1);
+  else if (ev.key === "ArrowLeft") go(at - 1);
+  else if (ev.key === "Home") go(0);
+  else if (ev.key === "End") go(data.steps.length - 1);
+});
+$("record-file").addEventListener("change", async () => {
+  const f = $("record-file").files[0];
+  if (f) await upload(await f.text());
+});
+$("record-go").onclick = () => upload($("record-text").value);
+
+const parts = location.pathname.split("/").filter(Boolean);
+if (parts.length === 2) load(`/api/tables/${parts[1]}/replay`);
+else $("upload").hidden = false;

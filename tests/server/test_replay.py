@@ -1,0 +1,126 @@
+"""Replays over HTTP: a finished table's steps, record upload, and live hand summaries."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from boneyard.bots import make_bot
+from boneyard.core.records import record_from_json
+from boneyard.games.registry import get_spec, play_out
+from boneyard.server.replays import replay_steps
+from tests.server.conftest import post, register
+
+GAMES = [("highfive", 2), ("merry-go-round", 4), ("highrise", 2), ("high-fives", 2)]
+
+
+def self_played(game: str, n: int, seed: int = 7) -> dict[str, Any]:
+    spec = get_spec(game)
+    state = spec.new_game(n, {})
+    bots = [make_bot("greedy", random.Random(seed + i)) for i in range(n)]
+    play_out(state, [b.choose for b in bots], random.Random(seed))
+    record: dict[str, Any] = state.record()
+    return record
+
+
+def bot_table(client: TestClient, game: str = "highfive", n: int = 2) -> str:
+    """A table of bots only, played to its end (bots move at once in the test app)."""
+    register(client, "host")
+    seats = [{"kind": "bot", "bot": "greedy"}] * n
+    r = post(client, "/api/tables", {"game": game, "seats": seats})
+    assert r.status_code == 200, r.text
+    tid = str(r.json()["id"])
+    for _ in range(600):
+        if client.get(f"/api/tables/{tid}").json()["status"] == "over":
+            return tid
+        time.sleep(0.02)
+    raise AssertionError("the bots did not finish")
+
+
+@pytest.mark.parametrize(("game", "n"), GAMES)
+def test_every_step_of_a_record_is_a_public_view_with_all_hands(game: str, n: int) -> None:
+    record = self_played(game, n)
+    out = replay_steps(record_from_json(record))
+    events = sum(len(h["events"]) for h in record["hands"])
+    assert len(out["steps"]) == events + len(record["hands"])
+    assert out["game"] == game and out["seats"] == record["seats"]
+    first = out["steps"][0]
+    assert first["event"] is None and first["text"] == "Hand 1 is dealt"
+    for step in out["steps"]:
+        view = step["view"]
+        assert view["seat"] is None and "legal_actions" not in view
+        assert len(view["hands"]) == n
+    # Hands shown once the game is over: the dealt tiles of seat 0 at the first step.
+    assert first["view"]["hands"][0]
+    last = out["steps"][-1]
+    assert last["view"]["is_over"] is True
+    assert last["game_end"]["type"] == "game_end"
+    assert len(out["hand_ends"]) == len(record["hands"])
+    assert out["record"]["hands"] == record["hands"]
+
+
+def test_uploaded_records_replay_or_are_refused_with_the_replay_error(
+    client: TestClient,
+) -> None:
+    record = self_played("highfive", 2)
+    r = post(client, "/api/replays", {"record": record})
+    assert r.status_code == 200, r.text
+    assert r.json()["steps"][-1]["view"]["is_over"]
+    # Uploading needs no account; a record that breaks the rules is refused with why.
+    bad = json.loads(json.dumps(record))
+    bad["hands"][0]["events"][1]["play"] = "9-9"
+    r = post(client, "/api/replays", {"record": bad})
+    assert r.status_code == 400
+    assert r.json()["detail"].startswith("the record does not replay:")
+    assert "(hand 0, event 1)" in r.json()["detail"]
+    r = post(client, "/api/replays", {"record": {"format": "nonsense"}})
+    assert r.status_code == 400 and "does not replay" in r.json()["detail"]
+    r = post(client, "/api/replays", {"record": {**record, "game": "chess"}})
+    assert r.status_code == 400
+    assert post(client, "/api/replays", {"nothing": 1}).status_code == 422
+    # The CSRF rule holds for uploads too.
+    assert client.post("/api/replays", json={"record": record}).status_code == 403
+
+
+def test_a_finished_table_has_a_replay_and_hand_summaries(client: TestClient) -> None:
+    tid = bot_table(client)
+    r = client.get(f"/api/tables/{tid}/replay")
+    assert r.status_code == 200, r.text
+    out = r.json()
+    record = client.get(f"/api/tables/{tid}/record").json()
+    assert out["table"] == tid
+    assert out["record"]["hands"] == record["hands"]
+    assert len(out["steps"]) == sum(len(h["events"]) + 1 for h in record["hands"])
+    assert out["steps"][-1]["view"]["is_over"]
+    assert client.get(f"/api/tables/{tid}/replay").json() == out  # cached, identical
+    hands = client.get(f"/api/tables/{tid}/hands").json()["hands"]
+    assert [h["hand"] for h in hands if h["type"] == "hand_end"] == list(
+        range(len(record["hands"]))
+    )
+    assert hands[-1]["type"] == "game_end"
+    assert client.get("/api/tables/nope/replay").status_code == 404
+
+
+def test_no_replay_of_a_game_in_play_and_only_finished_hands_summarised(
+    client: TestClient,
+) -> None:
+    register(client, "ann")
+    t = post(client, "/api/quickplay").json()
+    r = client.get(f"/api/tables/{t['id']}/replay")
+    assert r.status_code == 400 and "once the game is over" in r.json()["detail"]
+    r = client.get(f"/api/tables/{t['id']}/hands")
+    assert r.status_code == 200
+    text = r.text
+    assert r.json()["hands"] == []  # the first hand is still in play
+    assert "deal" not in text and "boneyard" not in text
+    # An open table (not started) has no hands either.
+    r = post(
+        client, "/api/tables", {"game": "highfive", "seats": [{"kind": "me"}, {"kind": "open"}]}
+    )
+    assert client.get(f"/api/tables/{r.json()['id']}/hands").json() == {"hands": []}
+    assert client.get(f"/api/tables/{r.json()['id']}/replay").status_code == 400
