@@ -78,8 +78,17 @@ BOTS: dict[str, Callable[[random.Random], Any]] = {
 
 
 def make_bot(name: str, rng: random.Random) -> Any:
-    """A bot by name (``random``, ``greedy``)."""
+    """A bot by name (``random``, ``greedy``, or an expert level: ``easy`` ... ``expert``)."""
     try:
         return BOTS[name](rng)
     except KeyError:
         raise BoneyardError(f"bot {name!r} is unknown (bots: {', '.join(BOTS)})") from None
+
+
+def _register_experts() -> None:
+    from boneyard.bots.expert import FACTORIES
+
+    BOTS.update(FACTORIES)
+
+
+_register_experts()

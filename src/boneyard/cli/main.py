@@ -14,6 +14,8 @@ from rich.console import Console
 
 from boneyard import __version__
 from boneyard.bots import BOTS, make_bot
+from boneyard.bots.expert import check_game
+from boneyard.cli import arena as arena_cli
 from boneyard.cli.options import parse_option_pairs
 from boneyard.cli.play import TerminalGame, save_record
 from boneyard.core.errors import BoneyardError, RecordError
@@ -55,7 +57,7 @@ def _new_state(
     return state
 
 
-def _bots(spec_names: str, count: int) -> list[str]:
+def _bots(spec_names: str, count: int, game: str = "highfive") -> list[str]:
     names = [b.strip() for b in spec_names.split(",") if b.strip()]
     if len(names) == 1:
         names = names * count
@@ -64,6 +66,10 @@ def _bots(spec_names: str, count: int) -> list[str]:
     for b in names:
         if b not in BOTS:
             fail(f"bot {b!r} is unknown (bots: {', '.join(BOTS)})")
+        try:
+            check_game(b, game)
+        except BoneyardError as exc:
+            fail(str(exc))
     return names
 
 
@@ -125,7 +131,7 @@ def selfplay(
     except BoneyardError as exc:
         fail(str(exc))
         raise
-    bot_names = _bots(bots, players)
+    bot_names = _bots(bots, players, game)
     state = _new_state(spec, players, options, [f"{b} {i + 1}" for i, b in enumerate(bot_names)])
     rng = random.Random(seed)
     players_ = [make_bot(b, random.Random(seed * 1000 + i + 1)) for i, b in enumerate(bot_names)]
@@ -147,7 +153,11 @@ def play(
     game: Annotated[str, typer.Argument(help=f"Game: {', '.join(MODULES)}")] = "highfive",
     players: Annotated[int, typer.Option(help="Number of players (you and bots).")] = 2,
     bots: Annotated[
-        str, typer.Option(help="Bot for the other seats (random or greedy), or one per seat.")
+        str,
+        typer.Option(
+            help="Bot for the other seats (random, greedy, easy, medium, hard, expert), "
+            "or one per seat."
+        ),
     ] = "greedy",
     preset: Annotated[str | None, typer.Option(help="Rule preset (High Five: box or pda).")] = None,
     option: OptionArg = None,
@@ -167,7 +177,7 @@ def play(
         raise
     if not 0 <= seat < players:
         fail(f"seat must be between 0 and {players - 1}")
-    others = _bots(bots, players - 1)
+    others = _bots(bots, players - 1, game)
     names: list[str] = []
     k = 0
     for i in range(players):
@@ -269,6 +279,10 @@ def verify(
         f"[green]all {done} dealt hands verified[/]"
         + (" (one not revealed yet)" if unchecked else "")
     )
+
+
+app.command("arena")(arena_cli.arena)
+app.command("analyse")(arena_cli.analyse)
 
 
 @app.callback(invoke_without_command=True)

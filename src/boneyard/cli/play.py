@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from boneyard.bots.analysis import hint
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import GameState
 from boneyard.core.records import dump_record, record_from_json
@@ -23,7 +24,8 @@ from boneyard.games.registry import GameSpec
 
 HELP = (
     "Type a move's number, or a tile (5-6, or 5-6 on 5-5 when it fits several ends); "
-    "draw / pass where allowed; 'q' saves the game and quits."
+    "draw / pass where allowed; 'hint' asks the expert bot for its move; "
+    "'q' saves the game and quits."
 )
 
 
@@ -108,6 +110,9 @@ class TerminalGame:
             if text in ("?", "h", "help"):
                 self.say(HELP)
                 continue
+            if text.lower() == "hint":
+                self.say(hint_text(obs, self.spec.describe_action))
+                continue
             if text.isdigit():
                 k = int(text)
                 if 1 <= k <= len(actions):
@@ -174,6 +179,16 @@ class TerminalGame:
             "game_over": f"{who} reaches the target",
         }.get(str(reason), str(reason))
         return f"[bold yellow]Hand {line['hand'] + 1} over:[/] {what}. Scores: {scores}"
+
+
+def hint_text(obs: Any, describe: Any) -> str:
+    """The expert's hint for ``obs`` as a line of text (or why there is none)."""
+    try:
+        h = hint(obs)
+    except BoneyardError as exc:
+        return f"[yellow]No hint: {escape(str(exc))}.[/]"
+    values = ", ".join(f"{escape(describe(v.action))} {v.value:+.1f}" for v in h.values)
+    return f"Hint: [bold]{escape(describe(h.best))}[/] (expected chips this hand: {values})"
 
 
 def save_record(state: GameState, path: Path) -> Path:

@@ -1,0 +1,213 @@
+"""The expert bot: Perfect Information Monte Carlo search over sampled worlds.
+
+The bot is given one seat's observation and nothing else. For each decision it samples worlds
+(full game states) consistent with that observation (the game's *determinizer*, e.g.
+:mod:`boneyard.games.highfive.worlds`), plays every legal action in every world and finishes
+the hand with a greedy play-out policy (most points now, then the heaviest tile) for all seats,
+and picks the action with the best mean value. The value of a play-out is the seat's chip
+differential over the rest of the hand: points it scores (domino and lock settlements
+included) minus the most points any opponent scores, with a bonus (a penalty) when the hand
+ends the game won (lost).
+
+Levels differ by their search budget (worlds per decision) and each has a time budget that is
+honoured: the search stops sampling new worlds once it is spent (every legal action is always
+valued on the same worlds). Without a time budget the bot is deterministic under its seed; with
+one it is deterministic as long as the budget is not reached.
+
+>>> import random
+>>> from boneyard.games.highfive.state import HighFiveState
+>>> s = HighFiveState(2)
+>>> s.deal_random(random.Random(2))
+>>> bot = ExpertBot(random.Random(1), "easy", time_budget=None)
+>>> bot.choose(s.observation(s.current_seat)) in s.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from boneyard.core.errors import BoneyardError
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A search budget: worlds sampled per decision and a time budget in seconds."""
+
+    worlds: int
+    time_budget: float | None
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(4, 0.25),
+    "medium": Level(12, 0.5),
+    "hard": Level(24, 0.7),
+    "expert": Level(60, 0.9),
+}
+"""The named levels (the ``expert`` budget is tuned to keep p95 decision time under 1 s)."""
+
+
+class Determinizer(Protocol):
+    """Samples worlds for one observation and plays them out."""
+
+    def sample(self, rng: random.Random) -> Any:
+        """One world consistent with the observation."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameSearch:
+    """How to search one game: build a sampler from an observation, play a world out."""
+
+    sampler: Callable[[Any], Determinizer]
+    playout: Callable[[Any, int, random.Random], float]
+    """``playout(world, seat, rng)``: finish the hand greedily; the seat's chip differential
+    since the world was given."""
+
+
+def _highfive() -> GameSearch:
+    from boneyard.games.highfive.worlds import WorldSampler, hand_playout
+
+    return GameSearch(WorldSampler, hand_playout)
+
+
+def _merry_go_round() -> GameSearch:
+    from boneyard.games.merry_go_round.worlds import WorldSampler, hand_playout
+
+    return GameSearch(WorldSampler, hand_playout)
+
+
+SEARCHES: dict[str, Callable[[], GameSearch]] = {
+    "HighFiveObservation": _highfive,
+    "MerryGoRoundObservation": _merry_go_round,
+}
+"""Determinizers by observation class; games without one refuse the expert bot."""
+GAMES_WITH_SEARCH = ("highfive", "merry-go-round")
+"""Record names of the games the expert bot can play."""
+
+
+def search_for(observation: Any) -> GameSearch:
+    """The search of the observation's game; BoneyardError if it has none yet."""
+    factory = SEARCHES.get(type(observation).__name__)
+    if factory is None:
+        raise BoneyardError(
+            "the expert bots (easy, medium, hard, expert) play only "
+            f"{', '.join(GAMES_WITH_SEARCH)} so far"
+        )
+    return factory()
+
+
+@dataclass(frozen=True, slots=True)
+class ActionValue:
+    """The mean play-out value of one legal action over the worlds searched."""
+
+    action: Any
+    value: float
+    worlds: int
+
+
+def action_values(
+    observation: Any,
+    rng: random.Random,
+    worlds: int,
+    time_budget: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[ActionValue]:
+    """Value every legal action of ``observation`` by PIMC search (in legal-action order)."""
+    actions = tuple(observation.legal_actions)
+    if not actions:
+        raise BoneyardError("the bot has nothing to choose from: it is not its turn")
+    search = search_for(observation)
+    seat = observation.seat
+    sampler = search.sampler(observation)
+    totals = [0.0] * len(actions)
+    done = 0
+    deadline = None if time_budget is None else clock() + time_budget
+    while done < worlds:
+        if deadline is not None and done > 0 and clock() >= deadline:
+            break
+        world = sampler.sample(rng)
+        seed = rng.getrandbits(32)
+        for k, action in enumerate(actions):
+            w = world.copy()
+            w.apply(action)
+            # Common random numbers: every action is played out with the same tie-breaks.
+            totals[k] += search.playout(w, seat, random.Random(seed))
+        done += 1
+    return [ActionValue(a, totals[k] / done, done) for k, a in enumerate(actions)]
+
+
+def best_of(values: list[ActionValue], observation: Any) -> Any:
+    """The highest valued action; ties by points now, then the heaviest tile, then order."""
+
+    def key(v: ActionValue) -> tuple[float, int, int]:
+        return (v.value, observation.action_points(v.action), observation.action_weight(v.action))
+
+    best = values[0]
+    for v in values[1:]:
+        if key(v) > key(best):
+            best = v
+    return best.action
+
+
+class ExpertBot:
+    """PIMC search at one level (see the module docstring)."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        level: str = "expert",
+        *,
+        worlds: int | None = None,
+        time_budget: float | str | None = "level",
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        if level not in LEVELS:
+            raise BoneyardError(f"level {level!r} is unknown (levels: {', '.join(LEVELS)})")
+        spec = LEVELS[level]
+        self.rng = rng
+        self.name = level
+        self.worlds = spec.worlds if worlds is None else worlds
+        self.time_budget: float | None = (
+            spec.time_budget if isinstance(time_budget, str) else time_budget
+        )
+        self.clock = clock
+
+    def evaluate(self, observation: Any) -> list[ActionValue]:
+        """The value of every legal action (a single legal action is not searched)."""
+        search_for(observation)  # a game without a determinizer is refused at once
+        actions = observation.legal_actions
+        if len(actions) == 1:
+            return [ActionValue(actions[0], 0.0, 0)]
+        return action_values(observation, self.rng, self.worlds, self.time_budget, self.clock)
+
+    def choose(self, observation: Any) -> Any:
+        """The legal action with the best searched value."""
+        return best_of(self.evaluate(observation), observation)
+
+
+def _factory(level: str) -> Callable[[random.Random], ExpertBot]:
+    def make(rng: random.Random) -> ExpertBot:
+        return ExpertBot(rng, level)
+
+    make.__doc__ = f"The expert bot at level {level!r}."
+    return make
+
+
+FACTORIES: dict[str, Callable[[random.Random], ExpertBot]] = {
+    level: _factory(level) for level in LEVELS
+}
+"""Bot factories by level name, registered in :data:`boneyard.bots.BOTS`."""
+
+
+def check_game(bot: str, game: str) -> None:
+    """Refuse an expert level for a game it cannot search yet (a clear message)."""
+    if bot in LEVELS and game not in GAMES_WITH_SEARCH:
+        raise BoneyardError(
+            f"bot {bot!r} cannot play {game} yet: the expert bots play only "
+            f"{', '.join(GAMES_WITH_SEARCH)} so far (use greedy or random)"
+        )

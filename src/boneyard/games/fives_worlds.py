@@ -1,0 +1,270 @@
+"""Determinization shared by the Fives games: hidden hands consistent with draws and passes.
+
+A game's sampler scans the observed history into :class:`SeatHistory` records (for each hidden
+seat, the moments it proved it held no tile of a given set: a draw or pass with no playable
+tile, a set of a double under a "highest double" rule...), then :class:`HiddenDeal` draws hidden
+hands and assigns each hidden draw a tile, so that no tile is held at a moment its seat proved it
+did not hold it. The game builds and replays the world (:meth:`HiddenDeal.build`), rejecting any
+world its rules refuse.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+from typing import Generic, TypeVar
+
+from boneyard.core.errors import BoneyardError
+from boneyard.games.fives import ids_of
+
+S = TypeVar("S")
+
+FULL = (1 << 28) - 1
+"""Every tile of a double-six set."""
+NEVER = 1 << 30
+"""Play index of a tile still held (it is never played in the observed history)."""
+
+
+class SeatHistory:
+    """What the history says about one hidden seat."""
+
+    __slots__ = ("checks", "draws", "played")
+
+    def __init__(self) -> None:
+        self.checks: list[tuple[int, int]] = []
+        """``(event index, mask of tiles that could have been played then)`` for its draws and
+        passes."""
+        self.draws: list[int] = []
+        """Event indices of its draws, in order."""
+        self.played: dict[int, int] = {}
+        """Tile id -> event index of the play."""
+
+    def latest(self, tile: int, before: int) -> int:
+        """The last draw/pass of this seat before ``before`` at which ``tile`` was playable
+        (-1: none)."""
+        last = -1
+        for index, mask in self.checks:
+            if index >= before:
+                break
+            if (mask >> tile) & 1:
+                last = index
+        return last
+
+
+class HiddenDeal(Generic[S]):
+    """Samples the hidden hands and hidden draws of the other seats; the game builds the world.
+
+    A subclass sets :attr:`me`, :attr:`seats`, :attr:`unseen`, :attr:`others`, :attr:`sizes`
+    (hand sizes by seat) and :attr:`allowed` (per hidden seat, the tiles it may hold now: see
+    :func:`allowed_masks`), and implements :meth:`build`.
+    """
+
+    tries: int
+    me: int
+    seats: list[SeatHistory]
+    unseen: int
+    others: list[int]
+    sizes: tuple[int, ...]
+    allowed: dict[int, int]
+
+    def build(
+        self, hands: dict[int, int], draws: dict[int, list[int]], rng: random.Random
+    ) -> S | None:
+        """The world with these hidden hands and draws, or None if its rules refuse it."""
+        raise NotImplementedError
+
+    # --- hidden draws ---------------------------------------------------------------------
+
+    def _pool(self, seat: int, hand: int) -> list[tuple[int, int, int]]:
+        """``(tile, play index, last playable moment)`` of every tile ``seat`` ever held from
+        the hidden ``hand`` and its plays."""
+        info = self.seats[seat]
+        pool = [(t, NEVER, info.latest(t, NEVER)) for t in ids_of(hand)]
+        for t, at in info.played.items():
+            pool.append((t, at, info.latest(t, at)))
+        return pool
+
+    def _cover(self, seat: int, pool: list[tuple[int, int, int]], forced_only: bool) -> bool:
+        """Whether a matching of draws to tiles covers every forced tile (``forced_only``) or
+        every draw (by Mendelsohn–Dulmage, both together exist when each does)."""
+        draws = self.seats[seat].draws
+        fits = [[k for k, p in enumerate(pool) if d < p[1] and p[2] <= d] for d in draws]
+        if forced_only:
+            forced = [k for k, p in enumerate(pool) if p[2] >= 0]
+            if len(forced) > len(draws):
+                return False
+            # Match forced tiles to draws.
+            by_tile: dict[int, list[int]] = {k: [] for k in forced}
+            for j, ks in enumerate(fits):
+                for k in ks:
+                    if k in by_tile:
+                        by_tile[k].append(j)
+            left = forced
+            right_of: dict[int, int] = {}
+            edges = by_tile
+        else:
+            left = list(range(len(draws)))
+            right_of = {}
+            edges = dict(enumerate(fits))
+
+        def augment(u: int, seen: set[int]) -> bool:
+            for v in edges[u]:
+                if v in seen:
+                    continue
+                seen.add(v)
+                if v not in right_of or augment(right_of[v], seen):
+                    right_of[v] = u
+                    return True
+            return False
+
+        return all(augment(u, set()) for u in left)
+
+    def feasible(self, seat: int, hand: int, complete: bool = True) -> bool:
+        """Whether ``seat`` could hold ``hand`` now (``complete=False``: as part of a hand still
+        being filled, checking only the tiles it had to draw)."""
+        pool = self._pool(seat, hand)
+        if not self._cover(seat, pool, True):
+            return False
+        return not complete or self._cover(seat, pool, False)
+
+    def assign_draws(self, seat: int, hand: int, rng: random.Random) -> list[int] | None:
+        """Tiles for ``seat``'s draws (in order) given its hidden ``hand``, or None if none fit."""
+        draws = self.seats[seat].draws
+        pool = self._pool(seat, hand)
+        if not draws:
+            return [] if all(p[2] < 0 for p in pool) else None
+        if not self.feasible(seat, hand):
+            return None
+        forced = sum(1 for p in pool if p[2] >= 0)
+        out: list[int] = [-1] * len(draws)
+        used = [False] * len(pool)
+        budget = [20000]
+
+        def fill(j: int, forced_left: int) -> bool:
+            if j == len(draws):
+                return forced_left == 0
+            budget[0] -= 1
+            if budget[0] < 0 or forced_left > len(draws) - j:
+                return False
+            d = draws[j]
+            order = [k for k in range(len(pool)) if not used[k] and d < pool[k][1]]
+            order = [k for k in order if pool[k][2] <= d]
+            rng.shuffle(order)
+            # Tiles that must be drawn by a deadline first (the earliest play first).
+            order.sort(key=lambda k: (pool[k][2] < 0, pool[k][1] if pool[k][2] >= 0 else 0))
+            for k in order:
+                t, _at, last = pool[k]
+                used[k] = True
+                out[j] = t
+                if fill(j + 1, forced_left - (1 if last >= 0 else 0)):
+                    return True
+                used[k] = False
+            return False
+
+        return out if fill(0, forced) else None
+
+    def _sequential_hand(self, seat: int, remaining: int, rng: random.Random) -> int:
+        """A hand for ``seat`` built tile by tile from a random order, keeping only tiles it
+        could hold (-1 if it ends short)."""
+        pool = ids_of(remaining & self.allowed[seat])
+        rng.shuffle(pool)
+        size = self.sizes[seat]
+        info = self.seats[seat]
+        hand = 0
+        for t in pool:
+            if hand.bit_count() == size:
+                break
+            cand = hand | (1 << t)
+            if info.latest(t, NEVER) >= 0 and not self.feasible(seat, cand, complete=False):
+                continue
+            hand = cand
+        if hand.bit_count() < size or not self.feasible(seat, hand):
+            return -1
+        return hand
+
+    # --- building -------------------------------------------------------------------------
+
+    def _draws_for(self, hands: dict[int, int], rng: random.Random) -> dict[int, list[int]] | None:
+        draws: dict[int, list[int]] = {}
+        for s in self.others:
+            got = self.assign_draws(s, hands[s], rng)
+            if got is None:
+                return None
+            draws[s] = got
+        return draws
+
+    def sample(self, rng: random.Random) -> S:
+        """One world consistent with the observation."""
+        uniform = max(1, self.tries // 10)
+        for attempt in range(self.tries):
+            hands: dict[int, int] = {}
+            remaining = self.unseen
+            order = self.others.copy()
+            rng.shuffle(order)
+            for s in order:
+                if attempt < uniform:
+                    pool = ids_of(remaining & self.allowed[s])
+                    if len(pool) < self.sizes[s]:
+                        break
+                    m = 0
+                    for t in rng.sample(pool, self.sizes[s]):
+                        m |= 1 << t
+                else:
+                    m = self._sequential_hand(s, remaining, rng)
+                    if m < 0:
+                        break
+                hands[s] = m
+                remaining &= ~m
+            if len(hands) < len(self.others):
+                continue
+            draws = self._draws_for(hands, rng)
+            if draws is None:
+                continue
+            world = self.build(hands, draws, rng)
+            if world is not None:
+                return world
+        for hands in self._exhaustive(rng):
+            draws = self._draws_for(hands, rng)
+            if draws is None:
+                continue
+            world = self.build(hands, draws, rng)
+            if world is not None:
+                return world
+        raise BoneyardError("no deal is consistent with this observation")
+
+    def _exhaustive(self, rng: random.Random) -> Iterator[dict[int, int]]:
+        """Every assignment of hidden hands, in a random order (the rejection fallback)."""
+
+        def rec(k: int, remaining: int) -> Iterator[dict[int, int]]:
+            if k == len(self.others):
+                yield {}
+                return
+            s = self.others[k]
+            pool = ids_of(remaining & self.allowed[s])
+            rng.shuffle(pool)
+            for combo in itertools.combinations(pool, self.sizes[s]):
+                m = 0
+                for t in combo:
+                    m |= 1 << t
+                for tail in rec(k + 1, remaining & ~m):
+                    yield {s: m, **tail}
+
+        return rec(0, self.unseen)
+
+
+def allowed_masks(
+    seats: list[SeatHistory], others: list[int], unseen: int, forbid: int = 0
+) -> dict[int, int]:
+    """Per hidden seat, the unseen tiles it may hold now: a tile it proved it did not hold at
+    some moment must have been drawn at or after the last such moment."""
+    out: dict[int, int] = {}
+    for other in others:
+        hidden = seats[other]
+        last_draw = hidden.draws[-1] if hidden.draws else -1
+        allowed = 0
+        for u in ids_of(unseen & ~forbid):
+            if hidden.latest(u, NEVER) <= last_draw:
+                allowed |= 1 << u
+        out[other] = allowed
+    return out

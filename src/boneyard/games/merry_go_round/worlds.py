@@ -1,0 +1,218 @@
+"""Determinization for Merry-Go-Round: whole game states consistent with one seat's observation.
+
+:class:`WorldSampler` builds, from a
+:class:`~boneyard.games.merry_go_round.state.MerryGoRoundObservation` only, states in which the
+observer's hand, the layout, every count (hands, drawable boneyard, reserve), the scores and the
+public history are those observed, and the unseen tiles are spread over the other hands, the
+boneyard and the reserve, subject to what the history proves (RULES §2):
+
+* a seat that drew or passed while it had to set held no double then;
+* under ``set_double_choice = "highest"`` the seat that set a double held no higher one;
+* a seat that passed after the set held no tile matching the ends open to play, and under
+  ``forced_play`` neither did a seat that drew (without it a draw proves nothing);
+
+tiles drawn later are exempt. The sampling and its exactness are those of
+:class:`boneyard.games.fives_worlds.HiddenDeal`; every world is replayed under the rules.
+
+>>> import random
+>>> from boneyard.games.merry_go_round.state import MerryGoRoundState
+>>> real = MerryGoRoundState(2)
+>>> real.deal_random(random.Random(3))
+>>> obs = real.observation(real.current_seat)
+>>> WorldSampler(obs).sample(random.Random(1)).observation(obs.seat) == obs
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from boneyard.core.errors import BoneyardError, IllegalActionError
+from boneyard.games.fives import (
+    DOUBLE_MASK,
+    IS_DOUBLE,
+    PIP_MASK,
+    PORT_CODE,
+    TILE_ID,
+    Availability,
+    FivesLayout,
+    ids_of,
+)
+from boneyard.games.fives_play import default_port
+from boneyard.games.fives_worlds import FULL, HiddenDeal, SeatHistory, allowed_masks
+from boneyard.games.merry_go_round.actions import DRAW, PASS, Play
+from boneyard.games.merry_go_round.state import (
+    MerryGoRoundObservation,
+    MerryGoRoundState,
+)
+
+GAME_BONUS = 10.0
+"""Play-out value of winning the game within the hand, on top of the points."""
+
+
+class WorldSampler(HiddenDeal[MerryGoRoundState]):
+    """Precomputed constraints of one observation; :meth:`sample` draws consistent worlds."""
+
+    def __init__(self, obs: MerryGoRoundObservation, tries: int = 200) -> None:
+        if obs.seat is None:
+            raise BoneyardError("a spectator's observation cannot be determinized: no hand")
+        if obs.is_over or obs.current_seat is None:
+            raise BoneyardError("there is no hand in play to sample")
+        self.obs = obs
+        self.tries = tries
+        n = obs.num_seats
+        me = obs.seat
+        self.me = me
+        opts = obs.options
+        policy = (
+            Availability.CROSS_SIDES_THEN_ENDS
+            if opts.cross_order == "sides_then_ends"
+            else Availability.CROSS_ANY_ORDER
+        )
+        highest = opts.set_double_choice == "highest"
+        seats = [SeatHistory() for _ in range(n)]
+        lay = FivesLayout()
+        played_mask = 0
+        my_drawn: dict[int, int] = {}
+        self.plays: list[Any] = []
+        """Per history event: the action to replay."""
+        for index, ev in enumerate(obs.history):
+            info = seats[ev.seat]
+            if ev.kind == "play":
+                assert ev.tile is not None
+                tile = TILE_ID[ev.tile]
+                if ev.on is None:
+                    if highest:
+                        higher = 0
+                        for d in range(tile + 1, 28):
+                            if IS_DOUBLE[d]:
+                                higher |= 1 << d
+                        info.checks.append((index, higher))
+                    lay.place(tile)
+                    self.plays.append(Play(ev.tile))
+                else:
+                    anchor = TILE_ID[ev.on]
+                    code = (
+                        PORT_CODE[ev.port]
+                        if ev.port is not None
+                        else default_port(lay, policy, tile, anchor)
+                    )
+                    lay.place(tile, anchor, code)
+                    self.plays.append(Play(ev.tile, ev.on, ev.port))
+                played_mask |= 1 << tile
+                info.played[tile] = index
+            elif ev.kind in ("draw", "pass"):
+                if lay.empty:
+                    mask = DOUBLE_MASK
+                elif ev.kind == "pass" or opts.forced_play:
+                    mask = 0
+                    for value, _a, _c in lay.available(policy):
+                        mask |= PIP_MASK[value]
+                else:
+                    mask = 0
+                info.checks.append((index, mask))
+                if ev.kind == "draw":
+                    info.draws.append(index)
+                    if ev.seat == me:
+                        assert ev.tile is not None
+                        my_drawn[index] = TILE_ID[ev.tile]
+                self.plays.append(DRAW if ev.kind == "draw" else PASS)
+            else:
+                raise BoneyardError(f"cannot sample a hand with a {ev.kind!r} event")
+        self.seats = seats
+        self.my_hand = 0
+        for own in obs.hand:
+            self.my_hand |= 1 << TILE_ID[own]
+        self.my_drawn = my_drawn
+        self.unseen = FULL & ~self.my_hand & ~played_mask
+        self.others = [s for s in range(n) if s != me]
+        self.sizes = obs.hand_sizes
+        hidden = sum(self.sizes[s] for s in self.others) + obs.boneyard_size + obs.reserve
+        if self.unseen.bit_count() != hidden:
+            raise BoneyardError("the observation's tile counts do not add up")
+        self.allowed = allowed_masks(seats, self.others, self.unseen)
+        self.setter = obs.history[0].seat if obs.history else obs.current_seat
+
+    def build(
+        self, hands: dict[int, int], draws: dict[int, list[int]], rng: random.Random
+    ) -> MerryGoRoundState | None:
+        """The state with these hidden hands and draws, replayed under the rules; None if the
+        replay breaks one."""
+        obs = self.obs
+        n = obs.num_seats
+        me = self.me
+        drawn_order: list[int] = []
+        taken = [0] * n
+        for index, ev in enumerate(obs.history):
+            if ev.kind == "draw":
+                if ev.seat == me:
+                    tile = self.my_drawn[index]
+                else:
+                    tile = draws[ev.seat][taken[ev.seat]]
+                    taken[ev.seat] += 1
+                drawn_order.append(tile)
+        rest = self.unseen
+        for s in self.others:
+            rest &= ~hands[s]
+        all_drawn = 0
+        for t in drawn_order:
+            all_drawn |= 1 << t
+        rest &= ~all_drawn
+        rest_ids = ids_of(rest)
+        rng.shuffle(rest_ids)
+        deal: list[list[int]] = []
+        for s in range(n):
+            now = self.my_hand if s == me else hands[s]
+            for t in self.seats[s].played:
+                now |= 1 << t
+            deal.append(ids_of(now & ~all_drawn))
+        state = MerryGoRoundState(n, obs.options)
+        state.side_scores = [-(10**6)] * len(state.sides)
+        state._start(deal, drawn_order + rest_ids, self.setter)
+        try:
+            for action in self.plays:
+                state.apply(action)
+        except IllegalActionError:
+            return None
+        if not state.in_hand or state.turn != obs.current_seat:
+            return None
+        state.side_scores = [obs.scores[members[0]] for members in state.sides]
+        placeholder: dict[str, Any] = {"deal": [], "boneyard": [], "events": []}
+        state.hands_doc = [placeholder] * obs.hand_number + state.hands_doc
+        return state
+
+
+def greedy_action(state: MerryGoRoundState, rng: random.Random) -> Any:
+    """The play-out policy: most points now, then the heaviest tile, then legal order (a draw
+    only when nothing can be placed)."""
+    actions = state.legal_actions()
+    if len(actions) == 1:
+        return actions[0]
+    best: Any = actions[0]
+    best_key = (-2, -2)
+    for a in actions:
+        key = (state._points_if(a), a.tile.pips) if type(a) is Play else (-1, -1)
+        if key > best_key:
+            best, best_key = a, key
+    return best
+
+
+def hand_playout(state: MerryGoRoundState, seat: int, rng: random.Random) -> float:
+    """Finish the hand greedily (changing ``state``); the points of ``seat``'s side minus the
+    most any rival side scores from here, ±:data:`GAME_BONUS` if the hand ends the game."""
+    before = state.side_scores.copy()
+    hand = len(state.hands_doc)
+    while state.in_hand and len(state.hands_doc) == hand:
+        state.apply(greedy_action(state, rng))
+    mine = state.side_of[seat]
+    gains = [state.side_scores[k] - before[k] for k in range(len(before))]
+    value = float(gains[mine] - max(g for k, g in enumerate(gains) if k != mine))
+    result = state.result()
+    if result is not None:
+        won = state.side_of[result.winner] == mine if result.winner is not None else False
+        value += GAME_BONUS if won else -GAME_BONUS
+    return value
+
+
+__all__ = ["WorldSampler", "greedy_action", "hand_playout"]
