@@ -271,11 +271,21 @@ class FivesLayout:
             raise IllegalActionError(f"{TILES[anchor]} has no open {PORT_NAMES[code or 0]} end")
         value = self.open[port_index][0]
         del self.open[port_index]
-        if anchor in self.connected:
-            self.connected[anchor] |= 1 << (code or 0)
+        # The count changes only where the joint is (RULES §1.3); brute_count checks this.
+        count = self._count
+        connected = self.connected
+        if anchor in connected:
+            was = connected[anchor]
+            now = was | (1 << (code or 0))
+            connected[anchor] = now
+            if was.bit_count() <= 1 < now.bit_count():
+                count -= 2 * LO[anchor]
+        else:
+            count -= 2 * value if roles[anchor] is R_DOUBLE else value
         self.order.append(tile)
         self.links.append((anchor, code or 0, tile))
         if lo == hi:
+            count += 2 * lo
             if self.first_spinner is None:
                 self._new_spinner(tile, (SIDE_A,))
             else:
@@ -287,9 +297,10 @@ class FivesLayout:
             if touch is None:
                 touch = value if value in (lo, hi) else lo
             far = hi if touch == lo else lo
+            count += far
             self.out_value[tile] = far
             self.open.append((far, tile, OUT))
-        self._count = self._recount()
+        self._count = count
 
     def _new_spinner(self, tile: int, connected: tuple[int, ...]) -> None:
         x = LO[tile]

@@ -49,9 +49,21 @@ __all__ = [
 ]
 
 
+_OPTIONS_SEEN: dict[tuple[tuple[str, Any], ...], HighFiveOptions] = {}
+
+
 def new_game(players: int, options: Mapping[str, Any] | None = None) -> HighFiveState:
-    """A new game awaiting its first deal."""
-    return HighFiveState(players, HighFiveOptions.build(options))
+    """A new game awaiting its first deal (options are built once per distinct mapping)."""
+    try:
+        key = tuple(sorted((options or {}).items()))
+        built = _OPTIONS_SEEN.get(key)
+    except TypeError:  # an unhashable value: nothing to remember it by
+        return HighFiveState(players, HighFiveOptions.build(options))
+    if built is None:
+        built = HighFiveOptions.build(options)
+        if len(_OPTIONS_SEEN) < 256:
+            _OPTIONS_SEEN[key] = built
+    return HighFiveState(players, built)
 
 
 _WORDS = {"d": Draw, "draw": Draw, "p": Pass, "pass": Pass, "r": ReturnTile, "return": ReturnTile}

@@ -538,7 +538,8 @@ class HighFiveState:
         self, seat: int, tile: int, anchor: int, code: int, action: Play, mismatch: bool
     ) -> None:
         """Score a placement just made, then settle a domino or pass the turn."""
-        self.placed_by.add(seat)
+        if self.tabletop:
+            self.placed_by.add(seat)
         count = self.layout._count
         self.events.append(("play", seat, tile, anchor, code, action.touch, action.call))
         domino = self.hands[seat] == 0
