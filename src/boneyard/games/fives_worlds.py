@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
-from typing import Generic, TypeVar
+from collections.abc import Iterator, Sequence
+from typing import Any, Generic, TypeVar
 
 from boneyard.core.errors import BoneyardError
 from boneyard.games.fives import ids_of
@@ -67,12 +67,50 @@ class HiddenDeal(Generic[S]):
     others: list[int]
     sizes: tuple[int, ...]
     allowed: dict[int, int]
+    my_hand: int
+    my_drawn: dict[int, int]
 
     def build(
         self, hands: dict[int, int], draws: dict[int, list[int]], rng: random.Random
     ) -> S | None:
         """The world with these hidden hands and draws, or None if its rules refuse it."""
         raise NotImplementedError
+
+    def setup(
+        self,
+        history: Sequence[Any],
+        hands: dict[int, int],
+        draws: dict[int, list[int]],
+        rng: random.Random,
+    ) -> tuple[list[list[int]], list[int]]:
+        """The hand's set-up behind a world: each seat's dealt tiles and the boneyard in draw
+        order (the drawn tiles in the order they were drawn, then the rest shuffled)."""
+        n = len(self.seats)
+        drawn_order: list[int] = []
+        taken = [0] * n
+        for index, ev in enumerate(history):
+            if ev.kind == "draw":
+                if ev.seat == self.me:
+                    tile = self.my_drawn[index]
+                else:
+                    tile = draws[ev.seat][taken[ev.seat]]
+                    taken[ev.seat] += 1
+                drawn_order.append(tile)
+        all_drawn = 0
+        for t in drawn_order:
+            all_drawn |= 1 << t
+        rest = self.unseen & ~all_drawn
+        for s in self.others:
+            rest &= ~hands[s]
+        rest_ids = ids_of(rest)
+        rng.shuffle(rest_ids)
+        deal: list[list[int]] = []
+        for s in range(n):
+            now = self.my_hand if s == self.me else hands[s]
+            for t in self.seats[s].played:
+                now |= 1 << t
+            deal.append(ids_of(now & ~all_drawn))
+        return deal, drawn_order + rest_ids
 
     # --- hidden draws ---------------------------------------------------------------------
 

@@ -53,7 +53,6 @@ from boneyard.games.fives import (
     TILE_ID,
     Availability,
     FivesLayout,
-    ids_of,
 )
 from boneyard.games.fives_play import default_port
 from boneyard.games.fives_worlds import FULL, HiddenDeal, SeatHistory, allowed_masks
@@ -175,38 +174,12 @@ class WorldSampler(HiddenDeal[HighFiveState]):
         the replay breaks a rule."""
         obs = self.obs
         n = obs.num_seats
-        me = self.me
-        drawn_order: list[int] = []
-        taken = [0] * n
-        for index, ev in enumerate(obs.history):
-            if ev.kind == "draw":
-                if ev.seat == me:
-                    tile = self.my_drawn[index]
-                else:
-                    tile = draws[ev.seat][taken[ev.seat]]
-                    taken[ev.seat] += 1
-                drawn_order.append(tile)
-        rest = self.unseen
-        for s in self.others:
-            rest &= ~hands[s]
-        for t in drawn_order:
-            rest &= ~(1 << t)
-        rest_ids = ids_of(rest)
-        rng.shuffle(rest_ids)
-        deal: list[list[int]] = []
-        all_drawn = 0
-        for t in drawn_order:
-            all_drawn |= 1 << t
-        for s in range(n):
-            now = self.my_hand if s == me else hands[s]
-            for t in self.seats[s].played:
-                now |= 1 << t
-            deal.append(ids_of(now & ~all_drawn))
+        deal, order = self.setup(obs.history, hands, draws, rng)
         state = HighFiveState(n, obs.options, log=False)
         state.scores = [-(10**6)] * n
         state.chips = [10**6] * n
         state.advantage = self.leader
-        state._start(deal, drawn_order + rest_ids)
+        state._start(deal, order)
         first = obs.history[0].seat if obs.history else obs.current_seat
         if state.current_seat != first:
             return None
@@ -275,7 +248,7 @@ def hand_playout(state: HighFiveState, seat: int, rng: random.Random) -> float:
 def playable_mask(values: list[int]) -> int:
     """Tiles matching any of the end ``values``.
 
-    >>> from boneyard.games.fives import TILES
+    >>> from boneyard.games.fives import TILES, ids_of
     >>> [str(TILES[t]) for t in ids_of(playable_mask([0]))]
     ['0-0', '0-1', '0-2', '0-3', '0-4', '0-5', '0-6']
     """

@@ -37,7 +37,6 @@ from boneyard.games.fives import (
     TILE_ID,
     Availability,
     FivesLayout,
-    ids_of,
 )
 from boneyard.games.fives_play import default_port
 from boneyard.games.fives_worlds import FULL, HiddenDeal, SeatHistory, allowed_masks
@@ -141,35 +140,10 @@ class WorldSampler(HiddenDeal[MerryGoRoundState]):
         replay breaks one."""
         obs = self.obs
         n = obs.num_seats
-        me = self.me
-        drawn_order: list[int] = []
-        taken = [0] * n
-        for index, ev in enumerate(obs.history):
-            if ev.kind == "draw":
-                if ev.seat == me:
-                    tile = self.my_drawn[index]
-                else:
-                    tile = draws[ev.seat][taken[ev.seat]]
-                    taken[ev.seat] += 1
-                drawn_order.append(tile)
-        rest = self.unseen
-        for s in self.others:
-            rest &= ~hands[s]
-        all_drawn = 0
-        for t in drawn_order:
-            all_drawn |= 1 << t
-        rest &= ~all_drawn
-        rest_ids = ids_of(rest)
-        rng.shuffle(rest_ids)
-        deal: list[list[int]] = []
-        for s in range(n):
-            now = self.my_hand if s == me else hands[s]
-            for t in self.seats[s].played:
-                now |= 1 << t
-            deal.append(ids_of(now & ~all_drawn))
+        deal, order = self.setup(obs.history, hands, draws, rng)
         state = MerryGoRoundState(n, obs.options)
         state.side_scores = [-(10**6)] * len(state.sides)
-        state._start(deal, drawn_order + rest_ids, self.setter)
+        state._start(deal, order, self.setter)
         try:
             for action in self.plays:
                 state.apply(action)
