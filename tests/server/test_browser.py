@@ -108,6 +108,11 @@ def make_move(page: Any, counts: dict[str, int] | None = None) -> None:
             target.click()
             counts[kind] = counts.get(kind, 0) + 1
     else:
+        # The view may be re-rendering (the bot's move arriving): wait for this turn's controls.
+        page.wait_for_selector("#hand svg.playable, button.move", timeout=10_000)
+        if page.locator("#hand svg.playable").count():
+            make_move(page, counts)
+            return
         page.locator("button.move").first.click()
         counts["button"] = counts.get("button", 0) + 1
     page.wait_for_function(f"document.body.dataset.version !== '{before}'", timeout=10_000)
