@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -53,6 +53,10 @@ class GameTable(Base):
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # Table settings that are not game options: e.g. ``{"clock": {...}}`` (migration 0002).
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    private: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    invite_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class HandSeed(Base):
@@ -66,6 +70,8 @@ class HandSeed(Base):
     hand: Mapped[int] = mapped_column(Integer)
     server_seed: Mapped[str] = mapped_column(String(64))
     commitment: Mapped[str] = mapped_column(String(64))
+    # Seeds the seated players added before the deal, by seat (migration 0002).
+    client_seeds: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class LogEntry(Base):
@@ -80,4 +86,34 @@ class LogEntry(Base):
     kind: Mapped[str] = mapped_column(String(8))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatMessage(Base):
+    """One table-chat line (kept: nothing accepted is lost)."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), index=True
+    )
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatMute(Base):
+    """``user_id`` does not want to see chat from ``muted_user_id`` (on every table)."""
+
+    __tablename__ = "chat_mutes"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    muted_user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
