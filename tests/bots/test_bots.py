@@ -11,7 +11,7 @@ import pytest
 
 from boneyard.bots import BOTS, make_bot
 from boneyard.bots.analysis import analyse, hint
-from boneyard.bots.expert import ExpertBot, action_values
+from boneyard.bots.expert import ExpertBot, action_values, search_for, value_of
 from boneyard.core.errors import BoneyardError
 from boneyard.core.records import record_from_json
 from boneyard.games.fives import ids_of
@@ -70,15 +70,13 @@ def _checked(bots: list[Any]) -> Callable[[Any], Any]:
     return choose
 
 
-def test_expert_refuses_games_without_a_determinizer() -> None:
-    if "high-fives" not in available_games():
-        pytest.skip("high-fives is not in this build")
-    state = get_spec("high-fives").new_game(2, {})
-    state.deal_random(random.Random(1))
-    seat = state.current_seat
-    assert seat is not None
-    with pytest.raises(BoneyardError, match="only highfive, merry-go-round"):
-        make_bot("expert", random.Random(1)).choose(state.observation(seat))
+def test_expert_refuses_an_observation_without_a_determinizer() -> None:
+    class Unknown:
+        legal_actions = (1, 2)
+        seat = 0
+
+    with pytest.raises(BoneyardError, match="expert bots"):
+        make_bot("expert", random.Random(1)).choose(Unknown())
 
 
 def test_expert_chooses_legal_actions_in_merry_go_round() -> None:
@@ -121,8 +119,14 @@ def test_time_budget_is_honoured() -> None:
     ticks = iter(range(1000))
     s = _states(2, 5, 1)[0]
     obs = s.observation(s.current_seat)
-    # A fake clock advancing one second per reading: the budget of 1.5 s allows two worlds.
+    # A fake clock advancing one second per reading: the 1.5 s budget runs out while the
+    # second world is searched (the clock is read before each action), so that world is
+    # dropped and every action keeps the value of the first.
     values = action_values(obs, random.Random(1), 100, 1.5, clock=lambda: float(next(ticks)))
+    assert all(v.worlds == 1 for v in values)
+    # A clock that moves only between worlds: the budget allows two whole worlds.
+    worlds_seen = iter([0.0, 0.0, 1.0, 2.0] + [2.0] * 1000)
+    values = action_values(obs, random.Random(1), 100, 1.5, clock=lambda: next(worlds_seen))
     assert all(v.worlds == 2 for v in values)
 
 
@@ -176,12 +180,12 @@ def _brute(state: HighFiveState, seat: int) -> dict[object, float]:
         ):
             worlds.append(world)
     values: dict[object, float] = {}
+    search = search_for(obs)
+    assert search.playout is hand_playout
     for a in obs.legal_actions:
         total = 0.0
         for w in worlds:
-            c = w.copy()
-            c.apply(a)
-            total += hand_playout(c, seat, random.Random(0))
+            total += value_of(search, w.copy(), a, seat, random.Random(0))
         values[a] = total / len(worlds)
     return values
 
@@ -235,9 +239,11 @@ def test_hint_in_the_terminal_game() -> None:
     obs = s.observation(s.current_seat)
     describe = get_spec("highfive").describe_action
     assert hint_text(obs, describe).startswith("Hint: [bold]")
-    if "high-fives" in available_games():
-        other = get_spec("high-fives").new_game(2, {})
+    for game in ("high-fives", "highrise"):
+        other = get_spec(game).new_game(2, {})
         other.deal_random(random.Random(1))
         seat = other.current_seat
         assert seat is not None
-        assert "No hint" in hint_text(other.observation(seat), describe)
+        assert hint_text(other.observation(seat), get_spec(game).describe_action).startswith(
+            "Hint: [bold]"
+        )

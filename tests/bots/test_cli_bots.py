@@ -44,10 +44,22 @@ def test_arena_writes_records_and_figures(tmp_path: Path) -> None:
     assert text.returncode == 0 and "decisions with a choice" in text.stdout
 
 
-def test_arena_refuses_an_expert_for_a_game_without_search() -> None:
-    r = run("arena", "--game", "high-fives", "--bots", "expert,greedy", "--games", "2")
-    assert r.returncode == 2
-    assert "expert bots play only highfive" in " ".join(r.stderr.split())
+def test_arena_plays_an_expert_in_every_game() -> None:
+    for game in ("high-fives", "highrise"):
+        r = run(
+            "arena",
+            "--game",
+            game,
+            "--bots",
+            "easy,greedy",
+            "--games",
+            "2",
+            "--json",
+            "--option",
+            "target=12" if game == "high-fives" else "single_hand=true",
+        )
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["games"] == 2
 
 
 def test_arena_merry_go_round() -> None:

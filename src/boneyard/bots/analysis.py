@@ -25,12 +25,25 @@ DEFAULT_WORLDS = LEVELS["hard"].worlds
 
 def _describe(action: Any) -> str:
     event = action.to_event()
+    claim = event.get("claim")
+    if claim and isinstance(claim[0], list):
+        claims = "claim " + ", ".join(f"{a}+{b}" for a, b in claim)
+    elif claim:
+        claims = f"claim {claim[0]}+{claim[1]}"
+    else:
+        claims = ""
     if "play" not in event:
-        return "draw" if "draw" in event else "pass"
+        return claims or ("draw" if "draw" in event else "pass")
     text = str(event["play"])
     if "on" in event:
         text += f" on {event['on']}" + (f" {event['port']}" if "port" in event else "")
-    return text
+    if event.get("capture") is not None:
+        text += f" x {event['capture']}"
+    if "cells" in event:
+        text += " at " + " ".join(f"({r},{c})" for r, c in event["cells"])
+        if event.get("spacer") is not None:
+            text += " spacer ({},{})".format(*event["spacer"])
+    return f"{claims}, {text}" if claims else text
 
 
 def _value_json(v: ActionValue) -> dict[str, Any]:
@@ -86,10 +99,21 @@ def hint(observation: Any, *, worlds: int = DEFAULT_WORLDS, seed: int = 0) -> Hi
 
 
 def _positions(record: Record) -> Iterator[tuple[int, int, Any, Any]]:
-    """``(hand, event, state before the event, action)`` for every event of a High Five
-    record."""
-    if record.game != "highfive":
-        raise BoneyardError(f"analysis covers only highfive so far, not {record.game}")
+    """``(hand, event, state before the event, action)`` for every event of a record (every
+    game: the game's own record parsing and rules checks)."""
+    walkers = {
+        "highfive": _highfive_positions,
+        "merry-go-round": _merry_go_round_positions,
+        "high-fives": _high_fives_positions,
+        "highrise": _highrise_positions,
+    }
+    walk = walkers.get(record.game)
+    if walk is None:
+        raise BoneyardError(f"analysis does not know the game {record.game!r}")
+    return walk(record)
+
+
+def _highfive_positions(record: Record) -> Iterator[tuple[int, int, Any, Any]]:
     from boneyard.core.records import tile_list
     from boneyard.core.tiles import DOUBLE_SIX
     from boneyard.games.highfive.options import HighFiveOptions
@@ -107,11 +131,84 @@ def _positions(record: Record) -> Iterator[tuple[int, int, Any, Any]]:
             state.apply(action)
 
 
+def _merry_go_round_positions(record: Record) -> Iterator[tuple[int, int, Any, Any]]:
+    from boneyard.core.records import event_list, tile_list
+    from boneyard.core.tiles import DOUBLE_SIX
+    from boneyard.games.merry_go_round.replay import (
+        _first_setter,
+        parse_event,
+        state_from_record,
+    )
+
+    state = state_from_record(record)
+    for h, hand in enumerate(record.hands):
+        deal = [tile_list(DOUBLE_SIX, d, "a dealt tile", h) for d in hand.get("deal", [])]
+        bone = tile_list(DOUBLE_SIX, hand.get("boneyard", []), "a boneyard tile", h)
+        events = event_list(hand, h)
+        state.start_hand(deal, bone, _first_setter(state, events))
+        for i, ev in enumerate(events):
+            action = parse_event(state, ev, h, i)
+            yield h, i, state, action
+            state.apply(action)
+
+
+def _high_fives_positions(record: Record) -> Iterator[tuple[int, int, Any, Any]]:
+    from boneyard.core.records import event_list
+    from boneyard.games.high_fives.replay import _new_state, _setup, _turn
+
+    state = _new_state(record)
+    for h, hand in enumerate(record.hands):
+        leader, deals, layout, extra = _setup(hand, h)
+        state.start_pass(leader, deals, layout, extra)
+        for i, ev in enumerate(event_list(hand, h)):
+            action = _turn(ev, state.options, h, i)
+            yield h, i, state, action
+            state.apply(action)
+
+
+def _highrise_positions(record: Record) -> Iterator[tuple[int, int, Any, Any]]:
+    from boneyard.core.records import event_list
+    from boneyard.games.highrise.options import build_highrise_options
+    from boneyard.games.highrise.replay import _action, _setup
+    from boneyard.games.highrise.state import HighriseState
+
+    state = HighriseState(record.num_seats, build_highrise_options(record.options), record.seats)
+    for h, hand in enumerate(record.hands):
+        state.deal(_setup(state, hand, h))
+        for i, ev in enumerate(event_list(hand, h)):
+            action = _action(state, ev, h, i)
+            yield h, i, state, action
+            state.apply(action)
+
+
+def _identity(action: Any) -> Any:
+    """What makes two actions the same move, whatever order a record writes them in."""
+    key = getattr(action, "key", None)
+    if callable(key):  # a High Fives turn: claimed pairs in any order
+        return key()
+    cells = getattr(action, "cells", None)
+    faces = getattr(action, "faces", None)
+    if cells is not None and faces is not None:  # a Highrise placement: cells in any order
+        halves = sorted(zip(cells, faces, strict=True))
+        return (tuple(halves), action.spacer)
+    return action
+
+
 def _match(action: Any, legal: tuple[Any, ...]) -> Any:
     """The legal action a record's action names (a spinner play may omit its port)."""
     for a in legal:
         if a == action:
             return a
+    ident = _identity(action)
+    for a in legal:
+        if _identity(a) == ident:
+            return a
+    claim = getattr(action, "claim", ())
+    if claim:  # High Fives, unlimited claims: the turn's first step is its first claim
+        for a in legal:
+            pair = getattr(a, "pair", None)
+            if pair is not None and set(pair) == set(claim[0]):
+                return a
     for a in legal:
         if getattr(a, "tile", None) == getattr(action, "tile", 0) and getattr(
             a, "on", None

@@ -1,17 +1,19 @@
 """The expert bot: Perfect Information Monte Carlo search over sampled worlds.
 
 The bot is given one seat's observation and nothing else. For each decision it samples worlds
-(full game states) consistent with that observation (the game's *determinizer*, e.g.
-:mod:`boneyard.games.highfive.worlds`), plays every legal action in every world and finishes
-the hand with a greedy play-out policy (most points now, then the heaviest tile) for all seats,
-and picks the action with the best mean value. The value of a play-out is the seat's chip
-differential over the rest of the hand: points it scores (domino and lock settlements
-included) minus the most points any opponent scores, with a bonus (a penalty) when the hand
-ends the game won (lost).
+(full game states) consistent with that observation (the game's *determinizer*:
+:mod:`boneyard.games.highfive.worlds`, :mod:`boneyard.games.merry_go_round.worlds`,
+:mod:`boneyard.games.high_fives.worlds`, :mod:`boneyard.games.highrise.worlds`), plays every
+legal action in every world and finishes the hand (High Fives: the deal and the next one) with
+the game's greedy play-out policy (most points now, then the heaviest tile) for all seats, and
+picks the action with the best mean value. The value of a play-out is the seat's point
+differential over the rest of the hand: points it scores (settlements included) minus the most
+points any opponent scores, with a bonus (a penalty) when the hand ends the game won (lost).
 
 Levels differ by their search budget (worlds per decision) and each has a time budget that is
-honoured: the search stops sampling new worlds once it is spent (every legal action is always
-valued on the same worlds). Without a time budget the bot is deterministic under its seed; with
+honoured: the search stops sampling new worlds once it is spent, and a world the budget runs
+out in is dropped (every legal action is always valued on the same worlds; the first world is
+always finished). Without a time budget the bot is deterministic under its seed; with
 one it is deterministic as long as the budget is not reached.
 
 >>> import random
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -67,26 +69,60 @@ class GameSearch:
     playout: Callable[[Any, int, random.Random], float]
     """``playout(world, seat, rng)``: finish the hand greedily; the seat's chip differential
     since the world was given."""
+    scores: Callable[[Any, int], tuple[int, list[int]]]
+    """``scores(world, seat)``: the seat's score (its side's) and every opponent's (side's)."""
+
+
+def _seat_scores(scores: Sequence[int], seat: int) -> tuple[int, list[int]]:
+    return scores[seat], [x for i, x in enumerate(scores) if i != seat]
 
 
 def _highfive() -> GameSearch:
     from boneyard.games.highfive.worlds import WorldSampler, hand_playout
 
-    return GameSearch(WorldSampler, hand_playout)
+    return GameSearch(WorldSampler, hand_playout, lambda w, seat: _seat_scores(w.scores, seat))
 
 
 def _merry_go_round() -> GameSearch:
     from boneyard.games.merry_go_round.worlds import WorldSampler, hand_playout
 
-    return GameSearch(WorldSampler, hand_playout)
+    def scores(w: Any, seat: int) -> tuple[int, list[int]]:
+        return _seat_scores(w.side_scores, w.side_of[seat])
+
+    return GameSearch(WorldSampler, hand_playout, scores)
+
+
+def _high_fives() -> GameSearch:
+    from boneyard.games.high_fives.worlds import WorldSampler, hand_playout
+
+    return GameSearch(WorldSampler, hand_playout, lambda w, seat: _seat_scores(w._scores, seat))
+
+
+def _highrise() -> GameSearch:
+    from boneyard.games.highrise.worlds import WorldSampler, hand_playout
+
+    return GameSearch(WorldSampler, hand_playout, lambda w, seat: _seat_scores(w._scores, seat))
+
+
+def value_of(search: GameSearch, world: Any, action: Any, seat: int, rng: random.Random) -> float:
+    """The value of ``action`` in ``world`` (which it changes): what the action itself scores
+    (settlements included when it ends the hand: the seat's gain minus the most an opponent
+    gains) plus the play-out value of the rest of the hand."""
+    mine, others = search.scores(world, seat)
+    world.apply(action)
+    mine_after, others_after = search.scores(world, seat)
+    now = mine_after - mine - max(b - a for a, b in zip(others, others_after, strict=True))
+    return now + search.playout(world, seat, rng)
 
 
 SEARCHES: dict[str, Callable[[], GameSearch]] = {
     "HighFiveObservation": _highfive,
     "MerryGoRoundObservation": _merry_go_round,
+    "HighFivesObservation": _high_fives,
+    "HighriseObservation": _highrise,
 }
 """Determinizers by observation class; games without one refuse the expert bot."""
-GAMES_WITH_SEARCH = ("highfive", "merry-go-round")
+GAMES_WITH_SEARCH = ("highfive", "merry-go-round", "high-fives", "highrise")
 """Record names of the games the expert bot can play."""
 
 
@@ -132,11 +168,16 @@ def action_values(
             break
         world = sampler.sample(rng)
         seed = rng.getrandbits(32)
-        for k, action in enumerate(actions):
-            w = world.copy()
-            w.apply(action)
+        values: list[float] = []
+        for action in actions:
+            if deadline is not None and done > 0 and clock() >= deadline:
+                break  # the budget ran out inside this world: it is not counted
             # Common random numbers: every action is played out with the same tie-breaks.
-            totals[k] += search.playout(w, seat, random.Random(seed))
+            values.append(value_of(search, world.copy(), action, seat, random.Random(seed)))
+        if len(values) < len(actions):
+            break
+        for k, v in enumerate(values):
+            totals[k] += v
         done += 1
     return [ActionValue(a, totals[k] / done, done) for k, a in enumerate(actions)]
 

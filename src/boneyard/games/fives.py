@@ -170,7 +170,9 @@ class FivesLayout:
         new.links = self.links.copy()
         new.out_value = self.out_value.copy()
         new._count = self._count
-        new._avail = self._avail
+        # The cached list may be ``self.open`` itself, which this layout goes on changing.
+        avail = self._avail
+        new._avail = None if avail is None or avail[1] is self.open else avail
         return new
 
     @property

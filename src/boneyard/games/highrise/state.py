@@ -106,6 +106,8 @@ class Pass:
 
 
 Action = Place | Draw | Pass
+_HIDDEN_DRAW = Draw()
+"""Another seat's draw as an observation shows it (the tile is hidden)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -209,6 +211,13 @@ class HighriseObservation:
     is_over: bool
     winner: int | None
     last_hand_end: HandEnd | None
+    basement: tuple[tuple[int, int], ...] = ()
+    """The current hand's basement, ``(upper face, lower face)`` per slot (public: face up)."""
+    history: tuple[tuple[int, Action], ...] = ()
+    """The current hand's events so far as ``(seat, action)``: placements in full, passes, and
+    draws — with the tile drawn only for this seat's own draws (``Draw()`` for the others')."""
+    options: HighriseOptions | None = None
+    """The game's options (public)."""
 
     def _cell(self, cell: Cell) -> int:
         return cell[0] * self.cols + cell[1]
@@ -847,6 +856,14 @@ class HighriseState:
             is_over=self._result is not None,
             winner=None if self._result is None else self._result.winner,
             last_hand_end=self.last_hand_end,
+            basement=() if self._setup is None else self._setup.basement,
+            history=tuple(
+                (e.seat, _HIDDEN_DRAW)
+                if type(e.action) is Draw and e.seat != seat
+                else (e.seat, e.action)
+                for e in self._events
+            ),
+            options=self._opts,
         )
 
     def record(self) -> JSON:

@@ -1,0 +1,184 @@
+"""Determinization for High Fives: whole game states consistent with one seat's observation.
+
+:class:`WorldSampler` builds, from a :class:`~boneyard.games.high_fives.state.HighFivesObservation`
+only, states in which the observer's hand, the layout (and the pairs claimable from it), every
+score pile, the scores, the hand sizes and the progress of the pass (deal, turn, leader, tiles
+still to be dealt or turned up) are those observed, and the unseen tiles — the double-fifteen set
+less the observer's hand, the layout, the score piles and the pairs claimed this turn — are
+spread at random over the other hands, the deals still to come and the tiles still to be turned
+up at the last deal.
+
+Constraints enforced: only the counts. High Fives has no draws and no passes, every seat holds a
+tile at every turn, and any tile of a hand may be played (a non-matching tile simply joins the
+layout; a matching one captures), so the public history proves nothing about a hidden hand: the
+unseen tiles are exchangeable and a uniform random split of them is exactly the conditional
+distribution of the deal given the observation (the other seats' choices are not used as
+evidence: Perfect Information Monte Carlo). The observation therefore needs no history.
+
+A sampled world starts mid-pass with placeholder earlier passes and deals, so it is for search,
+not for writing a record.
+
+>>> import random
+>>> from boneyard.games.high_fives.state import HighFivesState
+>>> real = HighFivesState(2)
+>>> real.deal_random(random.Random(3))
+>>> real.apply(real.legal_actions()[0])
+>>> obs = real.observation(real.current_seat)
+>>> WorldSampler(obs).sample(random.Random(1)).observation(obs.seat) == obs
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from boneyard.core.errors import BoneyardError
+from boneyard.games.high_fives.actions import Claim, Turn
+from boneyard.games.high_fives.rules import (
+    ALL_MASK,
+    PIPS,
+    TILE_ID,
+    bits,
+    mask_of,
+    schedule,
+)
+from boneyard.games.high_fives.state import HighFivesObservation, HighFivesState
+
+GAME_BONUS = 20.0
+"""Play-out value of winning the game within the horizon, on top of the points."""
+DEALS_AHEAD = 1
+"""Play-outs finish the current deal and this many more deals of the pass (the layout a deal
+leaves is played on by the next one, so its value shows only there)."""
+
+
+class WorldSampler:
+    """Precomputed constraints of one observation; :meth:`sample` draws consistent worlds."""
+
+    def __init__(self, obs: HighFivesObservation) -> None:
+        if obs.seat is None:
+            raise BoneyardError("a spectator's observation cannot be determinized: no hand")
+        if obs.is_over or obs.current_seat is None or obs.leader is None:
+            raise BoneyardError("there is no pass in play to sample")
+        self.obs = obs
+        n = obs.num_seats
+        self.me = obs.seat
+        self.schedule = schedule(n, obs.options.remainder_timing)
+        self.pending = tuple((TILE_ID[a], TILE_ID[b]) for a, b in obs.claimed_this_turn)
+        self.my_hand = mask_of([TILE_ID[t] for t in obs.hand])
+        self.layout = [TILE_ID[t] for t in obs.layout] + [t for p in self.pending for t in p]
+        self.piles = [mask_of([TILE_ID[t] for t in pile]) for pile in obs.piles]
+        seen = self.my_hand | mask_of(self.layout)
+        for p in self.piles:
+            seen |= p
+        self.unseen = list(bits(ALL_MASK & ~seen))
+        self.others = [s for s in range(n) if s != self.me]
+        hidden = sum(obs.hand_sizes[s] for s in self.others) + obs.undealt
+        if len(self.unseen) != hidden or obs.hand_sizes[self.me] != len(obs.hand):
+            raise BoneyardError("the observation's tile counts do not add up")
+        k = obs.deal_number
+        sizes = self.schedule.sizes
+        self.deal_end = n * sum(sizes[: k + 1])
+        self.turn = self.deal_end - sum(obs.hand_sizes)
+        self.left = (
+            None
+            if obs.options.claimable_pairs == "any"
+            else {(TILE_ID[a], TILE_ID[b]) for a, b in obs.claimable} | set(self.pending)
+        )
+
+    def sample(self, rng: random.Random) -> HighFivesState:
+        """One world consistent with the observation (uniform over the unseen tiles)."""
+        obs = self.obs
+        n = obs.num_seats
+        ids = self.unseen.copy()
+        rng.shuffle(ids)
+        pos = 0
+        hands = [0] * n
+        for s in range(n):
+            if s == self.me:
+                hands[s] = self.my_hand
+                continue
+            size = obs.hand_sizes[s]
+            hands[s] = mask_of(ids[pos : pos + size])
+            pos += size
+        sizes = self.schedule.sizes
+        k = obs.deal_number
+        deals: list[tuple[tuple[int, ...], ...]] = [tuple(() for _ in range(n))] * k
+        deals.append(tuple(tuple(bits(h)) for h in hands))
+        for size in sizes[k + 1 :]:
+            deal = []
+            for _ in range(n):
+                deal.append(tuple(sorted(ids[pos : pos + size])))
+                pos += size
+            deals.append(tuple(deal))
+        extra = tuple(ids[pos:]) if obs.extra_to_come else ()
+        w = HighFivesState(n, obs.options)
+        w._position_only = True
+        w._passes = [(0, (), (), (), ())] * obs.pass_number
+        w._scores = list(obs.scores)
+        w._in_pass = True
+        w._leader = obs.leader
+        w._deals = tuple(deals)
+        w._extra = extra
+        w._deal = k
+        w._deal_end = self.deal_end
+        w._turn = self.turn
+        w._hands = hands
+        w._layout = self.layout.copy()
+        w._lmask = mask_of(self.layout)
+        w._piles = self.piles.copy()
+        w._left = None if self.left is None else set(self.left)
+        w._pending = self.pending
+        if w.current_seat != obs.current_seat:
+            raise BoneyardError("the observation's turn does not follow its pass schedule")
+        return w
+
+
+def sample_world(obs: HighFivesObservation, rng: random.Random) -> HighFivesState:
+    """One full state consistent with everything ``obs`` shows (see the module docstring)."""
+    return WorldSampler(obs).sample(rng)
+
+
+def _key(a: Any) -> tuple[int, int]:
+    if type(a) is Turn:
+        return (a.points, PIPS[TILE_ID[a.tile]])
+    if type(a) is Claim:
+        return (a.points, -1)
+    return (-1, -1)
+
+
+def greedy_action(state: HighFivesState, rng: random.Random) -> Any:
+    """The play-out policy (the greedy bot's): most points now, then the heaviest tile played,
+    then legal order (deterministic: ``rng`` is reserved for randomised policies). A play-out
+    policy that also feared leaving tiles for the next seat played weaker in trials (see
+    docs/performance.md, "Bot strength")."""
+    actions = state.legal_actions()
+    if len(actions) == 1:
+        return actions[0]
+    best: Any = actions[0]
+    best_key = (-2, -2)
+    for a in actions:
+        key = _key(a)
+        if key > best_key:
+            best, best_key = a, key
+    return best
+
+
+def hand_playout(state: HighFivesState, seat: int, rng: random.Random) -> float:
+    """Finish the current deal and :data:`DEALS_AHEAD` more with :func:`greedy_action` for every
+    seat (changing ``state``); ``seat``'s points minus the most any opponent scores from here,
+    ±:data:`GAME_BONUS` if the game ends meanwhile."""
+    before = list(state._scores)
+    stop_deal = state._deal + DEALS_AHEAD
+    while state.current_seat is not None and state._deal <= stop_deal:
+        state.apply(greedy_action(state, rng))
+    scores = state._scores
+    gains = [scores[i] - before[i] for i in range(len(scores))]
+    value = float(gains[seat] - max(g for i, g in enumerate(gains) if i != seat))
+    winner = state._winner
+    if winner is not None:
+        value += GAME_BONUS if winner == seat else -GAME_BONUS
+    return value
+
+
+__all__ = ["WorldSampler", "greedy_action", "hand_playout", "sample_world"]

@@ -1,0 +1,233 @@
+"""Determinization for Highrise: whole game states consistent with one seat's observation.
+
+:class:`WorldSampler` builds, from a :class:`~boneyard.games.highrise.state.HighriseObservation`
+only (its ``basement`` and ``history`` replay the tower of the hand), states in which the
+observer's hand, the tower, the spacers left, every hand size, the pile size, the scores and the
+public history of the hand are those observed, and the unseen tiles (the set less the basement,
+the observer's hand and every placed tile) are spread over the other hands and the pile.
+
+Constraints enforced (RULES §4.4: a seat that can place must place, and draws only otherwise):
+
+* a seat that **drew** held no tile placeable on the tower of that moment (the spacers left
+  included); if the same seat did not place next, the tile it drew did not fit either, so after
+  the draw its whole hand held no placeable tile;
+* a seat that **passed** held no placeable tile;
+* a tile drawn later is exempt from earlier checks; each hidden draw is given a tile the seat
+  held or placed later, acquired no earlier than allowed (a tile placed right after a draw is the
+  tile drawn: nothing else in the hand fitted), and the pile order is the drawn tiles in the
+  order drawn, then the rest shuffled;
+* every sampled world is then replayed under the rules from its set-up (``early_block``
+  included), so a world breaking any rule is rejected.
+
+Sampling and its exactness are those of :class:`boneyard.games.fives_worlds.HiddenDeal`
+(rejection sampling, then constrained sequential sampling, then an exhaustive randomised search);
+the other seats' choices among placements are not used as evidence (Perfect Information Monte
+Carlo). Earlier hands are not reconstructed: a world is for search, not for writing a record.
+
+>>> import random
+>>> from boneyard.games.highrise.state import new_game
+>>> real = new_game(2, {})
+>>> real.deal_random(random.Random(3))
+>>> obs = real.observation(real.current_seat)
+>>> world = WorldSampler(obs).sample(random.Random(1))
+>>> sorted(world.observation(obs.seat).hand) == sorted(obs.hand)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, NamedTuple
+
+from boneyard.core.errors import BoneyardError, IllegalActionError
+from boneyard.core.tiles import Tile
+from boneyard.games.fives_worlds import HiddenDeal, SeatHistory, allowed_masks
+from boneyard.games.highrise.options import CARRY_OVER, HighriseOptions
+from boneyard.games.highrise.state import (
+    GAME_SPACERS,
+    Draw,
+    HandSetup,
+    HighriseObservation,
+    HighriseState,
+    Pass,
+    Place,
+)
+from boneyard.games.highrise.tower import GEOMETRIES, Tower
+
+GAME_BONUS = 50.0
+"""Play-out value of winning the game within the hand, on top of the points."""
+
+
+class _Event(NamedTuple):
+    kind: str
+    seat: int
+
+
+class WorldSampler(HiddenDeal[HighriseState]):
+    """Precomputed constraints of one observation; :meth:`sample` draws consistent worlds.
+
+    Moments: event ``k`` of the hand happens at moment ``2k + 1``; a check "held no placeable
+    tile" before it is at ``2k``, and the check after a draw that was not placed at ``2k + 2``.
+    """
+
+    def __init__(self, obs: HighriseObservation, tries: int = 200) -> None:
+        if obs.seat is None or obs.hand is None:
+            raise BoneyardError("a spectator's observation cannot be determinized: no hand")
+        if obs.is_over or obs.current_seat is None:
+            raise BoneyardError("there is no hand in play to sample")
+        if not obs.basement:
+            raise BoneyardError("the observation does not show the basement of the hand")
+        self.obs = obs
+        self.tries = tries
+        n = obs.num_seats
+        me = obs.seat
+        self.me = me
+        template = HighriseState(n, obs_options(obs))
+        self.template = template
+        tiles = template.tileset
+        faces = [(t.lo, t.hi) for t in tiles.tiles]
+        self.faces = faces
+        geo = GEOMETRIES[obs.base_layout]
+        used = sum(1 for _s, a in obs.history if type(a) is Place and a.spacer is not None)
+        self.start_spacers = obs.spacers_left + used
+        basement = [(tiles.index(Tile.of(u, lo)), u, lo) for u, lo in obs.basement]
+        tower = Tower.from_basement(
+            geo, basement, self.start_spacers, obs_options(obs).wild_on_wild_value == 7
+        )
+        everything = (1 << len(faces)) - 1
+        seen = 0
+        for tid, _u, _l in basement:
+            seen |= 1 << tid
+        seats = [SeatHistory() for _ in range(n)]
+        my_drawn: dict[int, int] = {}
+        self.events: list[_Event] = []
+        self.actions: list[Any] = []
+        history = obs.history
+        for k, (seat, action) in enumerate(history):
+            info = seats[seat]
+            if type(action) is Place:
+                tid = tiles.index(action.tile)
+                i, j = geo.index(action.cells[0]), geo.index(action.cells[1])
+                fa, fb = action.faces
+                if i > j:
+                    i, j, fa, fb = j, i, fb, fa
+                tower.place(tid, i, j, fa, fb)
+                info.played[tid] = 2 * k + 1
+                seen |= 1 << tid
+                self.events.append(_Event("play", seat))
+                self.actions.append(Place(action.faces, action.cells, action.spacer))
+            else:
+                mask = 0
+                for tid, (x, y) in enumerate(faces):
+                    if tower.fits(x, y):
+                        mask |= 1 << tid
+                info.checks.append((2 * k, mask))
+                if type(action) is Draw:
+                    info.draws.append(2 * k + 1)
+                    placed_next = (
+                        k + 1 < len(history)
+                        and history[k + 1][0] == seat
+                        and type(history[k + 1][1]) is Place
+                    ) or (k + 1 == len(history) and obs.current_seat == seat)
+                    if not placed_next:
+                        info.checks.append((2 * k + 2, mask))
+                    if seat == me:
+                        if action.tile is None:
+                            raise BoneyardError("the observation hides the seat's own draw")
+                        my_drawn[k] = tiles.index(action.tile)
+                    self.events.append(_Event("draw", seat))
+                    self.actions.append(Draw())
+                else:
+                    self.events.append(_Event("pass", seat))
+                    self.actions.append(Pass())
+        self.seats = seats
+        self.my_hand = 0
+        for t in obs.hand:
+            self.my_hand |= 1 << tiles.index(t)
+        self.my_drawn = my_drawn
+        self.unseen = everything & ~seen & ~self.my_hand
+        self.others = [s for s in range(n) if s != me]
+        self.sizes = obs.hand_sizes
+        if self.unseen.bit_count() != sum(self.sizes[s] for s in self.others) + obs.pile_size:
+            raise BoneyardError("the observation's tile counts do not add up")
+        self.allowed = allowed_masks(seats, self.others, self.unseen)
+        self.starter = obs.starter if obs.starter is not None else obs.current_seat
+
+    def build(
+        self, hands: dict[int, int], draws: dict[int, list[int]], rng: random.Random
+    ) -> HighriseState | None:
+        """The state with these hidden hands and draws, replayed under the rules; None if the
+        replay breaks one."""
+        obs = self.obs
+        n = obs.num_seats
+        deal, order = self.setup(self.events, hands, draws, rng)
+        tiles = self.template.tileset.tiles
+        world = HighriseState(n, self.template.options)
+        if world.options.spacers_per_hand == CARRY_OVER:
+            world._spacers_used = GAME_SPACERS - self.start_spacers
+        setup = HandSetup(
+            self.starter,
+            obs.basement,
+            tuple(tuple(tiles[t] for t in hand) for hand in deal),
+            tuple(tiles[t] for t in order),
+        )
+        try:
+            world.deal(setup)
+            for action in self.actions:
+                world.apply(action)
+        except (IllegalActionError, BoneyardError):
+            return None
+        if world.hand_over or world._seat != obs.current_seat:
+            return None
+        world._scores = list(obs.scores)
+        world._hand_no = obs.hand_number
+        if obs.last_hand_end is not None:
+            world._ends = [obs.last_hand_end]
+        return world
+
+
+def obs_options(obs: HighriseObservation) -> HighriseOptions:
+    """The options of the observed game."""
+    if obs.options is None:
+        raise BoneyardError("the observation does not carry the game's options")
+    return obs.options
+
+
+def greedy_action(state: HighriseState, rng: random.Random) -> Any:
+    """The play-out policy: the placement scoring most now, then the heaviest tile (the hand
+    value it saves), then generation order; a draw or pass only when nothing can be placed."""
+    raw = state.raw_placements()
+    if not raw:
+        return state.legal_actions()[0]
+    values = state._values
+    best = raw[0]
+    best_key = (-1, -1)
+    for p in raw:
+        key = (p[7], values[p[0]])
+        if key > best_key:
+            best, best_key = p, key
+    _tid, i, j, fa, fb, sp, _lvl, _pts = best
+    cells = state.geometry.cells
+    return Place((fa, fb), (cells[i], cells[j]), None if sp < 0 else cells[sp])
+
+
+def hand_playout(state: HighriseState, seat: int, rng: random.Random) -> float:
+    """Finish the hand with :func:`greedy_action` for every seat (changing ``state``);
+    ``seat``'s points minus the most any opponent scores from here (going out and block
+    settlements included), ±:data:`GAME_BONUS` if the hand ends the game."""
+    before = list(state._scores)
+    while not state.hand_over:
+        state.apply(greedy_action(state, rng))
+    scores = state._scores
+    gains = [scores[i] - before[i] for i in range(len(scores))]
+    value = float(gains[seat] - max(g for i, g in enumerate(gains) if i != seat))
+    result = state.result()
+    if result is not None:
+        if result.winner == seat:
+            value += GAME_BONUS
+        elif result.winner is not None:
+            value -= GAME_BONUS
+    return value
+
+
+__all__ = ["WorldSampler", "greedy_action", "hand_playout"]

@@ -1,0 +1,204 @@
+"""The expert in every game: legal choices over many random states, same seed same choices,
+the time budget, analysis of records, and High Fives values against a brute-force evaluation."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from typing import Any
+
+import pytest
+
+from boneyard.bots import make_bot
+from boneyard.bots.analysis import analyse, hint
+from boneyard.bots.expert import ExpertBot, action_values, search_for, value_of
+from boneyard.core.records import record_from_json
+from boneyard.games.high_fives.state import HighFivesState
+from boneyard.games.registry import get_spec, play_out
+
+GAMES = {
+    "highfive": (2, 3, 4),
+    "merry-go-round": (2, 3, 4),
+    "high-fives": (2, 4, 6),
+    "highrise": (2, 3, 4),
+}
+
+
+def _random_states(game: str, players: int, seed: int, count: int) -> list[Any]:
+    """Mid-hand states reached by random play (copies), ``count`` of them."""
+    spec = get_spec(game)
+    rng = random.Random(seed)
+    out: list[Any] = []
+    while len(out) < count:
+        state = spec.new_game(players, {})
+        while not state.is_over and len(out) < count:
+            if state.awaiting_deal:
+                state.deal_random(rng)
+                continue
+            if rng.random() < 0.5:
+                out.append(state.copy())
+            actions = state.legal_actions()
+            state.apply(actions[rng.randrange(len(actions))])
+    return out
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_bots_never_choose_an_illegal_action(game: str) -> None:
+    """Random, greedy and the expert (a small budget) over hundreds of states per player count:
+    1,200 states for every game, each choice legal and applicable."""
+    for players in GAMES[game]:
+        states = _random_states(game, players, 100 + players, 400)
+        bots = [
+            make_bot("random", random.Random(1)),
+            make_bot("greedy", random.Random(2)),
+            ExpertBot(random.Random(players), "easy", worlds=1, time_budget=None),
+        ]
+        for k, state in enumerate(states):
+            seat = state.current_seat
+            obs = state.observation(seat)
+            for bot in bots if k % 8 == 0 else bots[:2]:
+                action = bot.choose(obs)
+                assert action in obs.legal_actions
+                state.copy().apply(action)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_same_seed_same_choices(game: str) -> None:
+    states = _random_states(game, 3, 7, 12)
+
+    def run(seed: int) -> list[Any]:
+        bot = ExpertBot(random.Random(seed), "easy", worlds=3, time_budget=None)
+        return [bot.choose(s.observation(s.current_seat)) for s in states]
+
+    assert run(11) == run(11)
+    obs = states[5].observation(states[5].current_seat)
+    assert action_values(obs, random.Random(4), 3) == action_values(obs, random.Random(4), 3)
+
+
+@pytest.mark.parametrize("game", ["high-fives", "highrise"])
+def test_time_budget_is_honoured(game: str) -> None:
+    states = [s for s in _random_states(game, 2, 3, 40) if len(s.legal_actions()) > 1]
+    obs = states[0].observation(states[0].current_seat)
+    ticks = iter(range(10_000))
+    # A fake clock advancing one second per reading: a 2.5 s budget is spent within the second
+    # world, which is dropped, so every action is valued on the first world only.
+    values = action_values(obs, random.Random(1), 50, 2.5, clock=lambda: float(next(ticks)))
+    assert {v.worlds for v in values} == {1}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_level_plays_every_game(game: str) -> None:
+    state = _random_states(game, 2, 5, 1)[0]
+    obs = state.observation(state.current_seat)
+    for level in ("easy", "medium", "hard", "expert"):
+        bot = make_bot(level, random.Random(1))
+        bot.worlds = 2
+        assert bot.choose(obs) in obs.legal_actions
+
+
+@pytest.mark.parametrize("game", ["high-fives", "highrise", "merry-go-round"])
+def test_analyse_a_record_of_every_game(game: str) -> None:
+    spec = get_spec(game)
+    options = {"target": 40} if game == "high-fives" else {}
+    if game == "highrise":
+        options = {"single_hand": True}
+    state = spec.new_game(2, options)
+    bots = [make_bot("greedy", random.Random(1)), make_bot("random", random.Random(2))]
+    play_out(state, [b.choose for b in bots], random.Random(3))
+    record = record_from_json(json.loads(json.dumps(state.record())))
+    decisions = analyse(record, 1, worlds=1, seed=0, threshold=3.0)
+    assert decisions
+    for d in decisions:
+        assert d.chosen in [v.action for v in d.values]
+        assert d.loss >= 0
+        assert d.mistake == (d.loss >= 3.0)
+    assert decisions == analyse(record, 1, worlds=1, seed=0, threshold=3.0)
+
+
+@pytest.mark.parametrize("game", ["high-fives", "highrise"])
+def test_hint(game: str) -> None:
+    state = _random_states(game, 3, 9, 1)[0]
+    obs = state.observation(state.current_seat)
+    h = hint(obs, worlds=2)
+    assert h.best in obs.legal_actions
+    assert [v.action for v in h.values] == list(obs.legal_actions)
+    assert h.to_json()["best"] == h.best.to_event()
+
+
+# --- High Fives: analysis values against a brute-force evaluation -------------------------
+
+
+def _last_deal_positions(players: int, seed: int, count: int) -> list[HighFivesState]:
+    """Positions in the last deal of a pass with a choice to make (nothing left to deal)."""
+    rng = random.Random(seed)
+    out: list[HighFivesState] = []
+    while len(out) < count:
+        s = HighFivesState(players)
+        s.deal_random(rng)
+        last = len(s.schedule.sizes) - 1
+        while s.current_seat is not None and len(out) < count:
+            if s.deal_index == last and 2 <= len(s.legal_actions()) <= 12:
+                hidden = sum(len(s.hand(x)) for x in range(players)) - len(s.hand(s.current_seat))
+                if hidden <= 6 and rng.random() < 0.5:
+                    out.append(s.copy())
+                    break
+            acts = s.legal_actions()
+            s.apply(acts[rng.randrange(len(acts))])
+    return out
+
+
+def _brute(state: HighFivesState, seat: int) -> dict[Any, float]:
+    """Mean value of each legal action over every split of the unseen tiles among the other
+    hands (the real state with its hidden hands reassigned: built without the sampler)."""
+    search = search_for(state.observation(seat))
+    others = [x for x in range(state.num_seats) if x != seat]
+    unseen = sorted(t for x in others for t in _ids(state._hands[x]))
+    sizes = [state._hands[x].bit_count() for x in others]
+    splits: set[tuple[int, ...]] = set()
+    for perm in itertools.permutations(unseen):
+        masks = []
+        pos = 0
+        for k in sizes:
+            masks.append(sum(1 << t for t in perm[pos : pos + k]))
+            pos += k
+        splits.add(tuple(masks))
+    values: dict[Any, float] = {}
+    for a in state.legal_actions():
+        total = 0.0
+        for masks in splits:
+            world = state.copy()
+            for x, m in zip(others, masks, strict=True):
+                world._hands[x] = m
+            total += value_of(search, world, a, seat, random.Random(0))
+        values[a] = total / len(splits)
+    return values
+
+
+def _ids(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def test_high_fives_values_match_brute_force_with_one_hidden_hand() -> None:
+    """Two players, last deal: the unseen tiles are the other hand, so every sampled world is
+    the real one and a hint's values are exactly the brute-force values."""
+    positions = _last_deal_positions(2, 21, 6)
+    for s in positions:
+        seat = s.current_seat
+        assert seat is not None
+        exact = _brute(s, seat)
+        got = hint(s.observation(seat), worlds=3, seed=1)
+        for v in got.values:
+            assert v.value == pytest.approx(exact[v.action])
+
+
+def test_high_fives_values_converge_to_brute_force_with_two_hidden_hands() -> None:
+    positions = _last_deal_positions(3, 8, 2)
+    for s in positions:
+        seat = s.current_seat
+        assert seat is not None
+        exact = _brute(s, seat)
+        got = hint(s.observation(seat), worlds=200, seed=2)
+        spread = max(abs(x) for x in exact.values()) + 1
+        for v in got.values:
+            assert v.value == pytest.approx(exact[v.action], abs=0.2 * spread)
