@@ -1,0 +1,76 @@
+"""Tournament speed: a whole PDA single-elimination event of greedy bots, timed.
+
+Run ``.venv/bin/python bench/tournament.py`` (``--entrants``, ``--jobs``, ``--bots``, ``--seed``,
+``--json``). The target is a 1,024-entrant PDA bracket (best of 5, final best of 7, High Five with
+the ``pda`` rule preset, games to 150) of greedy bots in at most 60 seconds on the project
+machine. It prints entrants, matches, games, seconds, games per second and the CPU seconds used
+(this process and its workers: the wall time an idle machine would need with one job); figures in
+docs/tournaments.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import time
+
+from boneyard.tournament import PDA, SingleElimination, seed_random
+from boneyard.tournament.simulate import simulate
+
+TARGET_SECONDS = 60.0
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished workers (independent of other load)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def main() -> None:
+    """Run the bench and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entrants", type=int, default=1024)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--bots", default="greedy")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    ids = [f"{names[i % len(names)]}-{i + 1:04d}" for i in range(args.entrants)]
+    bots = {e: names[i % len(names)] for i, e in enumerate(ids)}
+    event = SingleElimination.create(seed_random(ids, random.Random(args.seed)), PDA)
+    start = time.perf_counter()
+    cpu_start = _cpu()
+    result = simulate(event, bots, "highfive", {"preset": "pda"}, seed=args.seed, jobs=args.jobs)
+    seconds = time.perf_counter() - start
+    cpu = _cpu() - cpu_start
+    figures = {
+        "entrants": args.entrants,
+        "bots": names,
+        "jobs": args.jobs,
+        "matches": result.matches,
+        "games": result.games,
+        "seconds": round(seconds, 2),
+        "games_per_second": round(result.games / seconds, 1),
+        "cpu_seconds": round(cpu, 2),
+        "champion": result.event.champion,
+        "target_seconds": TARGET_SECONDS,
+        "within_target": seconds <= TARGET_SECONDS,
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load_average_1min": round(os.getloadavg()[0], 2),
+    }
+    if args.json:
+        print(json.dumps(figures))
+        return
+    for key, value in figures.items():
+        print(f"{key:>18}: {value}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+"""``boneyard tournament``: play whole events offline with bots (``simulate``)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from boneyard.bots import BOTS
+from boneyard.cli.options import parse_option_pairs
+from boneyard.core.errors import BoneyardError
+from boneyard.games.registry import MODULES
+from boneyard.tournament import (
+    Event,
+    Match,
+    RoundRobin,
+    Schedule,
+    SingleElimination,
+    Swiss,
+    seed_random,
+)
+from boneyard.tournament.simulate import MatchPlay, playable_matches, simulate
+
+app = typer.Typer(help="Tournaments: brackets, Swiss, round robin.", no_args_is_help=True)
+out = Console(highlight=False)
+err = Console(stderr=True)
+
+DEFAULT_SCHEDULE = {"pda": "pda", "elimination": "bo3", "swiss": "bo1", "roundrobin": "bo1"}
+
+
+def _fail(message: str) -> None:
+    err.print(f"[red]error:[/] {escape(message)}")
+    raise typer.Exit(2)
+
+
+def _build(fmt: str, entrants: list[str], schedule: Schedule, rounds: int | None) -> Event:
+    if fmt in ("pda", "elimination"):
+        return SingleElimination.create(entrants, schedule)
+    if fmt == "swiss":
+        return Swiss.create(entrants, rounds, schedule)
+    return RoundRobin.create(entrants, schedule)
+
+
+def _label(ev: Event, entrant: str | None) -> str:
+    if entrant is None:
+        return "—"
+    return f"({ev.seed_of(entrant)}) {escape(entrant)}"
+
+
+def _match_line(ev: Event, m: Match) -> str:
+    if m.bye:
+        return f"  {m.id:<8} [bold]{_label(ev, m.a)}[/]  bye"
+    wa, wb = m.wins
+    a, b = _label(ev, m.a), _label(ev, m.b)
+    if m.winner == m.a:
+        a = f"[bold]{a}[/]"
+    elif m.winner == m.b:
+        b = f"[bold]{b}[/]"
+    score = f"{wa}–{wb}" + (f" (forfeit by {escape(m.forfeit)})" if m.forfeit else "")
+    return f"  {m.id:<8} {a}  {score}  {b}"
+
+
+def print_event(ev: Event, console: Console, max_rows: int = 32) -> None:
+    """The rounds (match scores) and, for Swiss and round robin, the standings."""
+    for rnd in ev.rounds:
+        if not rnd:
+            continue
+        title = "Final" if ev.format == "single_elimination" and len(rnd) == 1 else "Round"
+        head = f"{title}" if title == "Final" else f"Round {rnd[0].round}"
+        console.print(f"[bold underline]{head}[/] · best of {rnd[0].best_of}")
+        for m in rnd:
+            console.print(_match_line(ev, m))
+    if ev.format != "single_elimination":
+        table = Table(title="Standings")
+        breaks = ("Buchholz", "S-B") if ev.format == "swiss" else ("S-B",)
+        for col in ("#", "entrant", "seed", "points", "W-L", "byes", "games", *breaks):
+            table.add_column(col, justify="left" if col == "entrant" else "right")
+        for s in ev.standings()[:max_rows]:
+            table.add_row(
+                str(s.rank),
+                escape(s.entrant),
+                str(s.seed),
+                f"{s.points:g}",
+                f"{s.wins}-{s.losses}",
+                str(s.byes),
+                f"{s.game_wins}-{s.game_losses}",
+                *(f"{t:g}" for t in s.tiebreaks),
+            )
+        console.print(table)
+
+
+@app.command("simulate")
+def simulate_cmd(
+    entrants: Annotated[int, typer.Option(help="Number of entrants.")] = 8,
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="pda (single elimination, best of 5, final best of 7, PDA rules), "
+            "elimination, swiss or roundrobin.",
+        ),
+    ] = "pda",
+    bots: Annotated[
+        str, typer.Option(help="Bots, comma-separated; they cycle over the entrants.")
+    ] = "greedy",
+    game: Annotated[
+        str, typer.Option("--game", "-g", help=f"Game: {', '.join(MODULES)}")
+    ] = "highfive",
+    schedule: Annotated[
+        str | None,
+        typer.Option(help="Best-of per round: pda, bo1, bo3, ... or a list such as 3,5,7."),
+    ] = None,
+    rounds: Annotated[int | None, typer.Option(help="Swiss rounds (default ceil(log2 n)).")] = None,
+    seeding: Annotated[
+        str, typer.Option(help="draw (a random draw from the seed) or order (entrant order).")
+    ] = "draw",
+    preset: Annotated[
+        str | None, typer.Option(help="Rule preset (High Five: box or pda; pda format: pda).")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A rule option as key=value; repeatable."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed plays the same event.")] = 1,
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    show: Annotated[
+        bool, typer.Option("--bracket/--no-bracket", help="Print every round's matches.")
+    ] = True,
+    save: Annotated[
+        Path | None, typer.Option("--out", help="Write the finished event as JSON to this file.")
+    ] = None,
+) -> None:
+    """Play a whole event offline with bots and print the bracket and the champion."""
+    if fmt not in DEFAULT_SCHEDULE:
+        _fail(f"format {fmt!r} is unknown ({', '.join(DEFAULT_SCHEDULE)})")
+    if jobs < 1:
+        _fail("--jobs must be at least 1")
+    if seeding not in ("draw", "order"):
+        _fail(f"seeding {seeding!r} is unknown (draw, order)")
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if not names:
+        _fail("name at least one bot")
+    for b in names:
+        if b not in BOTS:
+            _fail(f"bot {b!r} is unknown (bots: {', '.join(BOTS)})")
+    width = len(str(entrants))
+    ids = [f"{names[i % len(names)]}-{i + 1:0{width}d}" for i in range(entrants)]
+    bot_of = {e: names[i % len(names)] for i, e in enumerate(ids)}
+    if preset is None and fmt == "pda" and game == "highfive":
+        preset = "pda"
+    try:
+        sched = Schedule.parse(schedule or DEFAULT_SCHEDULE[fmt])
+        options = parse_option_pairs(option or [], preset)
+        order = seed_random(ids, random.Random(seed)) if seeding == "draw" else tuple(ids)
+        event = _build(fmt, list(order), sched, rounds)
+    except BoneyardError as exc:
+        _fail(str(exc))
+        raise
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+    )
+    with progress:
+        bar = progress.add_task(
+            f"{entrants} entrants, {fmt}, {game}", total=playable_matches(event)
+        )
+
+        def on_match(play: MatchPlay) -> None:
+            progress.advance(bar)
+
+        start = time.perf_counter()
+        try:
+            result = simulate(event, bot_of, game, options, seed, jobs, on_match)
+        except BoneyardError as exc:
+            progress.stop()
+            _fail(str(exc))
+            raise
+        seconds = time.perf_counter() - start
+    final = result.event
+    if show:
+        print_event(final, out)
+    champion = final.champion
+    assert champion is not None
+    out.print(
+        f"[bold green]Champion:[/] {escape(champion)} ({escape(bot_of[champion])}, "
+        f"seed {final.seed_of(champion)})"
+    )
+    if result.ratings:
+        ranked = sorted(result.ratings.items(), key=lambda kv: -kv[1].ordinal)
+        out.print(
+            "Bot ratings (OpenSkill, games between different bots): "
+            + ", ".join(
+                f"{escape(b)} {r.ordinal:.1f} (μ {r.mu:.1f}, σ {r.sigma:.1f}, {r.games} games)"
+                for b, r in ranked
+            )
+        )
+    rate = result.games / seconds if seconds > 0 else 0.0
+    out.print(
+        f"{len(final.entrants)} entrants, {result.matches} matches, {result.games} games, "
+        f"{seconds:.1f} s, {rate:.0f} games/s (jobs {jobs})"
+    )
+    if save is not None:
+        save.write_text(json.dumps(final.to_json()) + "\n", encoding="utf-8")

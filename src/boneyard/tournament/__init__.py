@@ -1,0 +1,74 @@
+"""Tournaments: single elimination, Swiss and round robin; match play; standings; ratings.
+
+Pure logic: no I/O, no clock, randomness only from an injected ``random.Random``; every value
+is immutable and every "update" returns a new value. Entrant ids are strings, given to each
+format in seed order (see :mod:`boneyard.tournament.seeding`). The offline driver that plays
+events with bots is :mod:`boneyard.tournament.simulate` (not imported here).
+
+>>> ev = SingleElimination.create(["ann", "bo"], Schedule.preset("pda"))
+>>> ev.num_rounds, ev.match("R1M1").best_of
+(1, 7)
+>>> event_from_json(ev.to_json()) == ev
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boneyard.tournament.elimination import SingleElimination
+from boneyard.tournament.errors import TournamentError
+from boneyard.tournament.match import Match, MatchGame
+from boneyard.tournament.ratings import CATEGORIES, Rating, category_for, rate_game, rate_teams
+from boneyard.tournament.roundrobin import RoundRobin
+from boneyard.tournament.schedule import PDA, Schedule
+from boneyard.tournament.seeding import seed_by_rating, seed_random
+from boneyard.tournament.standings import Standing
+from boneyard.tournament.swiss import Swiss
+
+Event = SingleElimination | Swiss | RoundRobin
+"""Any tournament format; they share one interface (see tournament-api.md)."""
+
+FORMATS: dict[str, type[SingleElimination] | type[Swiss] | type[RoundRobin]] = {
+    "single_elimination": SingleElimination,
+    "swiss": Swiss,
+    "round_robin": RoundRobin,
+}
+
+
+def event_from_json(doc: dict[str, Any]) -> Event:
+    """An event from its JSON form, whatever its format."""
+    cls = FORMATS.get(doc.get("format", ""))
+    if cls is None:
+        raise TournamentError(
+            f"event format {doc.get('format')!r} is unknown ({', '.join(FORMATS)})"
+        )
+    try:
+        return cls.from_json(doc)
+    except TournamentError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise TournamentError(f"the event JSON is malformed ({exc!r})") from exc
+
+
+__all__ = [
+    "CATEGORIES",
+    "FORMATS",
+    "PDA",
+    "Event",
+    "Match",
+    "MatchGame",
+    "Rating",
+    "RoundRobin",
+    "Schedule",
+    "SingleElimination",
+    "Standing",
+    "Swiss",
+    "TournamentError",
+    "category_for",
+    "event_from_json",
+    "rate_game",
+    "rate_teams",
+    "seed_by_rating",
+    "seed_random",
+]

@@ -1,0 +1,148 @@
+"""Single elimination for 2 to 1,024 entrants: standard seeding, byes to the top seeds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from boneyard.tournament.base import EventBase, competition_ranks
+from boneyard.tournament.errors import TournamentError, check_entrants
+from boneyard.tournament.match import Match, match_id
+from boneyard.tournament.schedule import PDA, Schedule
+from boneyard.tournament.seeding import bracket_order
+from boneyard.tournament.standings import Standing, tally
+
+MAX_ENTRANTS = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SingleElimination(EventBase):
+    """A knock-out bracket.
+
+    The bracket has ``2**k >= n`` slots; seed ``s`` meets seed ``2**k + 1 - s`` in round 1
+    (:func:`~boneyard.tournament.seeding.bracket_order`), so the ``2**k - n`` byes (missing
+    seeds) fall to seeds 1, 2, ... and only in round 1. Round ``r`` match ``i`` is fed by round
+    ``r - 1`` matches ``2i`` (side a) and ``2i + 1`` (side b).
+
+    >>> ev = SingleElimination.create(["ann", "bo", "cy"])
+    >>> [(m.id, m.a, m.b, m.bye, m.best_of) for m in ev.matches()]
+    [('R1M1', 'ann', None, True, 5), ('R1M2', 'bo', 'cy', False, 5),
+     ('R2M1', 'ann', None, False, 7)]
+    >>> for _ in range(3):
+    ...     ev = ev.record_game("R1M2", "cy", (150, 20))
+    >>> ev.match("R2M1").sides
+    ('ann', 'cy')
+    >>> for _ in range(4):
+    ...     ev = ev.record_game("R2M1", "ann")
+    >>> ev.champion, [(s.entrant, s.rank) for s in ev.standings()]
+    ('ann', [('ann', 1), ('cy', 2), ('bo', 3)])
+    """
+
+    format: ClassVar[str] = "single_elimination"
+
+    @staticmethod
+    def create(entrants: Sequence[str], schedule: Schedule = PDA) -> SingleElimination:
+        """A bracket for ``entrants`` given in seed order (seed 1 first)."""
+        check_entrants(entrants, 2, MAX_ENTRANTS)
+        n = len(entrants)
+        total = (n - 1).bit_length()
+        size = 1 << total
+        order = bracket_order(size)
+        first: list[Match] = []
+        for i in range(size // 2):
+            sa, sb = order[2 * i], order[2 * i + 1]
+            a, b = entrants[sa - 1], (entrants[sb - 1] if sb <= n else None)
+            first.append(
+                Match(match_id(1, i), 1, i, a, b, schedule.best_of(1, total), bye=b is None)
+            )
+        rounds: list[tuple[Match, ...]] = [tuple(first)]
+        for r in range(2, total + 1):
+            best_of = schedule.best_of(r, total)
+            ms = [Match(match_id(r, i), r, i, None, None, best_of) for i in range(size >> r)]
+            if r == 2:  # bye holders are already through to round 2
+                for m in first:
+                    if m.bye:
+                        nxt = ms[m.index // 2]
+                        ms[m.index // 2] = (
+                            replace(nxt, a=m.a) if m.index % 2 == 0 else replace(nxt, b=m.a)
+                        )
+            rounds.append(tuple(ms))
+        return SingleElimination(tuple(entrants), schedule, tuple(rounds))
+
+    def pending(self) -> tuple[Match, ...]:
+        """Every match ready to play, in any round (a bracket need not advance evenly)."""
+        return tuple(m for m in self.matches() if m.is_ready)
+
+    def _check_playable(self, m: Match) -> None:
+        """Any ready match of a bracket may be played."""
+
+    def _advanced(self, m: Match) -> SingleElimination:
+        if m.round >= self.num_rounds:
+            return self
+        winner = m.winner
+        nxt = self.rounds[m.round][m.index // 2]
+        nxt = replace(nxt, a=winner) if m.index % 2 == 0 else replace(nxt, b=winner)
+        rounds = list(self.rounds)
+        rnd = list(rounds[m.round])
+        rnd[m.index // 2] = nxt
+        rounds[m.round] = tuple(rnd)
+        return replace(self, rounds=tuple(rounds))
+
+    @property
+    def champion(self) -> str | None:
+        """The winner of the final, once played."""
+        return self.rounds[-1][0].winner
+
+    @property
+    def is_over(self) -> bool:
+        """The final is decided."""
+        return self.rounds[-1][0].is_over
+
+    def standings(self) -> tuple[Standing, ...]:
+        """Champion, runner-up, then by the round of elimination (later is better); entrants
+        out in the same round share a rank and are listed by seed. ``tiebreaks`` is
+        ``(last round reached,)``."""
+        reached = dict.fromkeys(self.entrants, 1)
+        out_in: dict[str, int] = {}
+        for m in self.matches():
+            for e in m.sides:
+                if e is not None:
+                    reached[e] = max(reached[e], m.round)
+            if m.loser is not None:
+                out_in[m.loser] = m.round
+        t = tally(self.entrants, self.matches())
+        seeds = {e: i + 1 for i, e in enumerate(self.entrants)}
+        order = sorted(self.entrants, key=lambda e: (-reached[e], e in out_in, seeds[e]))
+        keys = [(-reached[e], e in out_in) for e in order]
+        out = []
+        for e, rank in zip(order, competition_ranks(keys), strict=True):
+            te = t[e]
+            out.append(
+                Standing(
+                    e,
+                    rank,
+                    seeds[e],
+                    float(te.wins + te.byes),
+                    te.wins,
+                    te.losses,
+                    te.byes,
+                    te.game_wins,
+                    te.game_losses,
+                    (float(reached[e]),),
+                    out_in.get(e),
+                )
+            )
+        return tuple(out)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (tournament-api.md)."""
+        return self._json_base()
+
+    @staticmethod
+    def from_json(doc: dict[str, Any]) -> SingleElimination:
+        """The inverse of :meth:`to_json`."""
+        entrants, schedule, rounds = EventBase._parse_base(doc, SingleElimination.format)
+        if not rounds:
+            raise TournamentError("a bracket has at least one round")
+        return SingleElimination(entrants, schedule, rounds)

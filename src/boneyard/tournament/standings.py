@@ -1,0 +1,93 @@
+"""Standings rows and the per-entrant tallies every format shares."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from boneyard.tournament.match import Match
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One entrant's line in the standings.
+
+    ``points`` are match points (win 1, loss 0; a Swiss bye 1). ``tiebreaks`` are the format's
+    tie-break values in order (Swiss: Buchholz, Sonneborn-Berger; round robin:
+    Sonneborn-Berger; bracket: the last round reached).
+    """
+
+    entrant: str
+    rank: int
+    seed: int
+    points: float
+    wins: int
+    losses: int
+    byes: int
+    game_wins: int
+    game_losses: int
+    tiebreaks: tuple[float, ...] = ()
+    eliminated_in: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict with the same field names."""
+        return {
+            "entrant": self.entrant,
+            "rank": self.rank,
+            "seed": self.seed,
+            "points": self.points,
+            "wins": self.wins,
+            "losses": self.losses,
+            "byes": self.byes,
+            "game_wins": self.game_wins,
+            "game_losses": self.game_losses,
+            "tiebreaks": list(self.tiebreaks),
+            "eliminated_in": self.eliminated_in,
+        }
+
+
+@dataclass(slots=True)
+class Tally:
+    """Mutable working totals for one entrant (internal to standings computations)."""
+
+    wins: int = 0
+    losses: int = 0
+    byes: int = 0
+    game_wins: int = 0
+    game_losses: int = 0
+    opponents: list[str] = field(default_factory=list)
+    beaten: list[str] = field(default_factory=list)
+
+
+def tally(entrants: Iterable[str], matches: Iterable[Match]) -> dict[str, Tally]:
+    """Wins, losses, byes, games and opponents from the finished matches.
+
+    >>> t = tally(["a", "b"], [Match("R1M1", 1, 0, "a", "b", 1).with_game("b", (9, 150))])
+    >>> t["b"].wins, t["a"].losses, t["a"].opponents, t["b"].game_wins
+    (1, 1, ['b'], 1)
+    """
+    out = {e: Tally() for e in entrants}
+    for m in matches:
+        if m.bye:
+            if m.a is not None:
+                out[m.a].byes += 1
+            continue
+        if m.a is None or m.b is None:
+            continue
+        wa, wb = m.wins
+        out[m.a].game_wins += wa
+        out[m.a].game_losses += wb
+        out[m.b].game_wins += wb
+        out[m.b].game_losses += wa
+        w = m.winner
+        if w is None:
+            continue
+        loser = m.loser
+        assert loser is not None
+        out[w].wins += 1
+        out[w].beaten.append(loser)
+        out[loser].losses += 1
+        out[m.a].opponents.append(m.b)
+        out[m.b].opponents.append(m.a)
+    return out

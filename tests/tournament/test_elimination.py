@@ -1,0 +1,159 @@
+"""Single elimination: structure for every size 2–1,024, and properties of played-out brackets."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boneyard.tournament import (
+    PDA,
+    Schedule,
+    SingleElimination,
+    TournamentError,
+    event_from_json,
+    seed_by_rating,
+    seed_random,
+)
+
+
+def ids(n: int) -> list[str]:
+    return [f"e{i:04d}" for i in range(1, n + 1)]
+
+
+def ceil_log2(n: int) -> int:
+    k = 0
+    while (1 << k) < n:
+        k += 1
+    return k
+
+
+def test_structure_for_every_size() -> None:
+    for n in range(2, 1025):
+        entrants = ids(n)
+        ev = SingleElimination.create(entrants, PDA)
+        rounds = ceil_log2(n)
+        assert ev.num_rounds == rounds == len(ev.rounds)
+        size = 1 << rounds
+        byes = [m for m in ev.matches() if m.bye]
+        # Byes only in round 1, only to the top seeds, one per missing slot.
+        assert all(m.round == 1 and m.b is None for m in byes)
+        assert sorted(ev.seed_of(m.a) for m in byes if m.a) == list(range(1, size - n + 1))
+        # Round 1: every entrant exactly once.
+        first = [e for m in ev.rounds[0] for e in m.sides if e is not None]
+        assert sorted(first) == entrants
+        # Best of 5, the final best of 7.
+        assert ev.rounds[-1][0].best_of == 7 and len(ev.rounds[-1]) == 1
+        assert all(m.best_of == 5 for r in ev.rounds[:-1] for m in r)
+        # Seeds 1 and 2 are in different halves of the bracket.
+        if rounds > 1:
+            half = size // 4  # round-1 matches in the top half of the bracket
+            pos = {e: i for i, m in enumerate(ev.rounds[0]) for e in m.sides if e is not None}
+            assert (pos[entrants[0]] < half) != (pos[entrants[1]] < half)
+
+
+def play_out(ev: SingleElimination, rng: random.Random, forfeit_rate: float = 0.1):
+    """Random results; yields the event after each decided match."""
+    while not ev.is_over:
+        ready = ev.pending()
+        assert ready, "a bracket always has a ready match until it is over"
+        m = ready[rng.randrange(len(ready))]
+        assert m.a is not None and m.b is not None
+        if rng.random() < forfeit_rate:
+            ev = ev.record_forfeit(m.id, rng.choice((m.a, m.b)))
+        else:
+            while not ev.match(m.id).is_over:
+                side = m.a if rng.random() < 0.5 else m.b
+                ev = ev.record_game(m.id, side, (150, rng.randrange(0, 150, 5)))
+    return ev
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 1024), seed=st.integers(0, 2**32), favourites=st.booleans())
+def test_played_bracket_properties(n: int, seed: int, favourites: bool) -> None:
+    rng = random.Random(seed)
+    entrants = seed_random(ids(n), rng)
+    sched = Schedule.preset("bo1") if n > 200 else PDA
+    ev = SingleElimination.create(entrants, sched)
+    if favourites:
+        # The better seed always wins: seeds 1 and 2 must meet in the final.
+        while not ev.is_over:
+            for m in ev.pending():
+                assert m.a is not None and m.b is not None
+                w = min((m.a, m.b), key=ev.seed_of)
+                while not ev.match(m.id).is_over:
+                    ev = ev.record_game(m.id, w)
+        assert set(ev.rounds[-1][0].sides) == set(entrants[:2])
+        assert ev.champion == entrants[0]
+    else:
+        ev = play_out(ev, rng)
+    top2 = {entrants[0], entrants[1]}
+    alive = set(entrants)
+    for r, rnd in enumerate(ev.rounds, start=1):
+        seen = [e for m in rnd for e in m.sides if e is not None]
+        # Each entrant still in appears exactly once in the round; nobody else does.
+        assert sorted(seen) == sorted(alive)
+        if r < ev.num_rounds:
+            assert not any(set(m.sides) == top2 for m in rnd)
+        assert all(not m.bye for m in rnd) or r == 1
+        alive -= {m.loser for m in rnd if m.loser is not None}
+    assert alive == {ev.champion}
+    standings = ev.standings()
+    assert standings[0].entrant == ev.champion and standings[0].rank == 1
+    assert standings[1].rank == 2 and standings[1].eliminated_in == ev.num_rounds
+    assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+
+
+def test_match_scores_and_errors() -> None:
+    ev = SingleElimination.create(["a", "b", "c", "d"], PDA)
+    assert [m.sides for m in ev.rounds[0]] == [("a", "d"), ("b", "c")]
+    for _ in range(2):
+        ev = ev.record_game("R1M1", "d", (95, 150))
+    with pytest.raises(TournamentError, match="does not play"):
+        ev.record_game("R1M1", "b")
+    with pytest.raises(TournamentError, match="does not have both players"):
+        ev.record_game("R2M1", "a")
+    with pytest.raises(TournamentError, match="no match"):
+        ev.record_game("R9M1", "a")
+    ev = ev.record_game("R1M1", "a").record_game("R1M1", "a").record_game("R1M1", "a", (150, 0))
+    m = ev.match("R1M1")
+    assert m.wins == (3, 2) and m.winner == "a" and m.loser == "d"
+    assert [g.scores for g in m.games][-1] == (150, 0)
+    with pytest.raises(TournamentError, match="already over"):
+        ev.record_game("R1M1", "a")
+    ev = ev.record_forfeit("R1M2", "b")
+    assert ev.match("R2M1").sides == ("a", "c")
+    assert ev.pending() == (ev.match("R2M1"),)
+    assert ev.match("R2M1").best_of == 7
+
+
+def test_schedules() -> None:
+    assert [PDA.best_of(r, 7) for r in range(1, 8)] == [5] * 6 + [7]
+    custom = Schedule.parse("1,3,5")
+    ev = SingleElimination.create(ids(16), custom)
+    assert [r[0].best_of for r in ev.rounds] == [1, 3, 5, 5]
+    assert Schedule(default=3, final=5, rounds=(1,)).best_of(1, 3) == 1
+    assert Schedule(default=3, final=5, rounds=(1,)).best_of(2, 3) == 3
+    assert Schedule(default=3, final=5, rounds=(1,)).best_of(3, 3) == 5
+    for bad in ("bo4", "2,3", "x", "5,,7"):
+        with pytest.raises(TournamentError):
+            Schedule.parse(bad)
+    assert Schedule.from_json(custom.to_json()) == custom
+
+
+def test_entrant_checks() -> None:
+    with pytest.raises(TournamentError, match="2 to 1024"):
+        SingleElimination.create(["a"])
+    with pytest.raises(TournamentError, match="2 to 1024"):
+        SingleElimination.create(ids(1025))
+    with pytest.raises(TournamentError, match="twice"):
+        SingleElimination.create(["a", "b", "a"])
+
+
+def test_seeding() -> None:
+    assert seed_by_rating({"x": 1.0, "y": 3.0, "z": 3.0}) == ("y", "z", "x")
+    a = seed_random(ids(10), random.Random(7))
+    assert a == seed_random(ids(10), random.Random(7)) and sorted(a) == ids(10)

@@ -1,0 +1,100 @@
+"""Simulation with the real engine and bots, and ``boneyard tournament simulate`` end to end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from boneyard.cli.main import app
+from boneyard.tournament import Schedule, SingleElimination, Swiss, event_from_json
+from boneyard.tournament.simulate import playable_matches, simulate
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "boneyard", "tournament", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_simulate_is_deterministic_and_independent_of_jobs() -> None:
+    ids = ["a", "b", "c", "d", "e"]
+    bots = dict(zip(ids, ["greedy", "random"] * 3, strict=False))
+    ev = SingleElimination.create(ids, Schedule.preset("bo3"))
+    one = simulate(ev, bots, seed=4)
+    two = simulate(ev, bots, seed=4, jobs=2)
+    assert one.event == two.event and one.event.is_over
+    assert one.matches == 4 == playable_matches(ev)
+    assert one.games == sum(len(m.games) for m in one.event.matches())
+    assert all(
+        m.games[-1].scores[m.side_of(m.games[-1].winner)] > 0
+        for m in one.event.matches()
+        if m.games
+    )
+    assert set(one.ratings) == {"greedy", "random"}
+
+
+def test_swiss_simulation() -> None:
+    ids = [f"p{i}" for i in range(6)]
+    ev = Swiss.create(ids, rounds=3)
+    out = simulate(ev, dict.fromkeys(ids, "greedy"), seed=2)
+    assert out.event.is_over and out.matches == 9 and len(out.event.rounds) == 3
+
+
+def test_cli_pda_bracket_end_to_end(tmp_path: Path) -> None:
+    path = tmp_path / "event.json"
+    proc = run(
+        "simulate",
+        "--entrants",
+        "8",
+        "--format",
+        "pda",
+        "--bots",
+        "greedy",
+        "--seed",
+        "3",
+        "--out",
+        str(path),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Round 1 · best of 5" in proc.stdout
+    assert "Final · best of 7" in proc.stdout
+    assert "Champion:" in proc.stdout
+    assert "8 entrants, 7 matches" in proc.stdout
+    ev = event_from_json(json.loads(path.read_text()))
+    assert ev.is_over and ev.format == "single_elimination"
+    assert ev.rounds[-1][0].best_of == 7
+    assert ev.champion is not None and f"Champion: {ev.champion}" in proc.stdout
+    # Same seed, same event.
+    again = run("simulate", "--entrants", "8", "--bots", "greedy", "--seed", "3", "--no-bracket")
+    assert again.returncode == 0 and f"Champion: {ev.champion}" in again.stdout
+    assert "R1M1" not in again.stdout
+
+
+def test_cli_swiss_and_roundrobin() -> None:
+    proc = run("simulate", "--entrants", "5", "--format", "swiss", "--bots", "greedy,random")
+    assert proc.returncode == 0, proc.stderr
+    assert "Standings" in proc.stdout and "Champion:" in proc.stdout
+    proc = run("simulate", "--entrants", "4", "--format", "roundrobin", "--schedule", "bo1")
+    assert proc.returncode == 0, proc.stderr
+    assert "Round 3 · best of 1" in proc.stdout
+
+
+def test_cli_errors() -> None:
+    runner = CliRunner()
+    for args, message in [
+        (["--format", "ladder"], "format 'ladder' is unknown"),
+        (["--bots", "nobody"], "bot 'nobody' is unknown"),
+        (["--entrants", "1"], "2 to 1024 entrants"),
+        (["--schedule", "bo2"], "odd number"),
+        (["--jobs", "0"], "--jobs must be at least 1"),
+    ]:
+        result = runner.invoke(app, ["tournament", "simulate", *args])
+        assert result.exit_code == 2, result.output
+        assert message in result.stderr
