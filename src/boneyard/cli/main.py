@@ -16,6 +16,7 @@ from boneyard import __version__
 from boneyard.bots import BOTS, make_bot
 from boneyard.bots.expert import check_game
 from boneyard.cli import arena as arena_cli
+from boneyard.cli import tournament as tournament_cli
 from boneyard.cli.options import parse_option_pairs
 from boneyard.cli.play import TerminalGame, save_record
 from boneyard.core.errors import BoneyardError, RecordError
@@ -233,6 +234,13 @@ def serve(
         ),
     ] = None,
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.5,
+    broadcast: Annotated[
+        str | None,
+        typer.Option(
+            help="redis://host:port/db to share tables with other processes "
+            "(default: $BONEYARD_BROADCAST_URL, else this process only)."
+        ),
+    ] = None,
 ) -> None:
     """Serve the web site: accounts, lobby and live tables (open http://HOST:PORT/)."""
     import uvicorn
@@ -242,7 +250,12 @@ def serve(
     url = database_url(db)
     shown = url.split("@")[-1] if "@" in url else url
     err.print(f"Boneyard on http://{host}:{port}/ (database {shown})")
-    uvicorn.run(create_app(url, bot_delay=bot_delay), host=host, port=port, log_level="info")
+    uvicorn.run(
+        create_app(url, bot_delay=bot_delay, broadcast=broadcast),
+        host=host,
+        port=port,
+        log_level="info",
+    )
 
 
 @app.command()
@@ -283,6 +296,7 @@ def verify(
 
 app.command("arena")(arena_cli.arena)
 app.command("analyse")(arena_cli.analyse)
+app.add_typer(tournament_cli.app, name="tournament")
 
 
 @app.callback(invoke_without_command=True)

@@ -188,7 +188,8 @@ def hint_text(obs: Any, describe: Any) -> str:
     except BoneyardError as exc:
         return f"[yellow]No hint: {escape(str(exc))}.[/]"
     values = ", ".join(f"{escape(describe(v.action))} {v.value:+.1f}" for v in h.values)
-    return f"Hint: [bold]{escape(describe(h.best))}[/] (expected chips this hand: {values})"
+    best = escape(describe(h.best))
+    return f"Hint: [bold]{best}[/] (expected lead over the rest of the hand: {values})"
 
 
 def save_record(state: GameState, path: Path) -> Path:

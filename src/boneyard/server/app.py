@@ -20,14 +20,30 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
-from starlette.websockets import WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from boneyard import __version__
 from boneyard.bots import BOTS
+from boneyard.bots.expert import check_game
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.games.registry import available_games, get_spec
-from boneyard.server import auth, replays
-from boneyard.server.tables import Client, LiveTable, StaleError, TableManager, now
+from boneyard.server import access, auth, profiles, replays, validation
+from boneyard.server import events as site_events
+from boneyard.server.broadcast import make_broadcaster
+from boneyard.server.chat import CHAT_RATE, Chat
+from boneyard.server.chat import add_routes as add_chat_routes
+from boneyard.server.clock import ClockIn, TurnClock, clock_settings
+from boneyard.server.clock import add_routes as add_clock_routes
+from boneyard.server.metrics import CONTENT_TYPE_LATEST
+from boneyard.server.tables import (
+    DB_ERRORS,
+    Client,
+    LiveTable,
+    StaleError,
+    TableManager,
+    first_commitment,
+    now,
+)
 from boneyard.store.db import make_engine, migrate, sessionmaker, sqlite_url
 from boneyard.store.models import GameTable, Session, User
 
@@ -95,12 +111,15 @@ class TableIn(BaseModel):
     options: dict[str, str | int | bool] = Field(default_factory=dict, max_length=30)
     seats: list[SeatIn] = Field(min_length=2, max_length=8)
     start: bool = True
+    clock: ClockIn | None = None  # the turn clock (docs/server.md); none by default
+    private: bool = False  # not listed; reachable with its invite link (docs/server.md)
 
 
 class JoinIn(BaseModel):
     """Take a seat."""
 
     seat: int = Field(ge=0, le=7)
+    invite: str | None = Field(default=None, max_length=100)  # a private table's token
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -117,22 +136,33 @@ def create_app(
     bot_delay: float = 0.5,
     login_limit: int = auth.LOGIN_LIMIT,
     ws_rate: tuple[int, float] = WS_RATE,
+    broadcast: str | None = None,
+    clock_scale: float = 1.0,
+    chat_rate: tuple[int, float] = CHAT_RATE,
 ) -> FastAPI:
     """The web application on database ``db`` (URL or SQLite path; see :func:`database_url`).
 
     ``bot_delay``: seconds a bot waits before moving; ``login_limit``: sign-in attempts per
-    address per minute; ``ws_rate``: (messages, seconds) allowed per socket.
+    address per minute; ``ws_rate``: (messages, seconds) allowed per socket; ``broadcast``:
+    ``redis://…`` to share tables with other processes (default ``BONEYARD_BROADCAST_URL``, else
+    in memory; docs/operations.md); ``clock_scale``: multiplies every turn-clock duration (tests);
+    ``chat_rate``: (chat lines, seconds) allowed per person.
     """
     engine = make_engine(database_url(db))
     sessions = sessionmaker(engine)
-    tables = TableManager(sessions, bot_delay=bot_delay)
+    tables = TableManager(sessions, bot_delay=bot_delay, broadcaster=make_broadcaster(broadcast))
     login_limiter = auth.RateLimiter(login_limit, auth.LOGIN_WINDOW)
+    tables.clock = turn_clock = TurnClock(tables, clock_scale)
+    table_chat = Chat(sessions, chat_rate, tables)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await migrate(engine)
         await tables.resume_all()
+        turn_clock.resume_all()
+        await tables.start_background()
         yield
+        await turn_clock.close()
         await tables.close()
         await engine.dispose()
 
@@ -157,6 +187,19 @@ def create_app(
             return response
 
     app.add_middleware(Csrf)
+    validation.install(app)  # 422 answers that cannot fail on odd input
+
+    async def database_down(_request: Request, exc: Exception) -> JSONResponse:
+        tables.metrics.db_errors.inc()
+        return JSONResponse({"detail": "the database is unavailable: try again in a moment"}, 503)
+
+    for exc_class in DB_ERRORS:
+        app.add_exception_handler(exc_class, database_down)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        """Prometheus metrics of this process (docs/operations.md)."""
+        return Response(tables.metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     # -- people ----------------------------------------------------------------------------
 
@@ -250,7 +293,11 @@ def create_app(
         """Sign in with username and password."""
         limit_login(request)
         async with sessions() as s:
-            user = await s.scalar(select(User).where(User.username == body.username))
+            user = (
+                await s.scalar(select(User).where(User.username == body.username))
+                if auth.check_username(body.username) is None  # (a NUL: PostgreSQL refuses it)
+                else None
+            )
         if user is None or not auth.check_password(user.password_hash, body.password):
             raise HTTPException(400, "wrong username or password")
         await sign_in(request, response, user.id)
@@ -324,12 +371,22 @@ def create_app(
                 seats.append({"kind": "person", "user_id": user.id, "name": user.display_name})
             elif s.kind == "bot":
                 if s.bot not in BOTS:
-                    raise HTTPException(400, f"bot {s.bot!r} is unknown (bots: {', '.join(BOTS)})")
+                    raise HTTPException(
+                        400, f"bot level {s.bot!r} is unknown (levels: {', '.join(BOTS)})"
+                    )
+                try:
+                    check_game(s.bot, body.game)
+                except BoneyardError as exc:
+                    raise HTTPException(400, str(exc)) from None
                 seats.append(
                     {"kind": "bot", "bot": s.bot, "name": f"{s.bot.capitalize()} bot {i + 1}"}
                 )
             else:
                 seats.append({"kind": "open", "name": None})
+        try:
+            clock = clock_settings(body.clock, body.game)
+        except BoneyardError as exc:
+            raise HTTPException(400, str(exc)) from None
         tid = secrets.token_hex(8)
         async with sessions() as s, s.begin():
             s.add(
@@ -341,8 +398,13 @@ def create_app(
                     status="open",
                     created_by=user.id,
                     created_at=now(),
+                    settings={"clock": clock} if clock else None,
+                    private=body.private,
+                    invite_token=access.new_invite_token() if body.private else None,
                 )
             )
+            await s.flush()
+            s.add(first_commitment(tid))  # hand 0's seed: committed before anyone adds one
         table = await tables.get(tid)
         assert table is not None
         if body.start and not any(s["kind"] == "open" for s in seats):
@@ -359,7 +421,7 @@ def create_app(
     async def new_table(body: TableIn, user: Annotated[Me, Depends(need_user)]) -> dict[str, Any]:
         """Create a table (started at once when no seat is open and ``start`` is true)."""
         table = await create_table(body, user)
-        return table.public_json()
+        return {**table.public_json(), **access.invite_json(table)}
 
     @app.post("/api/quickplay", responses=ERRORS)
     async def quickplay(user: Annotated[Me, Depends(need_user)]) -> dict[str, Any]:
@@ -377,7 +439,14 @@ def create_app(
             ).all()
         out = []
         for row in rows:
-            seat = next((i for i, x in enumerate(row.seats) if x.get("user_id") == user.id), None)
+            seat = next(
+                (
+                    i
+                    for i, x in enumerate(row.seats)
+                    if user.id in (x.get("user_id"), (x.get("replaced") or {}).get("user_id"))
+                ),
+                None,
+            )
             if seat is None:
                 continue
             item: dict[str, Any] = {
@@ -407,7 +476,7 @@ def create_app(
             rows = (
                 await s.scalars(
                     select(GameTable)
-                    .where(GameTable.status != "over")
+                    .where(GameTable.status != "over", GameTable.private.is_(False))
                     .order_by(GameTable.created_at.desc())
                     .limit(100)
                 )
@@ -425,18 +494,31 @@ def create_app(
             raise HTTPException(404, "no such table")
         return table
 
+    async def visible_table(table_id: str, request: Request) -> LiveTable:
+        """The table, if the requester may see it (private: a seat, its creator or ?invite=)."""
+        table = await need_table(table_id)
+        me = await current_user(request)
+        access.check_access(table, me.id if me else None, request.query_params.get("invite"))
+        return table
+
+    app.state.visible_table = visible_table  # for the replay routes
+    app.state.user_for_token = user_for_token  # for the profile routes
+
     @app.get("/api/tables/{table_id}", responses=ERRORS)
-    async def table_info(table_id: str) -> dict[str, Any]:
-        """A table's public information."""
-        return (await need_table(table_id)).public_json()
+    async def table_info(table_id: str, request: Request) -> dict[str, Any]:
+        """A table's public information (a private table: with ``?invite=TOKEN`` or a seat)."""
+        return (await visible_table(table_id, request)).public_json()
 
     @app.post("/api/tables/{table_id}/join", responses=ERRORS)
     async def join(
         table_id: str, body: JoinIn, user: Annotated[Me, Depends(need_user)]
     ) -> dict[str, Any]:
-        """Take an open seat."""
+        """Take an open seat (a private table's needs ``invite``, its token)."""
         table = await need_table(table_id)
+        access.check_access(table, user.id, body.invite)
         async with table.lock:
+            if tables.broadcaster.distributed:
+                await tables.refresh(table)  # another process may have seated someone
             if table.status != "open":
                 raise HTTPException(400, "the game has already started")
             if any(s.get("user_id") == user.id for s in table.seats):
@@ -454,6 +536,7 @@ def create_app(
                 if client.user_id == user.id:
                     client.seat = body.seat
             await table.broadcast()
+        await tables.announce(table)
         return table.public_json()
 
     @app.post("/api/tables/{table_id}/start", responses=ERRORS)
@@ -466,9 +549,9 @@ def create_app(
         return table.public_json()
 
     @app.get("/api/tables/{table_id}/record", responses=ERRORS)
-    async def record(table_id: str) -> JSONResponse:
+    async def record(table_id: str, request: Request) -> JSONResponse:
         """The record (RECORDS.md) of a finished game, with its revealed seeds."""
-        table = await need_table(table_id)
+        table = await visible_table(table_id, request)
         if table.state is None or not table.state.is_over:
             raise HTTPException(400, "the record is available once the game is over")
         return JSONResponse(
@@ -477,6 +560,9 @@ def create_app(
         )
 
     replays.add_routes(app, tables, ERRORS)
+    app.include_router(site_events.router(tables, sessions, current_user, ERRORS))
+    add_clock_routes(app, tables, need_user, ERRORS)
+    add_chat_routes(app, table_chat, need_user, ERRORS)
 
     # -- live table --------------------------------------------------------------------------
 
@@ -487,11 +573,20 @@ def create_app(
         if origin is not None and host is not None and origin.split("://", 1)[-1] != host:
             await websocket.close(code=1008, reason="cross-site socket refused")
             return
-        table = await tables.get(table_id) if len(table_id) <= 32 else None
-        if table is None:
+        try:
+            table = await tables.get(table_id) if len(table_id) <= 32 else None
+            user = await user_for_token(websocket.cookies.get(auth.SESSION_COOKIE))
+            if table is not None and tables.broadcaster.distributed:
+                await tables.catch_up(table)  # another process may have moved it on
+        except DB_ERRORS:
+            tables.metrics.db_errors.inc()
+            await websocket.close(code=1013, reason="the database is unavailable: try again")
+            return
+        if table is None or not access.may_see(
+            table, user.id if user else None, websocket.query_params.get("invite")
+        ):
             await websocket.close(code=1008, reason="no such table")
             return
-        user = await user_for_token(websocket.cookies.get(auth.SESSION_COOKIE))
         await websocket.accept()
         seat = next(
             (
@@ -506,19 +601,23 @@ def create_app(
         limiter = auth.RateLimiter(*ws_rate)
         try:
             await websocket.send_json(table.view(client.seat))
+            await table_chat.send_history(table, client)
             while True:
-                text = await websocket.receive_text()
+                text = await validation.receive_text(websocket)  # None: a binary frame
                 if not limiter.allow("socket", time.monotonic()):
                     await error(websocket, table, "too many messages: slow down")
                     continue
-                if len(text) > MAX_WS_MESSAGE:
+                if text is None:
+                    await error(websocket, table, "a message is JSON text, not a binary frame")
+                    continue
+                if len(text) > MAX_WS_MESSAGE or validation.size(text) > MAX_WS_MESSAGE:
                     await error(
                         websocket, table, f"message too large (over {MAX_WS_MESSAGE} bytes)"
                     )
                     continue
                 await handle(websocket, table, client, text)
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            pass  # (Disconnected: a send to this socket failed first, e.g. a dropped client)
         finally:
             if client in table.clients:
                 table.clients.remove(client)
@@ -529,11 +628,44 @@ def create_app(
         except ValueError:
             await error(websocket, table, "the message is not valid JSON")
             return
+        except RecursionError:
+            await error(websocket, table, "the message is nested too deeply")
+            return
         if not isinstance(msg, dict):
             await error(websocket, table, 'a message is an object like {"seq": 3, "action": {...}}')
             return
         if msg.get("type") == "resync":
+            if tables.broadcaster.distributed:
+                await tables.catch_up(table)
             await websocket.send_json(table.view(client.seat))
+            await table_chat.send_history(table, client)
+            return
+        if msg.get("type") in ("chat", "mute", "unmute"):
+            await table_chat.handle(table, client, msg)
+            return
+        if msg.get("type") == "seed":  # a client seed for the next hand (docs/fairness.md)
+            try:
+                reply = await tables.add_client_seed(
+                    table, client.seat, msg.get("hand"), msg.get("seed")
+                )
+            except BoneyardError as exc:  # "about" lets the page keep it out of the move errors
+                await websocket.send_json(
+                    {
+                        "type": "error",
+                        "message": str(exc),
+                        "version": table.version,
+                        "about": "seed",
+                        "hand": msg.get("hand"),
+                    }
+                )
+                return
+            await websocket.send_json(reply)
+            return
+        if msg.get("type") == "reclaim":
+            try:
+                await turn_clock.reclaim(table, client.user_id)
+            except BoneyardError as exc:
+                await error(websocket, table, str(exc))
             return
         if "action" not in msg or "seq" not in msg:
             await error(websocket, table, 'a move is {"seq": <version>, "action": {...}}')
@@ -551,7 +683,10 @@ def create_app(
             await error(websocket, table, str(exc))
 
     async def error(websocket: WebSocket, table: LiveTable, message: str) -> None:
-        await websocket.send_json({"type": "error", "message": message, "version": table.version})
+        # (clean: a message may echo a lone surrogate sent as a JSON escape; UTF-8 cannot carry it)
+        await websocket.send_json(
+            {"type": "error", "message": validation.clean(message), "version": table.version}
+        )
 
     # -- static client -----------------------------------------------------------------------
 
@@ -562,6 +697,9 @@ def create_app(
     @app.get("/table/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(WEB / "table.html")
+
+    access.add_routes(app, tables)
+    profiles.add_routes(app, sessions, ERRORS)
 
     @app.get("/replay", include_in_schema=False)
     async def replay_upload_page() -> FileResponse:

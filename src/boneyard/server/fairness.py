@@ -1,17 +1,29 @@
-"""Deals you can check: commit to a server seed, deal from it, reveal it (docs/fairness.md).
+"""Deals you can check: commit to a server seed, mix in the players' seeds, deal, reveal.
 
-Scheme ``boneyard-deal/1``, per hand ``h`` (0-based) of a table:
+See docs/fairness.md. Two schemes; a table deals by one of them and its record says which.
 
-* the server draws ``seed``: 32 random bytes written as 64 lowercase hex digits;
-* before the hand it publishes ``commitment = sha256(seed as ASCII text)`` in hex;
+``boneyard-deal/2`` (current), per hand ``h`` (0-based) of a table:
+
+* the server draws ``seed``: 32 random bytes written as 64 lowercase hex digits, and publishes
+  ``commitment = sha256(seed as ASCII text)`` in hex *before* anyone may add a seed for the hand
+  (hand 0's when the table is created, hand ``h + 1``'s when hand ``h`` is dealt);
+* every seated person may add a client seed (1 to 128 printable characters) until the deal;
 * the deal is the game's own ``deal_random(rng)`` with ``rng = random.Random(n)`` where
-  ``n = int.from_bytes(sha256("boneyard-deal/1:" + seed + ":" + str(h)).digest(), "big")``;
-* after the hand the seed is revealed in the record's ``meta.fairness.hands[h].seed``.
+  ``n = int.from_bytes(sha256(text).digest(), "big")`` and ``text`` is
+  ``"boneyard-deal/2:" + seed + ":" + str(h)`` followed, for each seat in order, by ``":"`` and
+  the hex sha256 of that seat's client seed (UTF-8), or ``":-"`` when the seat added none;
+* the client seeds are published with the deal, the server seed once the hand is over, and the
+  record's ``meta.fairness.hands[h]`` carries ``commitment``, ``seed`` and ``client_seeds``.
+
+``boneyard-deal/1`` (records written before client seeds): the same without the client seeds,
+``text = "boneyard-deal/1:" + seed + ":" + str(h)``.
 
 >>> s = "00" * 32
 >>> commitment(s)[:16]
 '60e05bd1b195af2f'
 >>> deal_number(s, 0) == deal_number(s, 0) != deal_number(s, 1)
+True
+>>> deal_text(s, 2, ["abc", None]).endswith(":2:" + hashlib.sha256(b"abc").hexdigest() + ":-")
 True
 """
 
@@ -29,7 +41,15 @@ from boneyard.core.protocol import JSON, GameState
 from boneyard.core.records import Record
 from boneyard.games.registry import get_spec
 
-SCHEME = "boneyard-deal/1"
+SCHEME_V1 = "boneyard-deal/1"
+"""The first scheme: server seed only (records written before client seeds)."""
+SCHEME = "boneyard-deal/2"
+"""The current scheme: server seed and the seated players' client seeds."""
+SCHEMES = (SCHEME_V1, SCHEME)
+MAX_CLIENT_SEED = 128
+"""The longest client seed accepted, in characters."""
+
+ClientSeeds = Sequence[str | None]
 
 
 def new_seed() -> str:
@@ -42,15 +62,46 @@ def commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode("ascii")).hexdigest()
 
 
-def deal_number(seed: str, hand: int) -> int:
+def check_client_seed(seed: object) -> str:
+    """``seed`` if it is an acceptable client seed, else :class:`IllegalActionError` saying why.
+
+    >>> check_client_seed("my lucky seed 7")
+    'my lucky seed 7'
+    >>> check_client_seed("")
+    Traceback (most recent call last):
+    ...
+    boneyard.core.errors.IllegalActionError: a seed has 1 to 128 printable characters
+    """
+    if not isinstance(seed, str):
+        raise IllegalActionError('"seed" must be a string')
+    if not 1 <= len(seed) <= MAX_CLIENT_SEED or not seed.isprintable():
+        raise IllegalActionError(f"a seed has 1 to {MAX_CLIENT_SEED} printable characters")
+    return seed
+
+
+def deal_text(seed: str, hand: int, client_seeds: ClientSeeds = (), scheme: str = SCHEME) -> str:
+    """The text whose sha256 seeds the deal of hand ``hand`` (see the module docstring)."""
+    if scheme == SCHEME_V1:
+        return f"{SCHEME_V1}:{seed}:{hand}"
+    if scheme != SCHEME:
+        raise BoneyardError(f"unknown fairness scheme {scheme!r} (known: {', '.join(SCHEMES)})")
+    parts = [
+        "-" if c is None else hashlib.sha256(c.encode("utf-8")).hexdigest() for c in client_seeds
+    ]
+    return ":".join([SCHEME, seed, str(hand), *parts])
+
+
+def deal_number(seed: str, hand: int, client_seeds: ClientSeeds = (), scheme: str = SCHEME) -> int:
     """The integer that seeds hand ``hand``'s ``random.Random``."""
-    digest = hashlib.sha256(f"{SCHEME}:{seed}:{hand}".encode("ascii")).digest()
-    return int.from_bytes(digest, "big")
+    text = deal_text(seed, hand, client_seeds, scheme)
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest(), "big")
 
 
-def deal_rng(seed: str, hand: int) -> random.Random:
+def deal_rng(
+    seed: str, hand: int, client_seeds: ClientSeeds = (), scheme: str = SCHEME
+) -> random.Random:
     """The generator the game's ``deal_random`` shuffles with for hand ``hand``."""
-    return random.Random(deal_number(seed, hand))
+    return random.Random(deal_number(seed, hand, client_seeds, scheme))
 
 
 def event_matches(legal: Mapping[str, Any], sent: Mapping[str, Any], loose: bool) -> bool:
@@ -105,9 +156,20 @@ def new_state(game: str, options: Mapping[str, Any], names: Sequence[str]) -> Ga
     return state
 
 
-def deal(state: GameState, seed: str, hand: int) -> None:
-    """Deal hand ``hand`` of ``state`` from ``seed`` (the documented function)."""
-    state.deal_random(deal_rng(seed, hand))
+def deal(
+    state: GameState,
+    seed: str,
+    hand: int,
+    client_seeds: ClientSeeds | None = None,
+    scheme: str = SCHEME,
+) -> None:
+    """Deal hand ``hand`` of ``state`` (the documented function of the seeds).
+
+    ``client_seeds``: one entry per seat (``None``: that seat added none); ``None`` means no
+    seat added one.
+    """
+    seats: ClientSeeds = [None] * state.num_seats if client_seeds is None else client_seeds
+    state.deal_random(deal_rng(seed, hand, seats, scheme))
 
 
 @dataclass(frozen=True)
@@ -127,26 +189,49 @@ def _setup(hand_doc: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in hand_doc.items() if k != "events"}
 
 
-def fairness_hands(meta: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """``meta.fairness.hands`` of a record (empty when absent)."""
+def fairness_scheme(meta: Mapping[str, Any]) -> str | None:
+    """The scheme named in ``meta.fairness`` (``None`` when absent or unknown)."""
     fair = meta.get("fairness")
-    if not isinstance(fair, Mapping) or fair.get("scheme") != SCHEME:
+    if not isinstance(fair, Mapping) or fair.get("scheme") not in SCHEMES:
+        return None
+    return str(fair["scheme"])
+
+
+def fairness_hands(meta: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """``meta.fairness.hands`` of a record (empty when absent or of an unknown scheme)."""
+    if fairness_scheme(meta) is None:
         return []
-    hands = fair.get("hands")
+    hands = meta["fairness"].get("hands")
     if not isinstance(hands, list):
         return []
     return [h if isinstance(h, Mapping) else {} for h in hands]
 
 
-def verify_record(record: Record) -> list[HandCheck]:
-    """Recompute every deal of ``record`` from its revealed seeds.
+def _client_seeds(info: Mapping[str, Any], seats: int) -> list[str | None] | str:
+    """The hand's client seeds by seat, or why they cannot be read."""
+    raw = info.get("client_seeds")
+    if raw is None:
+        return [None] * seats
+    if not isinstance(raw, list) or len(raw) != seats:
+        return f"client_seeds must be a list of {seats} entries (a seed or null per seat)"
+    if not all(c is None or isinstance(c, str) for c in raw):
+        return "each client seed must be a string or null"
+    return list(raw)
 
-    For each hand: the seed must match its commitment and dealing from it must give exactly the
-    record's set-up; the hand's events are then replayed (they must be legal) to reach the next.
+
+def verify_record(record: Record) -> list[HandCheck]:
+    """Recompute every deal of ``record`` from its revealed seeds (either scheme).
+
+    For each hand: the server seed must match its commitment and dealing from it (and, under
+    ``boneyard-deal/2``, the hand's client seeds) must give exactly the record's set-up; the
+    hand's events are then replayed (they must be legal) to reach the next.
     """
+    scheme = fairness_scheme(record.meta)
     fair = fairness_hands(record.meta)
-    if not fair:
-        raise RecordError(f"the record has no {SCHEME} fairness data in meta.fairness")
+    if scheme is None or not fair:
+        raise RecordError(
+            f"the record has no fairness data ({' or '.join(SCHEMES)}) in meta.fairness"
+        )
     state = new_state(record.game, record.options, record.seats)
     out: list[HandCheck] = []
     for h, hand_doc in enumerate(record.hands):
@@ -160,12 +245,21 @@ def verify_record(record: Record) -> list[HandCheck]:
         if commitment(seed) != commit:
             out.append(HandCheck(h, False, "the revealed seed does not match the commitment"))
             break
-        deal(state, seed, h)
+        clients = _client_seeds(info, state.num_seats) if scheme == SCHEME else None
+        if isinstance(clients, str):
+            out.append(HandCheck(h, False, clients))
+            break
+        deal(state, seed, h, clients, scheme)
         dealt = state.record()["hands"][h]
         if _setup(dealt) != _setup(hand_doc):
-            out.append(HandCheck(h, False, "dealing from the revealed seed gives another deal"))
+            why = "dealing from the revealed seed gives another deal"
+            out.append(HandCheck(h, False, why))
             break
-        out.append(HandCheck(h, True, "the deal matches the revealed seed and commitment"))
+        mixed = sum(1 for c in clients or () if c is not None)
+        why = "the deal matches the revealed seed and commitment"
+        if scheme == SCHEME:
+            why += f" and {mixed} client seed{'' if mixed == 1 else 's'}"
+        out.append(HandCheck(h, True, why))
         _replay_events(state, hand_doc, h)
     return out
 

@@ -24,6 +24,7 @@ from boneyard.core.records import Record, record_from_json
 from boneyard.games.registry import get_spec
 from boneyard.server import fairness
 from boneyard.server.tables import LiveTable, TableManager
+from boneyard.server.validation import encodable
 
 MAX_UPLOAD = 2_000_000  # bytes of an uploaded record
 MAX_EVENTS = 20_000  # events in one replayed record
@@ -98,6 +99,9 @@ def replay_steps(record: Record) -> JSON:
     Raises :class:`RecordError` (the game's replay error) when the record does not replay.
     """
     spec = get_spec(record.game)
+    for h, hand in enumerate(record.hands):
+        if not isinstance(hand.get("events", []), list):
+            raise RecordError("events must be a list", h, None)
     events = sum(len(h.get("events") or []) for h in record.hands)
     if events > MAX_EVENTS:
         raise RecordError(f"the record is too long to view (over {MAX_EVENTS} events)")
@@ -182,9 +186,10 @@ def add_routes(app: FastAPI, tables: TableManager, errors: dict[int | str, Any])
         return table
 
     @app.get("/api/tables/{table_id}/replay", responses=errors)
-    async def table_replay(table_id: str) -> JSON:
+    async def table_replay(table_id: str, request: Request) -> JSON:
         """Every step of a finished game, as public views with all hands shown."""
         table = await need_table(table_id)
+        await request.app.state.visible_table(table_id, request)  # a private table: invite
         if table.state is None or not table.state.is_over:
             raise HTTPException(400, "the replay is available once the game is over")
         if table_id not in cache:
@@ -199,18 +204,23 @@ def add_routes(app: FastAPI, tables: TableManager, errors: dict[int | str, Any])
         return cache[table_id]
 
     @app.get("/api/tables/{table_id}/hands", responses=errors)
-    async def table_hands(table_id: str) -> JSON:
+    async def table_hands(table_id: str, request: Request) -> JSON:
         """The ends (winner, award, scores) of the hands this table has finished."""
         table = await need_table(table_id)
+        await request.app.state.visible_table(table_id, request)  # a private table: invite
         async with table.lock:
             return {"hands": hand_ends(table)}
 
     @app.post("/api/replays", responses=errors)
     async def upload_replay(body: RecordIn, request: Request) -> JSON:
         """Replay an uploaded record; a record that does not replay is refused with why."""
-        size = int(request.headers.get("content-length") or 0)
-        if size > MAX_UPLOAD:
+        length = request.headers.get("content-length") or "0"
+        if not length.isdigit():
+            raise HTTPException(400, "the request's Content-Length is not a number")
+        if int(length) > MAX_UPLOAD:
             raise HTTPException(400, f"the record is too large (over {MAX_UPLOAD} bytes)")
+        if not encodable(body.record):
+            raise HTTPException(400, "the record is not valid UTF-8 text (a lone surrogate)")
         try:
             record = record_from_json(body.record)
             return replay_steps(record)

@@ -14,13 +14,14 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.bots import make_bot
@@ -28,6 +29,10 @@ from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.protocol import JSON, GameState
 from boneyard.games.registry import get_spec
 from boneyard.server import fairness
+from boneyard.server.broadcast import Broadcaster, InMemoryBroadcaster
+from boneyard.server.clock import TurnClock, public_seat_name, substitutions
+from boneyard.server.metrics import Metrics
+from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, HandSeed, LogEntry
 
 log = logging.getLogger("boneyard.server")
@@ -66,11 +71,24 @@ class LiveTable:
     state: GameState | None = None
     version: int = 0
     seeds: dict[int, tuple[str, str]] = field(default_factory=dict)
+    # Fairness (docs/fairness.md): the table's scheme, the next hand's committed seed
+    # (hand, server seed, commitment) and the client seeds by hand and seat.
+    scheme: str = fairness.SCHEME
+    pending: tuple[int, str, str] | None = None
+    client_seeds: dict[int, dict[int, str]] = field(default_factory=dict)
+    # A private table is not listed; seeing it needs its invite token (or a seat).
+    private: bool = False
+    invite_token: str | None = None
+    created_by: int | None = None
     hand_scores: list[Any] = field(default_factory=list)
     clients: list[Client] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: dict[int, Any] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    # Table settings (game_tables.settings), the time of the last log entry, the turn clock.
+    settings: dict[str, Any] = field(default_factory=dict)
+    last_at: datetime | None = None
+    clock: TurnClock | None = None
 
     def make_bots(self) -> None:
         """Bot players for the bot seats (their own randomness: they never see the state)."""
@@ -94,14 +112,31 @@ class LiveTable:
         last = self.hands_dealt() - 1
         return hand < last or st.is_over or st.awaiting_deal
 
-    def fairness_json(self) -> list[JSON]:
-        """Per hand: the commitment, and the seed once the hand is over."""
+    def seat_seeds(self, hand: int) -> list[str | None]:
+        """The client seeds of ``hand`` by seat (``None``: that seat added none)."""
+        given = self.client_seeds.get(hand, {})
+        return [given.get(i) for i in range(len(self.seats))]
+
+    def fairness_json(self, seat: int | None = None) -> list[JSON]:
+        """Per dealt hand: the commitment, the client seeds (public from the deal on) and the
+        server seed once the hand is over; then, while the game goes on, the next hand's
+        commitment with the seats that added a seed (and ``my_seed``, this seat's own)."""
         out: list[JSON] = []
         for h in sorted(self.seeds):
             seed, commit = self.seeds[h]
             item: JSON = {"hand": h, "commitment": commit}
+            if self.scheme == fairness.SCHEME:
+                item["client_seeds"] = self.seat_seeds(h)
             if self.hand_finished(h):
                 item["seed"] = seed
+            out.append(item)
+        nxt = self.pending
+        over = self.state is not None and self.state.is_over
+        if nxt is not None and nxt[0] == self.hands_dealt() and not over:
+            given = self.client_seeds.get(nxt[0], {})
+            item = {"hand": nxt[0], "commitment": nxt[2], "next": True, "seeded": sorted(given)}
+            if seat is not None:
+                item["my_seed"] = given.get(seat)
             out.append(item)
         return out
 
@@ -116,13 +151,15 @@ class LiveTable:
                 {
                     "seat": i,
                     "kind": s.get("kind"),
-                    "name": s.get("name"),
+                    "name": public_seat_name(s),
                     "bot": s.get("bot"),
                     "user_id": s.get("user_id"),
+                    **({"replacing": s["replaced"]} if s.get("replaced") else {}),
                 }
                 for i, s in enumerate(self.seats)
             ],
             "status": self.status,
+            "private": self.private,
         }
 
     def view(self, seat: int | None) -> JSON:
@@ -132,9 +169,12 @@ class LiveTable:
             "version": self.version,
             "seat": seat,
             "table": self.public_json(),
-            "fairness": self.fairness_json(),
+            "fairness": self.fairness_json(seat),
             "hand_scores": self.hand_scores,
+            "clock": self.clock.status(self) if self.clock is not None else None,
         }
+        if self.private and seat is not None:
+            msg["invite"] = self.invite_token
         st = self.state
         if st is None:
             msg["view"] = None
@@ -159,9 +199,12 @@ class LiveTable:
         assert self.state is not None
         rec = self.state.record()
         meta = dict(rec.get("meta") or {})
-        meta["fairness"] = {"scheme": fairness.SCHEME, "hands": self.fairness_json()}
+        hands = [f for f in self.fairness_json() if not f.get("next")]
+        meta["fairness"] = {"scheme": self.scheme, "hands": hands}
         meta["table"] = self.id
         meta["generator"] = "boneyard serve"
+        if substitutions(self.settings):
+            meta["substitutions"] = substitutions(self.settings)
         rec["meta"] = meta
         return rec
 
@@ -173,19 +216,47 @@ class LiveTable:
             except Exception:  # a closed socket: forget it
                 with contextlib.suppress(ValueError):
                     self.clients.remove(client)
+        if self.clock is not None:
+            self.clock.arm(self)
 
 
 class StaleError(Exception):
     """The client acted on an old version: it gets a resync."""
 
 
+class UnavailableError(BoneyardError):
+    """The database could not be reached: nothing changed, the client may try again."""
+
+
+DB_ERRORS = (SQLAlchemyError, OSError)
+"""What a database outage raises (IntegrityError, a lost race, is handled before these)."""
+MessageHandler = Callable[["LiveTable", dict[str, Any]], Awaitable[None]]
+
+
 class TableManager:
     """Every live table of this process, loaded from and written to the database."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], bot_delay: float = 0.5):
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        bot_delay: float = 0.5,
+        broadcaster: Broadcaster | None = None,
+        metrics: Metrics | None = None,
+    ):
         self.sessions = sessions
         self.bot_delay = bot_delay
+        self.closing = False  # set on shutdown: bots stop after the move they are making
         self.live: dict[str, LiveTable] = {}
+        self.clock: TurnClock | None = None  # set by create_app (boneyard.server.clock)
+        # Table events between processes (boneyard.server.broadcast) and their handlers by type.
+        self.broadcaster = broadcaster or InMemoryBroadcaster()
+        self.handlers: dict[str, MessageHandler] = {}
+        self.metrics = metrics or Metrics()
+        self.sweeper: asyncio.Task[None] | None = None
+        # Called (each in its own task, after the commit) when a table's game ends: events
+        # advance their brackets and ratings are updated (boneyard.server.events).
+        self.on_game_over: list[Callable[[LiveTable], Coroutine[Any, Any, None]]] = []
+        self._hooks: set[asyncio.Task[None]] = set()
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -200,9 +271,11 @@ class TableManager:
         return len(ids)
 
     async def get(self, table_id: str) -> LiveTable | None:
-        """The live table, loaded from the database on first use."""
+        """The live table, loaded from the database on first use (``None``: no such table)."""
         if table_id in self.live:
             return self.live[table_id]
+        if len(table_id) > 64 or not storable(table_id):  # the database would refuse it
+            return None
         table = await self._load(table_id)
         if table is not None:
             self.live.setdefault(table_id, table)
@@ -221,24 +294,174 @@ class TableManager:
                 )
             ).all()
         table = LiveTable(row.id, row.game, dict(row.options), list(row.seats), row.status)
-        table.seeds = {s.hand: (s.server_seed, s.commitment) for s in seeds}
+        table.settings, table.clock = dict(row.settings or {}), self.clock
+        table.private, table.invite_token = bool(row.private), row.invite_token
+        table.created_by = row.created_by
+        if any(e.kind == "deal" and "scheme" not in e.payload for e in entries):
+            table.scheme = fairness.SCHEME_V1  # begun before client seeds: keeps its rule
+        _take_seeds(table, seeds, entries)
         table.make_bots()
         if row.status != "open":
             state = fairness.new_state(row.game, row.options, seat_names(row.seats))
-            for e in entries:
-                if e.kind == "deal":
-                    if e.payload["hand"] > 0:
-                        table.hand_scores.append(_scores(state))
-                    fairness.deal(state, table.seeds[e.payload["hand"]][0], e.payload["hand"])
-                else:
-                    if e.seat != state.current_seat:
-                        raise BoneyardError(f"table {table_id}: log seq {e.seq} is out of turn")
-                    state.apply(fairness.find_action(state, e.payload))
-                table.version = e.seq
-            if state.is_over and len(table.hand_scores) < len(seeds):
-                table.hand_scores.append(_scores(state))
+            _replay_entries(table, state, entries)
             table.state = state
         return table
+
+    async def refresh(self, table: LiveTable) -> bool:
+        """Catch ``table`` up from the database (the caller holds its lock): its seats, status,
+        new hand seeds and only the log entries after its version. Returns whether it changed.
+        """
+        async with self.sessions() as db:
+            row = await db.get(GameTable, table.id)
+            if row is None:
+                return False
+            entries = (
+                await db.scalars(
+                    select(LogEntry)
+                    .where(LogEntry.table_id == table.id, LogEntry.seq > table.version)
+                    .order_by(LogEntry.seq)
+                )
+            ).all()
+            seeds = []
+            if any(e.kind == "deal" for e in entries):
+                seeds = list(
+                    (await db.scalars(select(HandSeed).where(HandSeed.table_id == table.id))).all()
+                )
+        changed = False
+        if list(row.seats) != table.seats:
+            table.seats = list(row.seats)
+            for client in table.clients:
+                if client.user_id is not None:
+                    client.seat = next(
+                        (
+                            i
+                            for i, s in enumerate(table.seats)
+                            if s.get("user_id") == client.user_id
+                        ),
+                        None,
+                    )
+            changed = True
+        if entries:
+            _take_seeds(table, seeds, entries)
+            old = table.state
+            state = (
+                old.copy()
+                if old is not None
+                else fairness.new_state(table.game, table.options, seat_names(table.seats))
+            )
+            scores, version = list(table.hand_scores), table.version
+            try:
+                _replay_entries(table, state, entries)
+            except Exception:
+                table.hand_scores, table.version = scores, version
+                raise
+            table.state = state
+            changed = True
+        if row.status != table.status:
+            table.status = row.status
+            changed = True
+        return changed
+
+    async def catch_up(self, table: LiveTable) -> None:
+        """Refresh ``table`` from the database and, if it changed, send its sockets fresh views.
+
+        A database fault is logged and counted; the table keeps what it had.
+        """
+        async with table.lock:
+            try:
+                changed = await self.refresh(table)
+            except DB_ERRORS as exc:
+                self.metrics.db_errors.inc()
+                log.warning("catching table %s up failed: %s", table.id, exc)
+                return
+            if changed:
+                await table.broadcast()
+
+    async def announce(self, table: LiveTable) -> None:
+        """Tell the other processes that ``table`` changed (after a commit)."""
+        await self.broadcaster.publish(
+            table.id, {"type": "table", "version": table.version}, local=False
+        )
+
+    def on_message(self, kind: str, handler: MessageHandler) -> None:
+        """Handle broadcast messages of type ``kind`` for live tables of this process."""
+        self.handlers[kind] = handler
+
+    async def on_event(self, table_id: str, message: dict[str, Any]) -> None:
+        """A broadcast message: catch up (``type: table``), a registered handler, or else send
+        it as it is to the table's local sockets. Tables not live here are ignored."""
+        table = self.live.get(table_id)
+        if table is None:
+            return
+        kind = message.get("type")
+        if kind == "table":
+            version = message.get("version")
+            if isinstance(version, int) and version < table.version:
+                return
+            await self.catch_up(table)
+        elif isinstance(kind, str) and kind in self.handlers:
+            await self.handlers[kind](table, message)
+        else:
+            for client in list(table.clients):
+                try:
+                    await client.send(message)
+                except Exception:
+                    with contextlib.suppress(ValueError):
+                        table.clients.remove(client)
+
+    async def catch_up_all(self) -> None:
+        """After a broadcast outage: catch every live table with sockets up, and the bots."""
+        for table in list(self.live.values()):
+            if table.clients:
+                await self.catch_up(table)
+        await self.sweep(0.0)
+
+    async def sweep(self, idle: float) -> int:
+        """Let bots move at tables where one is due and nothing was logged for ``idle`` seconds
+        (their last writer may have died). Returns how many tables were looked at."""
+        cutoff = now().timestamp() - idle
+        async with self.sessions() as db:
+            rows = (
+                await db.execute(
+                    select(LogEntry.table_id, func.max(LogEntry.created_at))
+                    .join(GameTable, GameTable.id == LogEntry.table_id)
+                    .where(GameTable.status == "playing")
+                    .group_by(LogEntry.table_id)
+                )
+            ).all()
+        seen = 0
+        for tid, last in rows:
+            if last is not None and last.tzinfo is None:
+                last = last.replace(tzinfo=UTC)
+            if last is not None and last.timestamp() > cutoff:
+                continue
+            table = await self.get(tid)
+            if table is None or not table.bots:
+                continue
+            seen += 1
+            await self.catch_up(table)
+            self.schedule_bots(table)
+        return seen
+
+    async def start_background(self, interval: float = 5.0, idle: float = 10.0) -> None:
+        """Subscribe to the broadcaster; with several processes, sweep for stalled bots."""
+        self.broadcaster.lag_observer = self.metrics.broadcast_lag.observe
+        self.metrics.bind(
+            lambda: len(self.live),
+            lambda: sum(len(t.clients) for t in self.live.values()),
+            lambda: self.broadcaster.status,
+        )
+        await self.broadcaster.start(self.on_event, self.catch_up_all)
+        if self.broadcaster.distributed:
+            self.sweeper = asyncio.create_task(self._sweep_loop(interval, idle))
+
+    async def _sweep_loop(self, interval: float, idle: float) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.sweep(max(idle, 4 * self.bot_delay))
+            except DB_ERRORS as exc:
+                log.warning("bot sweep failed: %s", exc)
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -261,10 +484,14 @@ class TableManager:
                     row.status = status
                 if st.is_over:
                     row.record = table.record()
+        if entries:
+            table.last_at = entries[-1].created_at  # committed: the turn clock counts from it
 
     async def start(self, table: LiveTable) -> None:
         """Start an open table: a fresh game, its first deal, then bots move if they lead."""
         async with table.lock:
+            if self.broadcaster.distributed:
+                await self.refresh(table)  # seats taken through another process
             if table.status != "open":
                 raise BoneyardError("the table has already started")
             if any(s.get("kind") == "open" for s in table.seats):
@@ -277,6 +504,7 @@ class TableManager:
                 table.state, table.status = None, "open"
                 raise
             await table.broadcast()
+        await self.announce(table)
         self.schedule_bots(table)
 
     async def _advance(
@@ -286,13 +514,42 @@ class TableManager:
         st = table.state
         assert st is not None
         version = table.version + len(entries)
+        following: tuple[int, str, str] | None = None
         if st.awaiting_deal and not st.is_over:
             hand = table.hands_dealt()
-            seed = fairness.new_seed()
-            commit = fairness.commitment(seed)
+            payload: JSON = {"hand": hand}
+            pending = table.pending
+            if table.scheme == fairness.SCHEME and pending is not None and pending[0] == hand:
+                seed, commit = pending[1], pending[2]
+                await self._read_client_seeds(table, hand)  # another process may have taken some
+            else:  # no seed committed ahead (a table begun before that): commit at the deal
+                seed = fairness.new_seed()
+                commit = fairness.commitment(seed)
+                seeds.append(
+                    HandSeed(table_id=table.id, hand=hand, server_seed=seed, commitment=commit)
+                )
+            payload["commitment"] = commit
+            clients: list[str | None] | None = None
+            if table.scheme == fairness.SCHEME:
+                # Commit to the next hand's seed now: players add theirs during this hand.
+                clients = table.seat_seeds(hand)
+                nxt = fairness.new_seed()
+                following = (hand + 1, nxt, fairness.commitment(nxt))
+                seeds.append(
+                    HandSeed(
+                        table_id=table.id,
+                        hand=hand + 1,
+                        server_seed=nxt,
+                        commitment=following[2],
+                        client_seeds={},
+                    )
+                )
+                payload.update(
+                    scheme=table.scheme, client_seeds=clients, next_commitment=following[2]
+                )
             if hand > 0:
                 table.hand_scores.append(_scores(st))
-            fairness.deal(st, seed, hand)
+            fairness.deal(st, seed, hand, clients, table.scheme)
             table.seeds[hand] = (seed, commit)
             version += 1
             entries.append(
@@ -301,17 +558,21 @@ class TableManager:
                     seq=version,
                     kind="deal",
                     seat=None,
-                    payload={"hand": hand, "commitment": commit},
+                    payload=payload,
                     created_at=now(),
                 )
-            )
-            seeds.append(
-                HandSeed(table_id=table.id, hand=hand, server_seed=seed, commitment=commit)
             )
         elif st.is_over and len(table.hand_scores) < table.hands_dealt():
             table.hand_scores.append(_scores(st))
         await self._append(table, entries, seeds)
         table.version = version
+        if following is not None:
+            table.pending = following
+        self.metrics.actions.inc(len(entries))
+        if st.awaiting_deal and not st.is_over:
+            # The deal was thrown in (High Five: nobody holds a double): deal again at once, in
+            # a transaction of its own, or the table would wait for a deal forever.
+            await self._advance(table, [], [])
 
     async def act(self, table: LiveTable, seat: int | None, seq: Any, event: Any) -> None:
         """Apply ``event`` for ``seat`` acting on version ``seq``.
@@ -319,6 +580,7 @@ class TableManager:
         Raises :class:`StaleError` (answer: resync) or :class:`IllegalActionError` (answer: the
         reason); in both cases nothing changed.
         """
+        started = time.perf_counter()
         async with table.lock:
             st = table.state
             if st is None:
@@ -335,6 +597,8 @@ class TableManager:
                 raise IllegalActionError('"action" must be an object of record event fields')
             await self._apply(table, seat, fairness.find_action(st, event))
             await table.broadcast()
+        self.metrics.action_seconds.observe(time.perf_counter() - started)
+        await self.announce(table)
         self.schedule_bots(table)
 
     async def _apply(self, table: LiveTable, seat: int, action: Any) -> None:
@@ -357,18 +621,97 @@ class TableManager:
         try:
             await self._advance(table, [entry], [])
         except IntegrityError:
-            # Another process wrote this sequence number first: reload the truth.
+            # Another process wrote this sequence number first: catch up from the log.
             table.state, table.hand_scores, table.seeds = st, old_scores, old_seeds
-            fresh = await self._load(table.id)
-            if fresh is not None:
-                table.state, table.version = fresh.state, fresh.version
-                table.seeds, table.hand_scores = fresh.seeds, fresh.hand_scores
+            with contextlib.suppress(*DB_ERRORS):
+                await self.refresh(table)
             raise StaleError() from None
-        except Exception:
+        except DB_ERRORS as exc:
+            table.state, table.hand_scores, table.seeds = st, old_scores, old_seeds
+            self.metrics.db_errors.inc()
+            log.warning("table %s: the database refused a commit: %s", table.id, exc)
+            raise UnavailableError(
+                "the server could not save that move (database unavailable): nothing changed, "
+                "try again in a moment"
+            ) from None
+        except BaseException:  # also a cancel (shutdown) mid-commit: memory never runs ahead
             table.state, table.hand_scores, table.seeds = st, old_scores, old_seeds
             raise
         if new.is_over:
             table.status = "over"
+            self.game_over(table)
+
+    def game_over(self, table: LiveTable) -> None:
+        """Run every ``on_game_over`` hook for ``table`` in the background."""
+        for hook in self.on_game_over:
+            task = asyncio.create_task(hook(table))
+            self._hooks.add(task)
+            task.add_done_callback(self._hooks.discard)
+
+    # -- client seeds (docs/fairness.md) ----------------------------------------------------
+
+    async def _read_client_seeds(self, table: LiveTable, hand: int) -> None:
+        """The client seeds of ``hand`` as the database has them (the caller holds the lock)."""
+        async with self.sessions() as db:
+            row = await db.scalar(
+                select(HandSeed).where(HandSeed.table_id == table.id, HandSeed.hand == hand)
+            )
+        if row is not None and row.client_seeds:
+            table.client_seeds[hand] = {int(k): str(v) for k, v in row.client_seeds.items()}
+
+    async def add_client_seed(
+        self, table: LiveTable, seat: int | None, hand: Any, seed: Any
+    ) -> JSON:
+        """Take ``seat``'s client seed for the next hand (not dealt yet); returns the answer.
+
+        Raises :class:`IllegalActionError` with the reason (nothing changed) when the seed is
+        refused: a spectator, a hand already dealt or not committed yet, a malformed seed.
+        """
+        async with table.lock:
+            if seat is None:
+                raise IllegalActionError(
+                    "only a seated player can add a seed: you are watching this table"
+                )
+            if table.scheme != fairness.SCHEME:
+                raise IllegalActionError(
+                    f"this table deals by {table.scheme}, which takes no client seeds"
+                )
+            if table.state is not None and table.state.is_over:
+                raise IllegalActionError("the game is over: there is no hand left to seed")
+            if not isinstance(hand, int) or isinstance(hand, bool) or hand < 0:
+                raise IllegalActionError('"hand" must be the number of a hand (0 is the first)')
+            nxt = table.pending
+            dealt = table.hands_dealt()
+            if hand < dealt:
+                raise IllegalActionError(
+                    f"hand {hand} is already dealt: a seed counts only before its deal"
+                )
+            if nxt is None or nxt[0] != hand:
+                raise IllegalActionError(
+                    f"the server has not committed to hand {hand} yet (the next hand is {dealt})"
+                )
+            seed = fairness.check_client_seed(seed)
+            given = dict(table.client_seeds.get(hand, {}))
+            given[seat] = seed
+            async with self.sessions() as db, db.begin():
+                row = await db.scalar(
+                    select(HandSeed).where(HandSeed.table_id == table.id, HandSeed.hand == hand)
+                )
+                if row is None:  # pragma: no cover - the pending seed is always stored
+                    raise IllegalActionError("the next hand has no committed seed")
+                merged = {str(k): v for k, v in (row.client_seeds or {}).items()}
+                merged[str(seat)] = seed
+                row.client_seeds = merged
+            given.update({int(k): v for k, v in merged.items() if int(k) != seat})
+            table.client_seeds[hand] = given
+            return {
+                "type": "seed",
+                "hand": hand,
+                "seat": seat,
+                "seed": seed,
+                "commitment": nxt[2],
+                "version": table.version,
+            }
 
     # -- bots --------------------------------------------------------------------------------
 
@@ -382,31 +725,101 @@ class TableManager:
         table.bot_task = asyncio.create_task(self._run_bots(table))
 
     async def _run_bots(self, table: LiveTable) -> None:
-        while True:
+        while not self.closing:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
+            if self.closing:
+                return
             async with table.lock:
                 st = table.state
                 if st is None or st.is_over or st.current_seat not in table.bots:
                     return
                 seat = st.current_seat
                 try:
-                    action = table.bots[seat].choose(st.observation(seat))
+                    # In a thread: an expert bot searches for up to a second.
+                    action = await asyncio.to_thread(table.bots[seat].choose, st.observation(seat))
                     await self._apply(table, seat, action)
                 except StaleError:
                     continue
+                except UnavailableError:
+                    log.warning("bot at table %s waits for the database", table.id)
+                    return
                 except Exception:
                     log.exception("bot move failed at table %s", table.id)
                     return
                 await table.broadcast()
+            await self.announce(table)
 
     async def close(self) -> None:
-        """Stop the bot tasks (on shutdown)."""
-        for table in self.live.values():
-            if table.bot_task is not None:
-                table.bot_task.cancel()
+        """Stop the bot tasks, the game-over hooks and the broadcaster (on shutdown)."""
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.sweeper
+        await self.broadcaster.close()
+        for task in list(self._hooks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        # Bots finish the move they are making (a cancel in the middle of a commit could leave a
+        # connection holding the database's write lock); only a bot still busy after a few
+        # seconds is cancelled.
+        self.closing = True
+        tasks = [t.bot_task for t in self.live.values() if t.bot_task is not None]
+        if tasks:
+            _done, busy = await asyncio.wait(tasks, timeout=5)
+            for task in busy:
+                task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await table.bot_task
+                    await task
+
+
+def _replay_entries(table: LiveTable, state: GameState, entries: Any) -> None:
+    """Apply log ``entries`` (deals from ``table.seeds``, actions) to ``state`` and move
+    ``table.version`` and ``table.hand_scores`` along."""
+    for e in entries:
+        if e.kind == "deal":
+            if e.payload["hand"] > 0:
+                table.hand_scores.append(_scores(state))
+            hand = e.payload["hand"]
+            scheme = e.payload.get("scheme", fairness.SCHEME_V1)
+            clients = e.payload.get("client_seeds")
+            if isinstance(clients, list):
+                table.client_seeds[hand] = {i: c for i, c in enumerate(clients) if c is not None}
+            fairness.deal(state, table.seeds[hand][0], hand, clients, scheme)
+        else:
+            if e.seat != state.current_seat:
+                raise BoneyardError(f"table {table.id}: log seq {e.seq} is out of turn")
+            state.apply(fairness.find_action(state, e.payload))
+        table.version = e.seq
+        table.last_at = e.created_at
+    if state.is_over and len(table.hand_scores) < table.hands_dealt():
+        table.hand_scores.append(_scores(state))
+
+
+def _take_seeds(table: LiveTable, rows: Any, entries: Any) -> None:
+    """Hand seeds read from the database: the dealt hands' (and those ``entries`` deal) go to
+    ``table.seeds``, the committed next hand's to ``table.pending`` with its client seeds."""
+    deals = {e.payload["hand"] for e in entries if e.kind == "deal"}
+    for s in sorted(rows, key=lambda r: r.hand):
+        if s.hand in table.seeds or s.hand in deals:
+            table.seeds[s.hand] = (s.server_seed, s.commitment)
+        else:
+            table.pending = (s.hand, s.server_seed, s.commitment)
+            given = s.client_seeds or {}
+            table.client_seeds[s.hand] = {int(k): str(v) for k, v in given.items()}
+
+
+def first_commitment(table_id: str) -> HandSeed:
+    """Hand 0's seed, committed when the table is created (seeds may be added while it is open)."""
+    seed = fairness.new_seed()
+    return HandSeed(
+        table_id=table_id,
+        hand=0,
+        server_seed=seed,
+        commitment=fairness.commitment(seed),
+        client_seeds={},
+    )
 
 
 def _scores(state: GameState) -> Any:

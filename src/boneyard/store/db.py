@@ -41,13 +41,20 @@ def sqlite_url(path: str | Path) -> str:
 
 def make_engine(url: str) -> AsyncEngine:
     """An async engine; SQLite gets foreign keys on."""
-    engine = create_async_engine(async_url(url))
+    # pre_ping: a pooled connection that died (a database restart) is replaced, not used.
+    engine = create_async_engine(async_url(url), pool_pre_ping=True)
     if engine.dialect.name == "sqlite":
 
         @event.listens_for(engine.sync_engine, "connect")
         def _fk_on(dbapi_conn: object, _record: object) -> None:
             cursor = dbapi_conn.cursor()  # type: ignore[attr-defined]
             cursor.execute("PRAGMA foreign_keys=ON")
+            # WAL: readers never wait for the writer and a commit needs no fsync of the main
+            # file (synchronous=NORMAL keeps it consistent; the last commits may be lost on a
+            # power cut, not on a process crash). busy_timeout: writers queue, they do not fail.
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA busy_timeout=10000")
             cursor.close()
 
     return engine

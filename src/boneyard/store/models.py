@@ -117,3 +117,8 @@ class ChatMute(Base):
         ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
     )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# The tournament models (migration 0003) live in their own module; importing it here puts them
+# in Base.metadata, which the Alembic environment uses.
+from boneyard.store import events as _events  # noqa: E402,F401

@@ -6,8 +6,61 @@ const U = 26; // half a tile, in SVG units
 const GAP = 2;
 
 // ---------------------------------------------------------------------------------------------
-// High Five and Merry-Go-Round: the layout in two dimensions. The line of play runs across,
-// the spinner's ends grow up (END_A) and down (END_B); singles lie along their arm, doubles across.
+// High Five and Merry-Go-Round: the layout in two dimensions. The line of play runs across from
+// the lead; a spinner's ends grow at right angles to the line (END_A up, END_B down on a line
+// across). Singles lie along their arm, doubles across it. An arm that reaches the edge of the
+// board's box (or another arm) turns a corner like on a real table: clockwise (so the arms
+// wheel round the lead), then back the other way, and so on; doubles stay across.
+
+const LIMIT_X = 400; // half the box the layout bends within, from the lead's centre (SVG units)
+const LIMIT_Y = 210;
+const STEP = { left: [-1, 0], right: [1, 0], up: [0, -1], down: [0, 1] };
+const CW = { right: "down", down: "left", left: "up", up: "right" };
+const CCW = { right: "up", up: "left", left: "down", down: "right" };
+const across = (d) => d === "left" || d === "right";
+
+// A tile's box size [w, h] on an arm going `dir`: a single along it, a double across it.
+function dims(double, dir) {
+  return across(dir) !== double ? [2 * U, U] : [U, 2 * U];
+}
+
+// The box beyond box `r` (whose arm went `from`) for a tile going `dir`: straight on, centred on
+// r; round a corner, hanging on r's far half.
+function beyond(r, from, dir, double) {
+  const [w, h] = dims(double, dir);
+  const [sx, sy] = STEP[dir];
+  let cx = r.x + r.w / 2;
+  let cy = r.y + r.h / 2;
+  if (dir !== from) {
+    const [fx, fy] = STEP[from];
+    if (fx) cx = fx > 0 ? r.x + r.w - U / 2 : r.x + U / 2;
+    if (fy) cy = fy > 0 ? r.y + r.h - U / 2 : r.y + U / 2;
+  }
+  const x = sx > 0 ? r.x + r.w + GAP : sx < 0 ? r.x - GAP - w : cx - w / 2;
+  const y = sy > 0 ? r.y + r.h + GAP : sy < 0 ? r.y - GAP - h : cy - h / 2;
+  return { x, y, w, h };
+}
+
+function inBox(b) {
+  return b.x >= -LIMIT_X && b.x + b.w <= LIMIT_X && b.y >= -LIMIT_Y && b.y + b.h <= LIMIT_Y;
+}
+
+function clear(b, boxes) {
+  return !boxes.some((o) => b.x < o.x + o.w && o.x < b.x + b.w && b.y < o.y + o.h && o.y < b.y + b.h);
+}
+
+// Where the next tile of an arm goes: straight on if it fits, else round a corner (clockwise
+// first); outside the box rather than on another tile. Returns [box, dir].
+function nextBox(r, from, double, boxes) {
+  const ways = [from, CW[from], CCW[from]];
+  for (const test of [(b) => inBox(b) && clear(b, boxes), (b) => clear(b, boxes)]) {
+    for (const d of ways) {
+      const b = beyond(r, from, d, double);
+      if (test(b)) return [b, d];
+    }
+  }
+  return [beyond(r, from, from, double), from];
+}
 
 function fivesGeometry(layout) {
   const byTile = new Map();
@@ -62,67 +115,59 @@ function fivesGeometry(layout) {
     leftFirst = lk.find((k) => joined.get(k.tile) === lead.a);
     rightFirst = lk.find((k) => k !== leftFirst && joined.get(k.tile) === lead.b);
   }
-  const placed = []; // {t, a, b, x, y, vertical, dir}
-  const left = leftFirst ? chain(leftFirst) : [];
-  const right = rightFirst ? chain(rightFirst) : [];
-  const line = [];
-  for (const p of [...left].reverse()) line.push([p, p.double ? p.a : outer(p), joined.get(p.tile), "left"]);
-  line.push([lead, lead.a, lead.b, "lead"]);
-  for (const p of right) line.push([p, joined.get(p.tile), p.double ? p.a : outer(p), "right"]);
-  let x = 0;
-  for (const [p, a, b, dir] of line) {
-    if (p.double) {
-      placed.push({ t: p, a, b, x, y: -U, vertical: true, dir });
-      x += U + GAP;
-    } else {
-      placed.push({ t: p, a, b, x, y: -U / 2, vertical: false, dir });
-      x += 2 * U + GAP;
+  // placed: {t, a, b, x, y, w, h, vertical, dir (the way its arm grows there), ends (a spinner's)}
+  const placed = [];
+  const boxes = [];
+  const put = (t, box, dir, inner) => {
+    const out = t.double ? t.a : t === lead ? t.b : outer(t);
+    const first = t === lead ? t.a : inner;
+    // tileGroup draws a at the left / top: the inner pip comes first going right or down.
+    const [a, b] = dir === "left" || dir === "up" ? [out, first] : [first, out];
+    const q = { t, a, b, ...box, vertical: box.h > box.w, dir };
+    placed.push(q);
+    boxes.push(box);
+    return q;
+  };
+  const [lw, lh] = dims(lead.double, "right");
+  const leadQ = put(lead, { x: -lw / 2, y: -lh / 2, w: lw, h: lh }, "lead", lead.a);
+  if (lead.double) [leadQ.a, leadQ.b] = [lead.a, lead.a];
+  const grow = (from, first, dir) => {
+    let r = from;
+    let d = dir;
+    for (const p of chain(first)) {
+      const [box, nd] = nextBox(r, d, p.double, boxes);
+      r = put(p, box, nd, joined.get(p.tile));
+      d = nd;
     }
-  }
+  };
+  if (rightFirst) grow(leadQ, rightFirst, "right");
+  if (leftFirst) grow(leadQ, leftFirst, "left");
   for (const sp of placed.filter((q) => q.t.role === "SPINNER")) {
-    const cx = sp.x + (sp.vertical ? U / 2 : U);
-    for (const [port, step] of [["END_A", -1], ["END_B", 1]]) {
+    const line = sp.dir === "lead" || across(sp.dir) ? "across" : "down";
+    sp.ends = line === "across" ? { END_A: "up", END_B: "down" } : { END_A: "left", END_B: "right" };
+    for (const port of ["END_A", "END_B"]) {
       const first = kidsOf(sp.t).find((k) => k.port === port);
-      if (!first) continue;
-      let edge = step < 0 ? sp.y - GAP : sp.y + (sp.vertical ? 2 * U : U) + GAP;
-      for (const p of chain(first)) {
-        const inner = joined.get(p.tile);
-        const dir = step < 0 ? "up" : "down";
-        if (p.double) {
-          const y = step < 0 ? edge - U : edge;
-          placed.push({ t: p, a: inner, b: inner, x: cx - U, y, vertical: false, dir });
-          edge += step * (U + GAP);
-        } else {
-          const out = outer(p);
-          const y = step < 0 ? edge - 2 * U : edge;
-          placed.push({ t: p, a: step < 0 ? out : inner, b: step < 0 ? inner : out, x: cx - U / 2, y, vertical: true, dir });
-          edge += step * (2 * U + GAP);
-        }
-      }
+      if (first) grow(sp, first, sp.ends[port]);
     }
   }
-  return { placed, lead };
+  return { placed, boxes, lead };
 }
 
-// Where a tile played on an open end would go: [x, y, vertical].
-function slotFor(geo, end) {
+// Where a tile played on an open end would go: [x, y, vertical] (round a corner at an edge).
+// `taken`: the boxes of the tiles and of the targets drawn so far (the new one is added).
+function slotFor(geo, end, taken) {
   const [value, on, port] = end;
   const q = geo.placed.find((p) => p.t.tile === on);
   if (!q) return null;
-  const w = q.vertical ? U : 2 * U;
-  const h = q.vertical ? 2 * U : U;
-  const cx = q.x + w / 2;
-  const cy = q.y + h / 2;
   let dir = q.dir;
-  if (port === "SIDE_A") dir = "left";
-  else if (port === "SIDE_B") dir = "right";
-  else if (port === "END_A") dir = "up";
-  else if (port === "END_B") dir = "down";
-  else if (dir === "lead") dir = String(value) === q.a ? "left" : "right";
-  if (dir === "left") return [q.x - GAP - 2 * U, cy - U / 2, false];
-  if (dir === "right") return [q.x + w + GAP, cy - U / 2, false];
-  if (dir === "up") return [cx - U / 2, q.y - GAP - 2 * U, true];
-  return [cx - U / 2, q.y + h + GAP, true];
+  if (q.ends && q.ends[port]) dir = q.ends[port];
+  else if (q === geo.placed[0] && port === "SIDE_A") dir = "left";
+  else if (q === geo.placed[0] && port === "SIDE_B") dir = "right";
+  if (dir === "lead" && !q.t.double) dir = String(value) === q.a ? "left" : "right";
+  else if (dir === "lead") dir = clear(beyond(q, "left", "left", false), taken) ? "left" : "right";
+  const [box] = nextBox(q, dir, false, taken);
+  taken.push(box);
+  return [box.x, box.y, box.h > box.w];
 }
 
 export function endKey(on, port) {
@@ -155,8 +200,9 @@ export function fivesBoard(view, ctx = {}) {
     root.append(g);
     grow(q.x, q.y, q.vertical ? U : 2 * U, q.vertical ? 2 * U : U);
   }
+  const taken = [...geo.boxes];
   for (const end of view.available_ends || view.open_ends || []) {
-    const spot = slotFor(geo, end);
+    const spot = slotFor(geo, end, taken);
     if (!spot) continue;
     const [x, y, vertical] = spot;
     const w = vertical ? U : 2 * U;

@@ -11,7 +11,39 @@ function show({ user }) {
   $("lobby").hidden = !user;
   $("logout").hidden = !user;
   $("who").textContent = user ? `${user.display_name}${user.guest ? " (guest)" : ""}` : "";
+  $("my-profile").hidden = !user;
+  if (user) $("my-profile").href = `/profile/${user.id}`;
   if (user) loadLobby();
+}
+
+// -- seats of a new table: each other seat is open for a person or a bot of some level --------
+
+let botLevels = ["random", "greedy"];
+
+function seatSelect(i) {
+  const sel = el("select", { class: "seat-kind", id: `seat-kind-${i}`, "aria-label": `seat ${i + 1}` });
+  sel.append(el("option", { value: "open" }, "open for a person"));
+  for (const b of botLevels) sel.append(el("option", { value: `bot:${b}` }, `bot: ${b}`));
+  sel.value = $("others").value === "open" ? "open" : `bot:${$("bot").value || "greedy"}`;
+  return sel;
+}
+
+function renderSeats() {
+  const box = $("seat-list");
+  const n = Math.max(2, Math.min(8, Number($("players").value) || 2));
+  const kept = [...box.querySelectorAll("select.seat-kind")].map((s) => s.value);
+  const rows = [el("legend", {}, "Seats"), el("div", { class: "seat-row" }, "Seat 1: you")];
+  for (let i = 1; i < n; i++) {
+    const sel = seatSelect(i);
+    if (kept[i - 1]) sel.value = kept[i - 1];
+    rows.push(el("div", { class: "seat-row" }, el("label", {}, `Seat ${i + 1}: `, sel)));
+  }
+  box.replaceChildren(...rows);
+}
+
+function setAllSeats() {
+  const value = $("others").value === "open" ? "open" : `bot:${$("bot").value}`;
+  for (const s of $("seat-list").querySelectorAll("select.seat-kind")) s.value = value;
 }
 
 async function loadLobby() {
@@ -21,6 +53,8 @@ async function loadLobby() {
     for (const g of games) game.append(el("option", { value: g.game }, `${g.title} (${g.min_players}–${g.max_players})`));
     for (const b of bots) $("bot").append(el("option", { value: b }, b));
     $("bot").value = "greedy";
+    botLevels = bots;
+    renderSeats();
   }
   const { tables } = await api("GET", "/api/tables");
   const list = $("tables");
@@ -68,13 +102,16 @@ form("guest-form", "auth-error", async () => {
   show(await api("POST", "/api/guest", { display_name: $("guest-name").value }));
 });
 form("create-form", "lobby-error", async () => {
-  const n = Number($("players").value);
   const seats = [{ kind: "me" }];
-  for (let i = 1; i < n; i++) seats.push({ kind: $("others").value, bot: $("bot").value });
+  for (const s of $("seat-list").querySelectorAll("select.seat-kind")) {
+    seats.push(s.value === "open" ? { kind: "open" } : { kind: "bot", bot: s.value.slice(4) });
+  }
   const options = {};
   if ($("preset").value.trim()) options.preset = $("preset").value.trim();
-  const t = await api("POST", "/api/tables", { game: $("game").value, seats, options });
-  location.href = `/table/${t.id}`;
+  // Turn clock: seconds a move; then 30 s of grace, then a bot takes the seat (docs/server.md).
+  const clock = $("clock").value ? { per_move: Number($("clock").value) } : null;
+  const t = await api("POST", "/api/tables", { game: $("game").value, seats, options, private: $("private").checked, clock });
+  location.href = `/table/${t.id}`; // a private table's page shows its invite link
 });
 $("quickplay").addEventListener("click", async () => {
   $("lobby-error").textContent = "";
@@ -83,6 +120,9 @@ $("quickplay").addEventListener("click", async () => {
     location.href = `/table/${t.id}`;
   } catch (e) { $("lobby-error").textContent = e.message; }
 });
+$("players").addEventListener("input", renderSeats);
+$("others").addEventListener("change", setAllSeats);
+$("bot").addEventListener("change", setAllSeats);
 $("logout").addEventListener("click", async () => { show(await api("POST", "/api/logout")); });
 
 refresh();

@@ -123,5 +123,5 @@ $("record-file").addEventListener("change", async () => {
 $("record-go").onclick = () => upload($("record-text").value);
 
 const parts = location.pathname.split("/").filter(Boolean);
-if (parts.length === 2) load(`/api/tables/${parts[1]}/replay`);
+if (parts.length === 2) load(`/api/tables/${parts[1]}/replay${location.search}`); // ?invite= of a private table
 else $("upload").hidden = false;

@@ -4,10 +4,16 @@ import { api, el } from "/static/api.js";
 import { tile, sameTile } from "/static/tiles.js";
 import { candidates as pick, cellTargets, spacerChoice, spacerLabel, tileMoves } from "/static/picker.js";
 import { board, endKey, pilesPanel } from "/static/board.js";
-import { handEndText, infoItems, renderFairness, seatName } from "/static/common.js";
+import { handEndText, infoItems, seatName } from "/static/common.js";
+import { autoSeed, renderFairness, seedRefused, seedTaken } from "/static/fairness.js";
+import { renderInvite } from "/static/invite.js";
+import { initChat, isChat, onChat } from "/static/chat.js";
+import { renderReclaim, showClock } from "/static/clock.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
+const invite = new URLSearchParams(location.search).get("invite"); // a private table's token
+const inviteQuery = invite ? `?invite=${encodeURIComponent(invite)}` : "";
 let socket = null;
 let last = null;
 let me = null;
@@ -21,7 +27,7 @@ function names() {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/ws/tables/${tableId}`);
+  socket = new WebSocket(`${proto}://${location.host}/ws/tables/${tableId}${inviteQuery}`);
   socket.onopen = () => { $("status").textContent = "connected"; };
   socket.onclose = () => {
     $("status").textContent = "reconnecting";
@@ -29,6 +35,10 @@ function connect() {
   };
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
+    if (isChat(msg)) { onChat(msg); return; }
+    if (msg.type === "clock") { if (last) { last.clock = msg.clock; renderClock(); } return; }
+    if (msg.type === "seed") { seedTaken(last, msg); renderFairness($("fairness"), last, tableId); return; }
+    if (msg.type === "error" && msg.about === "seed") { seedRefused(msg.hand); return; }
     delete document.body.dataset.pending;
     if (msg.type === "error") { $("error").textContent = msg.message; render(); return; }
     if (msg.type === "resync" && msg.message) $("error").textContent = msg.message;
@@ -37,6 +47,7 @@ function connect() {
     last = msg;
     render();
     loadHandEnds();
+    autoSeed(last, tableId, (m) => socket.send(JSON.stringify(m)));
   };
 }
 
@@ -64,7 +75,7 @@ async function loadHandEnds() {
   if (done === endsFor || !last.view) return;
   endsFor = done;
   try {
-    handEnds = (await api("GET", `/api/tables/${tableId}/hands`)).hands;
+    handEnds = (await api("GET", `/api/tables/${tableId}/hands${inviteQuery}`)).hands;
   } catch { handEnds = []; }
   renderSummary();
   renderHandPanel();
@@ -92,7 +103,7 @@ function renderHandPanel() {
     sessionStorage.setItem(`seen-${tableId}`, String(total));
     box.hidden = true;
   } }, gameEnd ? "Close" : "Continue"));
-  if (gameEnd) box.append(" ", el("a", { href: `/replay/${tableId}`, class: "replay-link" }, "Watch the replay"));
+  if (gameEnd) box.append(" ", el("a", { href: `/replay/${tableId}${inviteQuery}`, class: "replay-link" }, "Watch the replay"));
   box.hidden = false;
 }
 
@@ -109,7 +120,7 @@ function renderSeats() {
     const sizes = view && view.hand_sizes ? view.hand_sizes[i] : "";
     const acting = view && !view.is_over && view.current_seat === i;
     const cls = [acting ? "to-act" : "", i === last.seat ? "you" : ""].join(" ");
-    const who = s.kind === "open" ? "open seat" : `${s.name}${s.kind === "bot" ? " (bot)" : ""}${i === last.seat ? " (you)" : ""}`;
+    const who = s.kind === "open" ? "open seat" : `${s.name}${s.kind === "bot" && !s.replacing ? " (bot)" : ""}${i === last.seat ? " (you)" : ""}`;
     const team = view && view.partnerships ? ` · team ${i % 2 ? "B" : "A"}` : "";
     rows.push(el("tr", { class: cls, "data-seat": i },
       el("td", {}, acting ? "▶" : ""),
@@ -125,7 +136,7 @@ function renderSeats() {
     const mine = me && t.seats.some((s) => s.user_id === me.id);
     t.seats.forEach((s, i) => {
       if (s.kind === "open" && me && !mine) {
-        area.append(el("button", { onclick: () => act(`/api/tables/${t.id}/join`, { seat: i }) }, `Take seat ${i}`));
+        area.append(el("button", { onclick: () => act(`/api/tables/${t.id}/join`, { seat: i, invite }) }, `Take seat ${i}`));
       }
     });
     if (mine && !t.seats.some((s) => s.kind === "open")) {
@@ -274,8 +285,8 @@ function renderSummary() {
   if (last.result) {
     const w = last.result.winner;
     res.append(el("p", { id: "game-over" }, `Game over: ${w === null ? "no single winner" : names()[w] + " wins"} (${last.result.scores.join(" – ")}).`));
-    res.append(el("a", { href: `/replay/${tableId}`, id: "replay-link", class: "button" }, "Watch the replay"), " ");
-    res.append(el("a", { href: `/api/tables/${tableId}/record`, download: `boneyard-${tableId}.json`, id: "record-link" }, "Download the record"));
+    res.append(el("a", { href: `/replay/${tableId}${inviteQuery}`, id: "replay-link", class: "button" }, "Watch the replay"), " ");
+    res.append(el("a", { href: `/api/tables/${tableId}/record${inviteQuery}`, download: `boneyard-${tableId}.json`, id: "record-link" }, "Download the record"));
     res.append(el("p", { class: "note" }, "Check every deal offline: boneyard verify FILE"));
   }
 }
@@ -284,6 +295,7 @@ function render() {
   if (!last) return;
   document.body.dataset.version = last.version;
   renderSeats();
+  renderClock();
   const view = last.view;
   if (!view) {
     $("turn").textContent = "Waiting for the table to start.";
@@ -304,7 +316,8 @@ function render() {
   } else cap.hidden = true;
   renderMine(view, moves);
   renderSummary();
-  renderFairness($("fairness"), last.fairness);
+  renderFairness($("fairness"), last, tableId);
+  renderInvite($("invite-box"), last);
 }
 
 // Drops onto the board: the highlighted target under the pointer takes the dragged tile.
@@ -322,4 +335,19 @@ $("layout").addEventListener("drop", (ev) => {
 });
 document.addEventListener("dragend", () => { if (sel && !document.body.dataset.pending) render(); });
 
-api("GET", "/api/me").then((r) => { me = r.user; }).finally(connect);
+// -- turn clock and chat (clock.js, chat.js) ---------------------------------------------------
+
+function sendMessage(m) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    $("error").textContent = "not connected: reconnecting, try again in a moment";
+    return;
+  }
+  socket.send(JSON.stringify(m));
+}
+
+function renderClock() {
+  showClock(last.clock, names(), last.seat);
+  renderReclaim($("reclaim-area"), last, me, sendMessage);
+}
+
+api("GET", "/api/me").then((r) => { me = r.user; }).finally(() => { initChat(me, sendMessage); connect(); });

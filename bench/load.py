@@ -1,0 +1,260 @@
+"""Load test: N concurrent clients over real WebSockets against one `boneyard serve` instance.
+
+The script starts the server itself on 127.0.0.1 (bots move at once, rate limits off), opens N
+quick-play tables (a client against the greedy bot) and lets every client play a random legal move
+after a think time, for ``--seconds``. It reports live tables, actions committed per second, the
+p50/p99 latency from a client's move to the view that acknowledges it, the server's own action
+latency histogram, and memory per table (server RSS growth / tables).
+
+    .venv/bin/python bench/load.py --tables 1000 --db sqlite
+    .venv/bin/python bench/load.py --tables 1000 --db postgresql://postgres@127.0.0.1:5432/x
+
+A PostgreSQL URL gets a scratch database next to it (created and dropped). ``--profile FILE``
+runs the server under cProfile and writes its stats (the event-loop thread only). Loopback only;
+the client shares the CPU with the server, so figures on a small machine are pessimistic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.faults import create_database, drop_database, free_port
+
+SERVER = """
+import sys, uvicorn
+from boneyard.server.app import create_app
+db, port, prof = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+app = create_app(db, bot_delay=0, login_limit=10**9, ws_rate=(10**6, 1.0))
+if prof:
+    import cProfile
+    p = cProfile.Profile()
+    p.enable()
+try:
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_queue=64)
+finally:
+    if prof:
+        p.disable()
+        p.dump_stats(prof)
+"""
+
+
+def rss_kb(pid: int) -> int:
+    """Resident memory of a process in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def metric(text: str, name: str) -> float:
+    """One sample of a /metrics text."""
+    for line in text.splitlines():
+        if line.startswith((name + " ", name + "{")):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.moves = 0
+        self.errors = 0
+        self.games_over = 0
+        self.measuring = False
+
+
+async def client(
+    base: str, ws_base: str, cookies: str, tid: str, think: float, stats: Stats, stop: asyncio.Event
+) -> None:
+    """Play random legal moves at ``tid`` after a think time until ``stop``."""
+    rng = random.Random()
+    async with connect(
+        f"{ws_base}/ws/tables/{tid}", additional_headers={"Cookie": cookies}, max_size=2**22
+    ) as ws:
+        sent_at: float | None = None
+        sent_seq = -1
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                continue
+            msg = json.loads(raw)
+            if msg.get("type") == "error":
+                stats.errors += 1
+                sent_at = None
+                await ws.send('{"type": "resync"}')
+                continue
+            if "version" not in msg or "moves" not in msg:
+                continue
+            if sent_at is not None and msg["version"] > sent_seq:
+                if stats.measuring:
+                    stats.latencies.append(time.perf_counter() - sent_at)
+                    stats.moves += 1
+                sent_at = None
+            if msg["view"] and msg["view"].get("is_over"):
+                stats.games_over += 1
+                return
+            if msg["moves"] and sent_at is None:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                if stop.is_set():
+                    return
+                event = rng.choice(msg["moves"])["event"]
+                sent_seq = msg["version"]
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"seq": sent_seq, "action": event}))
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    tmp = tempfile.mkdtemp(prefix="boneyard-load-")
+    scratch = None
+    if args.db == "sqlite":
+        db = f"{tmp}/load.db"
+    else:
+        scratch = await create_database(args.db)
+        db = scratch
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVER, db, str(port), args.profile or ""],
+        stdout=open(f"{tmp}/server.log", "wb"),  # noqa: SIM115
+        stderr=subprocess.STDOUT,
+    )
+    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    out: dict[str, Any] = {"db": "sqlite" if args.db == "sqlite" else "postgresql"}
+    stop = asyncio.Event()
+    stats = Stats()
+    try:
+        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            for _ in range(600):
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await http.get("/api/games")).status_code == 200:
+                        break
+                await asyncio.sleep(0.1)
+            await http.get("/api/me")
+            csrf = {"X-CSRF-Token": http.cookies.get("boneyard_csrf", "")}
+            (
+                await http.post("/api/guest", json={"display_name": "Load"}, headers=csrf)
+            ).raise_for_status()
+            cookies = "; ".join(f"{c.name}={c.value}" for c in http.cookies.jar)
+            rss0 = rss_kb(proc.pid)
+            t0 = time.monotonic()
+            sem = asyncio.Semaphore(16)
+
+            async def open_table() -> str:
+                async with sem:
+                    r = await http.post("/api/quickplay", headers=csrf)
+                    r.raise_for_status()
+                    tid: str = r.json()["id"]
+                    return tid
+
+            tids = await asyncio.gather(*(open_table() for _ in range(args.tables)))
+            out["open_tables_s"] = round(time.monotonic() - t0, 1)
+            tasks = []
+            for tid in tids:
+                tasks.append(
+                    asyncio.create_task(
+                        client(base, ws_base, cookies, tid, args.think, stats, stop)
+                    )
+                )
+                await asyncio.sleep(args.ramp / max(1, args.tables))
+            await asyncio.sleep(args.warmup)
+            m0 = (await http.get("/metrics")).text
+            cpu0 = cpu_s(proc.pid)
+            stats.measuring = True
+            t1 = time.monotonic()
+            await asyncio.sleep(args.seconds)
+            stats.measuring = False
+            elapsed = time.monotonic() - t1
+            m1 = (await http.get("/metrics")).text
+            rss1 = rss_kb(proc.pid)
+            cpu1 = cpu_s(proc.pid)
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        lat = sorted(stats.latencies)
+        actions = metric(m1, "boneyard_actions_committed_total") - metric(
+            m0, "boneyard_actions_committed_total"
+        )
+        srv_n = metric(m1, "boneyard_action_seconds_count") - metric(
+            m0, "boneyard_action_seconds_count"
+        )
+        srv_sum = metric(m1, "boneyard_action_seconds_sum") - metric(
+            m0, "boneyard_action_seconds_sum"
+        )
+        out.update(
+            tables=args.tables,
+            live_tables=int(metric(m1, "boneyard_live_tables")),
+            sockets=int(metric(m1, "boneyard_connected_sockets")),
+            think_s=args.think,
+            seconds=round(elapsed, 1),
+            client_moves=stats.moves,
+            actions_committed_per_s=round(actions / elapsed, 1),
+            client_moves_per_s=round(stats.moves / elapsed, 1),
+            latency_ms_p50=round(1000 * statistics.median(lat), 1) if lat else None,
+            latency_ms_p99=round(1000 * lat[int(0.99 * (len(lat) - 1))], 1) if lat else None,
+            latency_ms_max=round(1000 * lat[-1], 1) if lat else None,
+            server_action_ms_mean=round(1000 * srv_sum / srv_n, 2) if srv_n else None,
+            server_cpu_pct=round(100 * (cpu1 - cpu0) / elapsed, 1),
+            errors=stats.errors,
+            games_finished=stats.games_over,
+            rss_mb_before=round(rss0 / 1024, 1),
+            rss_mb_after=round(rss1 / 1024, 1),
+            kb_per_table=round((rss1 - rss0) / args.tables, 1),
+            cpus=os.cpu_count(),
+            loadavg_1m=round(os.getloadavg()[0], 2),
+        )
+        p99 = out["latency_ms_p99"]
+        out["target_met"] = bool(p99 is not None and p99 <= 50 and out["live_tables"] >= 1000)
+    finally:
+        proc.send_signal(signal.SIGINT)  # uvicorn re-raises it: the profile is written
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        if scratch is not None:
+            await drop_database(args.db, scratch)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=1000)
+    ap.add_argument("--db", default="sqlite", help="sqlite, or a PostgreSQL URL")
+    ap.add_argument("--think", type=float, default=5.0, help="mean seconds before each move")
+    ap.add_argument("--seconds", type=float, default=60.0, help="measured time")
+    ap.add_argument("--warmup", type=float, default=10.0)
+    ap.add_argument("--ramp", type=float, default=10.0, help="seconds to connect every client")
+    ap.add_argument("--profile", help="write the server's cProfile stats here")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    out = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for k, v in out.items():
+            print(f"{k:>24}  {v}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""Prometheus metrics of one server process, served at ``GET /metrics`` (docs/operations.md).
+
+Each app has its own registry (tests build many apps in one process).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+__all__ = ["CONTENT_TYPE_LATEST", "Metrics"]
+
+LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+REDIS_STATES = {"memory": -1.0, "down": 0.0, "up": 1.0}
+
+
+class Metrics:
+    """The counters, histograms and gauges of one process.
+
+    >>> m = Metrics()
+    >>> m.actions.inc()
+    >>> b"boneyard_actions_committed_total 1.0" in m.render()
+    True
+    """
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.live_tables = Gauge("boneyard_live_tables", "Tables held in memory", registry=r)
+        self.sockets = Gauge("boneyard_connected_sockets", "Open table sockets", registry=r)
+        self.actions = Counter(
+            "boneyard_actions_committed", "Actions and deals committed to the log", registry=r
+        )
+        self.action_seconds = Histogram(
+            "boneyard_action_seconds",
+            "A move from its arrival to the views sent (lock, rules, commit, broadcast)",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.broadcast_lag = Histogram(
+            "boneyard_broadcast_lag_seconds",
+            "From another process's publish to its arrival here",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.db_errors = Counter(
+            "boneyard_db_errors", "Database operations that failed (not counting races)", registry=r
+        )
+        self.redis_up = Gauge(
+            "boneyard_redis_up",
+            "Broadcast status: 1 up, 0 down, -1 in memory (no Redis)",
+            registry=r,
+        )
+
+    def bind(
+        self,
+        live_tables: Callable[[], float],
+        sockets: Callable[[], float],
+        broadcast_status: Callable[[], str],
+    ) -> None:
+        """Read the gauges from the running process at each scrape."""
+        self.live_tables.set_function(live_tables)
+        self.sockets.set_function(sockets)
+        self.redis_up.set_function(lambda: REDIS_STATES.get(broadcast_status(), 0.0))
+
+    def render(self) -> bytes:
+        """The text exposition format."""
+        return generate_latest(self.registry)

@@ -1,0 +1,135 @@
+"""OpenSkill ratings on the site, per game and player-count category (docs/events.md).
+
+Which games are rated: every table that finishes with a result and has at least one person
+seated, and whose seats are distinct players (a bot plays as ``bot:<name>``, so two greedy bots
+are one player and their game is not rated). Event games count like any other table; a result
+given by a ruling or a forfeit is not rated (nobody played it out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from boneyard.core.protocol import GameResult
+from boneyard.server.tables import LiveTable, now
+from boneyard.store.events import PlayerRating
+from boneyard.tournament.ratings import Rating, category_for, rate_game
+
+
+def player_key(seat: Mapping[str, Any]) -> str | None:
+    """``u:<id>`` for a person, ``bot:<name>`` for a bot, ``None`` for an empty seat.
+
+    >>> player_key({"kind": "person", "user_id": 3}), player_key({"kind": "bot", "bot": "greedy"})
+    ('u:3', 'bot:greedy')
+    """
+    if seat.get("kind") == "person" and seat.get("user_id") is not None:
+        return f"u:{seat['user_id']}"
+    if seat.get("kind") == "bot":
+        return f"bot:{seat.get('bot', 'greedy')}"
+    return None
+
+
+def table_category(table: LiveTable) -> str:
+    """The rating category of a table: by its seat count, or ``partnership``."""
+    partners = False
+    if table.state is not None:
+        view = table.state.observation(None).to_json()
+        partners = bool(view.get("partnerships"))
+    return category_for(len(table.seats), partners)
+
+
+async def load(
+    db: AsyncSession, game: str, category: str, players: Sequence[str]
+) -> dict[str, PlayerRating]:
+    """The stored rating rows of ``players`` (missing ones are absent)."""
+    if not players:
+        return {}
+    rows = (
+        await db.scalars(
+            select(PlayerRating).where(
+                PlayerRating.game == game,
+                PlayerRating.category == category,
+                PlayerRating.player.in_(list(players)),
+            )
+        )
+    ).all()
+    return {r.player: r for r in rows}
+
+
+def as_rating(row: PlayerRating | None) -> Rating:
+    """The pure rating of a row (the default for a newcomer)."""
+    if row is None:
+        return Rating()
+    return Rating(mu=row.mu, sigma=row.sigma, games=row.games)
+
+
+async def rate_table(sessions: async_sessionmaker[AsyncSession], table: LiveTable) -> bool:
+    """Update the ratings after ``table``'s game ended; false when the game is not rated."""
+    st = table.state
+    result: GameResult | None = st.result() if st is not None else None
+    if result is None:
+        return False
+    keys = [player_key(s) for s in table.seats]
+    if any(k is None for k in keys) or len(set(keys)) != len(keys):
+        return False
+    if not any(s.get("kind") == "person" for s in table.seats):
+        return False
+    players = [k for k in keys if k is not None]
+    category = table_category(table)
+    async with sessions() as db, db.begin():
+        rows = await load(db, table.game, category, players)
+        new = rate_game(
+            [as_rating(rows.get(p)) for p in players],
+            list(result.scores),
+            result.winner,
+            category,
+        )
+        for i, (p, r) in enumerate(zip(players, new, strict=True)):
+            row = rows.get(p)
+            if row is None:
+                row = PlayerRating(game=table.game, category=category, player=p)
+                db.add(row)
+            row.name = str(table.seats[i].get("name") or p)[:40]
+            row.mu, row.sigma, row.games, row.updated_at = r.mu, r.sigma, r.games, now()
+    return True
+
+
+async def ordinals(
+    sessions: async_sessionmaker[AsyncSession], game: str, category: str, players: Sequence[str]
+) -> dict[str, float]:
+    """The ordinal (mu - 3 sigma) of each player; a newcomer has the default rating's."""
+    async with sessions() as db:
+        rows = await load(db, game, category, sorted(set(players)))
+    return {p: as_rating(rows.get(p)).ordinal for p in players}
+
+
+async def leaderboard(
+    sessions: async_sessionmaker[AsyncSession], game: str, category: str, limit: int = 100
+) -> list[dict[str, Any]]:
+    """The best ``limit`` ratings of a game and category, by ordinal."""
+    async with sessions() as db:
+        rows = (
+            await db.scalars(
+                select(PlayerRating).where(
+                    PlayerRating.game == game, PlayerRating.category == category
+                )
+            )
+        ).all()
+    ranked = sorted(rows, key=lambda r: (-as_rating(r).ordinal, r.player))[:limit]
+    return [
+        {
+            "rank": i + 1,
+            "player": r.player,
+            "name": r.name,
+            "bot": r.player.startswith("bot:"),
+            "mu": round(r.mu, 3),
+            "sigma": round(r.sigma, 3),
+            "ordinal": round(as_rating(r).ordinal, 3),
+            "games": r.games,
+        }
+        for i, r in enumerate(ranked)
+    ]

@@ -1,0 +1,128 @@
+"""Tournament events on the site: events, entrants, match games, director actions, ratings.
+
+The bracket itself (who meets whom) is the pure :mod:`boneyard.tournament` value, kept as JSON
+in :attr:`Event.bracket`; it is derived from the entrants and the final game rows
+(:class:`EventGame` with ``final_seq`` set, applied in that order) and can always be rebuilt
+from them (migration 0003).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from boneyard.store.models import Base
+
+
+class Event(Base):
+    """A tournament: online (tables on the site) or over the board (score cards)."""
+
+    __tablename__ = "events"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(32))
+    format: Mapped[str] = mapped_column(String(24))  # single_elimination | swiss | round_robin
+    mode: Mapped[str] = mapped_column(String(8))  # online | otb
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)  # game options, e.g. {"preset": "pda"}
+    schedule: Mapped[str] = mapped_column(String(40))  # "pda", "bo1", "5,5,7", ...
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)  # rounds, seeding, abandon_minutes
+    cap: Mapped[int] = mapped_column(Integer)
+    starts_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # registration | running | paused | finished
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    director_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    bracket: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Entrant(Base):
+    """One entrant of an event: a person (``user_id``) or a bot (``bot``)."""
+
+    __tablename__ = "event_entrants"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    checked_in: Mapped[bool] = mapped_column(Boolean, default=False)
+    # registered | playing | no_show | withdrawn
+    status: Mapped[str] = mapped_column(String(16))
+    seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EventGame(Base):
+    """One game of a match (``match_id`` like ``"R1M3"``), or a whole-match forfeit.
+
+    ``kind``: ``game`` or ``forfeit``. ``status``: ``playing`` (a table is live), ``reported``
+    (over the board: one side entered the score), ``confirmed`` (the other side signed),
+    ``disputed``, ``ruled`` (the director decided), ``over`` (a table finished), ``void``
+    (reopened, abandoned or superseded). ``final_seq`` orders the results fed to the bracket.
+    """
+
+    __tablename__ = "event_games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    match_id: Mapped[str] = mapped_column(String(16))
+    number: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    table_id: Mapped[str | None] = mapped_column(
+        ForeignKey("game_tables.id"), nullable=True, index=True
+    )
+    status: Mapped[str] = mapped_column(String(12))
+    side_a: Mapped[int | None] = mapped_column(Integer, nullable=True)  # entrant ids
+    side_b: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seat_a: Mapped[int] = mapped_column(Integer, default=0)  # the table seat of side a
+    score_a: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    score_b: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)  # entrant id
+    reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    reported_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    confirmed_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    note: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    final_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EventAction(Base):
+    """An entry of an event's log: director actions and rulings, with their note."""
+
+    __tablename__ = "event_actions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    note: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerRating(Base):
+    """An OpenSkill rating of one player (``u:<user id>`` or ``bot:<name>``) per game and
+    player-count category (``2p``, ``3p``, ``4p``, ``partnership``)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (
+        UniqueConstraint("game", "category", "player", name="uq_ratings_game_category_player"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(32))
+    category: Mapped[str] = mapped_column(String(16))
+    player: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(40))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

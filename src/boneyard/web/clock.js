@@ -1,0 +1,59 @@
+// The turn clock on a live table: a countdown for the seat to act (from the view's `clock`:
+// seconds remaining in the current phase, counted down locally), the grace warning, and the
+// "Take back my seat" button for a person whose seat a bot took.
+import { el } from "/static/api.js";
+
+const $ = (id) => document.getElementById(id);
+let status = null;
+let receivedAt = 0;
+let names = [];
+let mySeat = null;
+let timer = null;
+
+function fmt(seconds) {
+  const s = Math.ceil(seconds);
+  return s >= 60 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` : `${s} s`;
+}
+
+function tick() {
+  const box = $("clock");
+  if (!box) return;
+  if (!status || status.seat === null || status.seat === undefined) {
+    box.hidden = true;
+    box.className = "clock";
+    return;
+  }
+  const left = Math.max(0, status.remaining - (performance.now() - receivedAt) / 1000);
+  const mine = status.seat === mySeat;
+  const who = mine ? "You" : names[status.seat] || `Seat ${status.seat + 1}`;
+  box.hidden = false;
+  box.className = `clock ${status.phase}${mine ? " mine" : ""}`;
+  box.dataset.phase = status.phase;
+  box.textContent = status.phase === "grace"
+    ? `${mine ? "Your" : `${who}'s`} time is up: a bot takes the seat in ${fmt(left)}`
+    : `${who}: ${fmt(left)} to move`;
+}
+
+// A new clock status (from a view or a {"type": "clock"} warning).
+export function showClock(clock, seatNames, seat) {
+  status = clock || null;
+  receivedAt = performance.now();
+  names = seatNames || [];
+  mySeat = seat;
+  tick();
+  if (!timer) timer = setInterval(tick, 250);
+}
+
+// The "Take back my seat" button when a bot plays a seat that was mine.
+export function renderReclaim(box, last, me, send) {
+  if (!box) return;
+  box.replaceChildren();
+  if (!me || !last || !last.table) return;
+  const over = last.view && last.view.is_over;
+  const seat = last.table.seats.findIndex((s) => s.replacing && s.replacing.user_id === me.id);
+  if (seat < 0 || over) return;
+  box.append(
+    el("p", { class: "note" }, "Your time ran out: a bot plays your seat."),
+    el("button", { id: "reclaim", class: "big", onclick: () => send({ type: "reclaim" }) }, "Take back my seat"),
+  );
+}

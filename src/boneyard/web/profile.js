@@ -1,0 +1,65 @@
+// A person's profile (/profile/{id}): name, member since, games played and won per game, and the
+// game history with opponents, result, date and replay links (GET /api/users/{id}).
+import { api, el } from "/static/api.js";
+
+const $ = (id) => document.getElementById(id);
+const userId = location.pathname.split("/").pop();
+
+function dateText(iso) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+}
+
+function statsTable(stats) {
+  const rows = [el("tr", {}, el("th", {}, "Game"), el("th", {}, "Played"), el("th", {}, "Won"))];
+  for (const g of stats.games) {
+    rows.push(el("tr", { "data-game": g.game }, el("td", {}, g.title), el("td", { class: "num played" }, g.played), el("td", { class: "num won" }, g.won)));
+  }
+  rows.push(el("tr", { class: "total" }, el("td", {}, "All games"), el("td", { class: "num" }, stats.played), el("td", { class: "num" }, stats.won)));
+  return rows;
+}
+
+function opponents(g) {
+  const out = el("span", {});
+  g.players.filter((p) => p.seat !== g.seat).forEach((p, i) => {
+    if (i) out.append(", ");
+    const name = p.name || "open seat";
+    if (p.user_id) out.append(el("a", { href: `/profile/${p.user_id}` }, name));
+    else out.append(p.bot ? `${name} (${p.bot})` : name);
+  });
+  return out;
+}
+
+function historyTable(games) {
+  const rows = [el("tr", {}, el("th", {}, "Date"), el("th", {}, "Game"), el("th", {}, "Opponents"), el("th", {}, "Result"), el("th", {}, ""))];
+  for (const g of games) {
+    const result = g.result ? `${g.result}${g.scores && g.scores.length ? " " + g.scores.join("–") : ""}` : g.status === "open" ? "waiting for players" : "in play";
+    const link = g.replay ? el("a", { href: g.replay, class: "replay" }, "replay") : el("a", { href: `/table/${g.table}` }, "table");
+    rows.push(el("tr", { class: `game ${g.result || g.status}` }, el("td", {}, dateText(g.date)), el("td", {}, g.title),
+      el("td", {}, opponents(g)), el("td", { class: "result" }, result), el("td", {}, link)));
+  }
+  if (!games.length) rows.push(el("tr", {}, el("td", { colspan: "5" }, "No games yet.")));
+  return rows;
+}
+
+async function load() {
+  api("GET", "/api/me").then(({ user }) => {
+    if (!user) return;
+    $("who").textContent = `${user.display_name}${user.guest ? " (guest)" : ""}`;
+    $("my-profile").href = `/profile/${user.id}`;
+    $("my-profile").hidden = false;
+  }).catch(() => {});
+  try {
+    const p = await api("GET", `/api/users/${encodeURIComponent(userId)}`);
+    document.title = `Boneyard — ${p.user.display_name}`;
+    $("name").textContent = p.user.display_name + (p.user.guest ? " (guest)" : "");
+    $("since").textContent = `Member since ${dateText(p.user.member_since)} · ${p.stats.played} games played, ${p.stats.won} won`;
+    $("stats").replaceChildren(...statsTable(p.stats));
+    $("history").replaceChildren(...historyTable(p.games));
+    $("profile").hidden = false;
+  } catch (e) {
+    $("profile-error").textContent = e.message;
+  }
+}
+
+load();

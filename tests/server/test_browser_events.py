@@ -1,0 +1,141 @@
+"""The tournament pages in Debian's Chromium (Playwright, the fixture pattern of test_browser.py).
+
+A director creates an 8-entrant PDA event on /events, adds greedy bots and starts it from the
+director's console; the bracket SVG then shows every entrant and, once the bots are done, the
+champion. Screenshot: /tmp/boneyard-browser-bracket.png.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOT = Path("/tmp/boneyard-browser-bracket.png")
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    log = (tmp_path / "server.log").open("w")
+    ram = "/dev/shm" if Path("/dev/shm").is_dir() else None
+    with tempfile.TemporaryDirectory(dir=ram) as d:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "boneyard",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                str(Path(d) / "site.db"),
+                "--bot-delay",
+                "0",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(200):
+                try:
+                    urllib.request.urlopen(url + "/api/games", timeout=1).read()
+                    break
+                except OSError:
+                    if proc.poll() is not None:
+                        raise RuntimeError((tmp_path / "server.log").read_text()) from None
+                    time.sleep(0.05)
+            yield url
+        finally:
+            proc.terminate()
+            proc.wait(10)
+            log.close()
+
+
+def launch(p: Any) -> Any:
+    return p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+def test_bracket_page_shows_the_entrants_and_the_champion(live_server: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(live_server + "/")
+            page.fill("#reg-username", "director")
+            page.fill("#reg-password", "a good password")
+            page.click("#register")
+            expect(page.locator("#who")).to_have_text("director")
+            page.click("#tournaments")
+            page.wait_for_url("**/events")
+            page.fill("#ev-name", "Friday PDA")
+            page.fill("#ev-preset", "pda")
+            page.fill("#ev-schedule", "bo1")
+            page.fill("#ev-cap", "8")
+            page.click("#ev-create")
+            page.wait_for_url("**/events/*")
+            expect(page.locator("#ev-title")).to_have_text("Friday PDA")
+            page.fill("#bot-count", "8")
+            page.click("#add-bots")
+            expect(page.locator("#entrants li")).to_have_count(8)
+            page.click("#start")
+            svg = page.locator("#bracket svg.bracket")
+            expect(svg).to_be_visible()
+            names = [f"Greedy bot {i}" for i in range(1, 9)]
+            text = svg.inner_html()
+            for name in names:
+                assert f">{name}<" in text, name
+            expect(page.locator("#champion")).not_to_have_text("—", timeout=120_000)
+            champion = page.locator("#champion").text_content() or ""
+            assert champion in names
+            eid = page.url.rstrip("/").split("/")[-1]
+            with urllib.request.urlopen(f"{live_server}/api/events/{eid}") as r:
+                data = json.load(r)
+            assert data["status"] == "finished" and data["champion"]["name"] == champion
+            # the final's winner is drawn in bold in the last column
+            final = page.locator(f'svg.bracket g[data-match="{data["rounds"][-1][0]["id"]}"]')
+            expect(final.locator("text.win")).to_have_text(champion)
+            assert page.locator("#ev-error").inner_text() == ""
+            page.screenshot(path=str(SCREENSHOT), full_page=True)
+            # a match page links every game's replay
+            page.click(f'svg.bracket g[data-match="{data["rounds"][-1][0]["id"]}"] a')
+            page.wait_for_url("**/matches/*")
+            expect(page.locator("#m-games a.replay").first).to_have_attribute(
+                "href", __import__("re").compile(r"^/replay/[0-9a-f]+$")
+            )
+        finally:
+            browser.close()

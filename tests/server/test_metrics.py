@@ -1,0 +1,63 @@
+"""GET /metrics (Prometheus) and clean answers while the database is down (issue 8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.exc import OperationalError
+from starlette.testclient import TestClient
+
+from tests.server.conftest import post, register, until_turn
+
+
+def metric(text: str, name: str) -> float:
+    for line in text.splitlines():
+        if line.startswith((name + " ", name + "{")):
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError(f"{name} not in /metrics")
+
+
+def test_metrics_count_tables_sockets_actions_and_latency(client: TestClient) -> None:
+    r = client.get("/metrics")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/plain")
+    for name in (
+        "boneyard_live_tables",
+        "boneyard_connected_sockets",
+        "boneyard_actions_committed_total",
+        "boneyard_action_seconds_bucket",
+        "boneyard_broadcast_lag_seconds_bucket",
+        "boneyard_db_errors_total",
+        "boneyard_redis_up",
+    ):
+        assert name in r.text
+    assert metric(r.text, "boneyard_redis_up") == -1.0  # in memory: no Redis
+    register(client, "ann")
+    tid = post(client, "/api/quickplay").json()["id"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        msg = until_turn(ws)
+        text = client.get("/metrics").text
+        assert metric(text, "boneyard_connected_sockets") == 1
+        assert metric(text, "boneyard_live_tables") >= 1
+        before = metric(text, "boneyard_actions_committed_total")
+        assert before >= 1  # the deal
+        ws.send_json({"seq": msg["version"], "action": msg["moves"][0]["event"]})
+        ws.receive_json()
+    text = client.get("/metrics").text
+    assert metric(text, "boneyard_actions_committed_total") > before
+    assert metric(text, "boneyard_action_seconds_count") >= 1
+    assert metric(text, "boneyard_connected_sockets") == 0
+
+
+def test_database_down_is_a_clear_503_and_counted(client: TestClient) -> None:
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+
+    class Down:
+        def __call__(self) -> Any:
+            raise OperationalError("connect", {}, ConnectionRefusedError("refused"))
+
+    tables.sessions = Down()
+    r = client.get("/api/tables/0123456789abcdef")
+    assert r.status_code == 503
+    assert r.json() == {"detail": "the database is unavailable: try again in a moment"}
+    assert metric(client.get("/metrics").text, "boneyard_db_errors_total") >= 1

@@ -1,0 +1,43 @@
+"""A thrown-in deal (High Five: nobody holds a double) is dealt again at once over the server."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from boneyard.server import fairness
+from tests.server.conftest import make_app, post, register, until_turn
+
+
+def thrown_in_seed() -> str:
+    """A server seed whose hand-0 deal (two players, no client seeds) is thrown in."""
+    for i in itertools.count():
+        seed = f"{i:064x}"
+        state = fairness.new_state("highfive", {}, ["a", "b"])
+        fairness.deal(state, seed, 0, [None, None])
+        if state.awaiting_deal:
+            return seed
+    raise AssertionError("unreachable")
+
+
+def test_a_thrown_in_deal_is_dealt_again_and_play_goes_on(
+    db_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad = thrown_in_seed()
+    fresh = fairness.new_seed
+    seeds = itertools.chain([bad], iter(fresh, None))
+    monkeypatch.setattr(fairness, "new_seed", lambda: next(seeds))
+    with TestClient(make_app(db_path)) as c:
+        c.get("/api/me")
+        register(c, "ann")
+        tid = post(c, "/api/quickplay").json()["id"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            msg: dict[str, Any] = until_turn(ws)  # before the fix: no turn ever came
+            assert msg["moves"]
+        table = c.app.state.tables.live[tid]  # type: ignore[attr-defined]
+        assert table.seeds[0][0] == bad
+        assert table.hands_dealt() >= 2
+        assert not table.state.awaiting_deal
