@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
@@ -166,7 +167,9 @@ class Chat:
 
     async def send_history(self, table: LiveTable, client: Client) -> None:
         """The last lines to one socket (nothing when the table has none)."""
-        lines = await self.history(table.id, client.user_id)
+        # Shielded: a socket that closes at once cancels its handler, and a query cancelled
+        # mid-flight leaves SQLAlchemy's aiosqlite connection half-closed (shutdown then hangs).
+        lines = await asyncio.shield(self.history(table.id, client.user_id))
         if lines:
             await client.send({"type": "chat_history", "messages": lines})
 
