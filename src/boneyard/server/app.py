@@ -667,6 +667,14 @@ def create_app(
             except BoneyardError as exc:
                 await error(websocket, table, str(exc))
             return
+        if "type" in msg:  # a move has no type: an unknown type is never taken for a move
+            await error(
+                websocket,
+                table,
+                'unknown message type (a move is {"seq": <version>, "action": {...}}; '
+                "the others are resync, chat, mute, unmute, seed and reclaim)",
+            )
+            return
         if "action" not in msg or "seq" not in msg:
             await error(websocket, table, 'a move is {"seq": <version>, "action": {...}}')
             return
