@@ -300,7 +300,6 @@ class Events:
                 if table is not None:
                     try:
                         await self.tables.start(table)
-                        await self.unstick(table)
                     except BoneyardError:
                         log.exception("event %s: table %s did not start", event_id, tid)
             if not changed:
@@ -419,7 +418,7 @@ class Events:
                     ended.append(table)  # its hook was lost (a restart): record it now
                     continue
                 if table is not None and st is not None and st.awaiting_deal:
-                    await self.unstick(table)
+                    await self.tables.deal_awaited(table)
                     continue
                 if table is None or st is None or st.current_seat is None:
                     continue
@@ -446,18 +445,6 @@ class Events:
                 await self.forfeit(
                     event_id, g.match_id, who, f"abandoned: no move for {minutes:g} minutes", None
                 )
-
-    async def unstick(self, table: LiveTable) -> None:
-        """Deal again at a table whose deal was thrown in (High Five: no double in any hand,
-        so the hand is redealt); the table layer deals once per step and would wait forever."""
-        for _ in range(20):
-            async with table.lock:
-                st = table.state
-                if st is None or st.is_over or not st.awaiting_deal or table.status != "playing":
-                    break
-                await self.tables._advance(table, [], [])
-                await table.broadcast()
-        self.tables.schedule_bots(table)
 
     # -- actions -----------------------------------------------------------------------------
 

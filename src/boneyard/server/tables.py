@@ -267,8 +267,18 @@ class TableManager:
         for tid in ids:
             table = await self.get(tid)
             if table is not None:
-                self.schedule_bots(table)
+                await self.deal_awaited(table)
         return len(ids)
+
+    async def deal_awaited(self, table: LiveTable) -> None:
+        """Deal if the game awaits a deal (a redeal whose commit failed, or a table left waiting
+        by an older server), then let the bots move."""
+        async with table.lock:
+            st = table.state
+            if st is not None and st.awaiting_deal and not st.is_over and table.status == "playing":
+                await self._advance(table, [], [])
+                await table.broadcast()
+        self.schedule_bots(table)
 
     async def get(self, table_id: str) -> LiveTable | None:
         """The live table, loaded from the database on first use (``None``: no such table)."""
