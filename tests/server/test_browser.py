@@ -8,83 +8,25 @@ never sees a hand; the replay viewer steps through a finished game and views an 
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.server.browser import launch, needs_chromium, serve
+
 SCREENSHOT = Path("/tmp/boneyard-browser-highfive-layout.png")
 SUMMARY_SHOT = Path("/tmp/boneyard-browser-hand.png")
 TARGETS = ".end.target, .tower .cell.target, #layout svg.tile.target, button.option"
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"
-)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+pytestmark = needs_chromium
 
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    log = (tmp_path / "server.log").open("w")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "boneyard",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            str(tmp_path / "site.db"),
-            "--bot-delay",
-            "0.05",
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(url + "/api/games", timeout=1).read()
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    raise RuntimeError((tmp_path / "server.log").read_text()) from None
-                time.sleep(0.05)
+    with serve(tmp_path / "site.db", tmp_path / "server.log") as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        log.close()
-
-
-def launch(p: Any) -> Any:
-    return p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
 
 
 def version(page: Any) -> str:

@@ -3,17 +3,15 @@ test_browser.py, with a server whose clock runs fast)."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.server.test_browser import CHROMIUM, free_port, launch, sign_up
+from tests.server.browser import launch, needs_chromium, running
+from tests.server.test_browser import sign_up
 
 CLOCK_SCALE = 0.1  # a 30-second clock runs 3 s, its 30-second grace 3 s
 SERVER = (
@@ -23,36 +21,23 @@ SERVER = (
     "uvicorn.run(app, host='127.0.0.1', port=int(sys.argv[2]), log_level='warning')\n"
 )
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture
 def fast_clock_server(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    log = (tmp_path / "server.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER, str(tmp_path / "site.db"), str(port), str(CLOCK_SCALE)],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        end = time.monotonic() + 60  # a busy machine starts slowly
-        while True:
-            try:
-                urllib.request.urlopen(url + "/api/games", timeout=1).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > end:
-                    raise RuntimeError((tmp_path / "server.log").read_text()) from None
-                time.sleep(0.05)
+    def argv(port: int) -> list[str]:
+        return [
+            sys.executable,
+            "-c",
+            SERVER,
+            str(tmp_path / "site.db"),
+            str(port),
+            str(CLOCK_SCALE),
+        ]
+
+    with running(argv, tmp_path / "server.log") as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        log.close()
 
 
 def say(page: Any, text: str) -> None:

@@ -8,84 +8,28 @@ champion. Screenshot: /tmp/boneyard-browser-bracket.png.
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.server.browser import launch, needs_chromium, serve
+
 SCREENSHOT = Path("/tmp/boneyard-browser-bracket.png")
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"
-)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+pytestmark = needs_chromium
 
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    log = (tmp_path / "server.log").open("w")
-    ram = "/dev/shm" if Path("/dev/shm").is_dir() else None
-    with tempfile.TemporaryDirectory(dir=ram) as d:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "boneyard",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                str(Path(d) / "site.db"),
-                "--bot-delay",
-                "0",
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        url = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(url + "/api/games", timeout=1).read()
-                    break
-                except OSError:
-                    if proc.poll() is not None:
-                        raise RuntimeError((tmp_path / "server.log").read_text()) from None
-                    time.sleep(0.05)
-            yield url
-        finally:
-            proc.terminate()
-            proc.wait(10)
-            log.close()
-
-
-def launch(p: Any) -> Any:
-    return p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    ram = "/dev/shm" if Path("/dev/shm").is_dir() else None  # many bot tables commit at once
+    with (
+        tempfile.TemporaryDirectory(dir=ram) as d,
+        serve(Path(d) / "site.db", tmp_path / "server.log", bot_delay="0") as url,
+    ):
+        yield url
 
 
 def test_bracket_page_shows_the_entrants_and_the_champion(live_server: str) -> None:

@@ -13,9 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.server.test_browser import CHROMIUM, launch, live_server
+from tests.server.browser import launch, needs_chromium
+from tests.server.test_browser import live_server
 
 __all__ = ["live_server"]  # the fixture, shared with test_browser.py
 
@@ -23,9 +22,7 @@ SCREENSHOT = Path("/tmp/boneyard-browser-long-layout.png")
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 VIEWPORT = {"width": 1280, "height": 800}
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"
-)
+pytestmark = needs_chromium
 
 BOXES = """() => {
   const box = (n) => { const r = n.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };

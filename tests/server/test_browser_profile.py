@@ -3,60 +3,24 @@ sends this browser's seed and verifies a finished hand, and the profile page lis
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.server.test_browser import CHROMIUM, free_port, launch, make_move, my_turn_or_done
+from tests.server.browser import launch, needs_chromium, serve
+from tests.server.test_browser import make_move, my_turn_or_done
 
 SHOT = Path("/tmp/boneyard-browser-profile.png")
 TABLE_SHOT = Path("/tmp/boneyard-browser-fairness.png")
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    log = (tmp_path / "server.log").open("w")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "boneyard",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            str(tmp_path / "site.db"),
-            "--bot-delay",
-            "0.05",
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(url + "/api/games", timeout=1).read()
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    raise RuntimeError((tmp_path / "server.log").read_text()) from None
-                time.sleep(0.05)
+    with serve(tmp_path / "site.db", tmp_path / "server.log") as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        log.close()
 
 
 def test_private_table_fairness_panel_and_profile(live_server: str) -> None:
