@@ -11,7 +11,7 @@ from boneyard.tournament.errors import TournamentError, check_entrants
 from boneyard.tournament.match import Match, match_id
 from boneyard.tournament.schedule import PDA, Schedule
 from boneyard.tournament.seeding import bracket_order
-from boneyard.tournament.standings import Standing, tally
+from boneyard.tournament.standings import Standing, standing, tally
 
 MAX_ENTRANTS = 1024
 
@@ -118,21 +118,8 @@ class SingleElimination(EventBase):
         out = []
         for e, rank in zip(order, competition_ranks(keys), strict=True):
             te = t[e]
-            out.append(
-                Standing(
-                    e,
-                    rank,
-                    seeds[e],
-                    float(te.wins + te.byes),
-                    te.wins,
-                    te.losses,
-                    te.byes,
-                    te.game_wins,
-                    te.game_losses,
-                    (float(reached[e]),),
-                    out_in.get(e),
-                )
-            )
+            points = float(te.wins + te.byes)
+            out.append(standing(e, rank, seeds[e], points, te, (float(reached[e]),), out_in.get(e)))
         return tuple(out)
 
     def to_json(self) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from boneyard.tournament.base import EventBase
 from boneyard.tournament.errors import TournamentError, check_entrants
 from boneyard.tournament.match import Match, match_id
 from boneyard.tournament.schedule import Schedule
-from boneyard.tournament.standings import Standing, tally
+from boneyard.tournament.standings import Standing, ranked, tally
 
 MAX_ENTRANTS = 64
 BO1 = Schedule(default=1, final=None)
@@ -92,28 +92,7 @@ class RoundRobin(EventBase):
         t = tally(self.entrants, self.matches())
         points = {e: float(x.wins) for e, x in t.items()}
         sb = {e: sum(points[o] for o in x.beaten) for e, x in t.items()}
-        seeds = {e: i + 1 for i, e in enumerate(self.entrants)}
-
-        def key(e: str) -> tuple[float, ...]:
-            x = t[e]
-            return (-points[e], -sb[e], -(x.game_wins - x.game_losses), seeds[e])
-
-        order = sorted(self.entrants, key=key)
-        return tuple(
-            Standing(
-                e,
-                i + 1,
-                seeds[e],
-                points[e],
-                t[e].wins,
-                t[e].losses,
-                t[e].byes,
-                t[e].game_wins,
-                t[e].game_losses,
-                (sb[e],),
-            )
-            for i, e in enumerate(order)
-        )
+        return ranked(self.entrants, t, points, {e: (sb[e],) for e in t})
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (tournament-api.md), with ``double``."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,3 +91,56 @@ def tally(entrants: Iterable[str], matches: Iterable[Match]) -> dict[str, Tally]
         out[m.a].opponents.append(m.b)
         out[m.b].opponents.append(m.a)
     return out
+
+
+def standing(
+    entrant: str,
+    rank: int,
+    seed: int,
+    points: float,
+    t: Tally,
+    tiebreaks: tuple[float, ...],
+    eliminated_in: int | None = None,
+) -> Standing:
+    """The standings row of ``entrant`` from its tally."""
+    return Standing(
+        entrant,
+        rank,
+        seed,
+        points,
+        t.wins,
+        t.losses,
+        t.byes,
+        t.game_wins,
+        t.game_losses,
+        tiebreaks,
+        eliminated_in,
+    )
+
+
+def ranked(
+    entrants: Sequence[str],
+    tallies: dict[str, Tally],
+    points: dict[str, float],
+    tiebreaks: dict[str, tuple[float, ...]],
+) -> tuple[Standing, ...]:
+    """Standings by points, then each tie-break in order (higher is better), game
+    difference, seed (``entrants`` are in seed order). Ranks are unique.
+
+    >>> t = tally(["a", "b"], [Match("R1M1", 1, 0, "a", "b", 1).with_game("b", (9, 150))])
+    >>> rows = ranked(["a", "b"], t, {"a": 0.0, "b": 1.0}, {"a": (), "b": ()})
+    >>> [(s.entrant, s.rank) for s in rows]
+    [('b', 1), ('a', 2)]
+    """
+    seeds = {e: i + 1 for i, e in enumerate(entrants)}
+
+    def key(e: str) -> tuple[float, ...]:
+        x = tallies[e]
+        tb = tuple(-v for v in tiebreaks[e])
+        return (-points[e], *tb, -(x.game_wins - x.game_losses), seeds[e])
+
+    order = sorted(entrants, key=key)
+    return tuple(
+        standing(e, i + 1, seeds[e], points[e], tallies[e], tiebreaks[e])
+        for i, e in enumerate(order)
+    )

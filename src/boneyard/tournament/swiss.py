@@ -23,7 +23,7 @@ from boneyard.tournament.base import EventBase
 from boneyard.tournament.errors import TournamentError, check_entrants
 from boneyard.tournament.match import Match, match_id
 from boneyard.tournament.schedule import Schedule
-from boneyard.tournament.standings import Standing, tally
+from boneyard.tournament.standings import Standing, ranked, tally
 
 SEARCH_BUDGET = 200_000
 BO1 = Schedule(default=1, final=None)
@@ -204,28 +204,7 @@ class Swiss(EventBase):
         points = {e: float(x.wins + x.byes) for e, x in t.items()}
         buchholz = {e: sum(points[o] for o in x.opponents) for e, x in t.items()}
         sb = {e: sum(points[o] for o in x.beaten) for e, x in t.items()}
-        seeds = {e: i + 1 for i, e in enumerate(self.entrants)}
-
-        def key(e: str) -> tuple[float, ...]:
-            x = t[e]
-            return (-points[e], -buchholz[e], -sb[e], -(x.game_wins - x.game_losses), seeds[e])
-
-        order = sorted(self.entrants, key=key)
-        return tuple(
-            Standing(
-                e,
-                i + 1,
-                seeds[e],
-                points[e],
-                t[e].wins,
-                t[e].losses,
-                t[e].byes,
-                t[e].game_wins,
-                t[e].game_losses,
-                (buchholz[e], sb[e]),
-            )
-            for i, e in enumerate(order)
-        )
+        return ranked(self.entrants, t, points, {e: (buchholz[e], sb[e]) for e in t})
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (tournament-api.md), with ``num_rounds``."""
