@@ -35,7 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -429,15 +429,42 @@ async def check_log(url: str, table_id: str, players: list[Player]) -> int:
     return n
 
 
+@contextlib.asynccontextmanager
+async def scratch_database(admin_url: str) -> AsyncIterator[str]:
+    """A scratch database dropped on exit."""
+    url = await create_database(admin_url)
+    try:
+        yield url
+    finally:
+        await drop_database(admin_url, url)
+
+
+@contextlib.asynccontextmanager
+async def drill_services(admin_url: str) -> AsyncIterator[tuple[str, Redis]]:
+    """A scratch database and a throwaway Redis for one drill, both removed on exit."""
+    redis = Redis()
+    redis.start()
+    try:
+        async with scratch_database(admin_url) as url:
+            yield url, redis
+    finally:
+        redis.cleanup()
+
+
+async def seat_two(srv: Sequence[Any], rng: random.Random) -> tuple[Http, Http, str, list[Player]]:
+    """Ann on the first server and Bob on the second, at one new two-player table."""
+    ann = await guest(srv[0].base, "Ann")
+    bob = await guest(srv[1].base, "Bob")
+    tid = await two_player_table(ann, bob)
+    return ann, bob, tid, [Player("ann", ann, tid, rng), Player("bob", bob, tid, rng)]
+
+
 # -- scenarios --------------------------------------------------------------------------------
 
 
 async def scenario_kills(admin_url: str, kills: int, moves_between: int = 3) -> dict[str, Any]:
     """SIGKILL one of two servers every ``moves_between`` acknowledged moves, ``kills`` times;
     the killed one restarts while the clients play on at the other."""
-    redis = Redis()
-    redis.start()
-    url = await create_database(admin_url)
     report: dict[str, Any] = {"kills": 0, "tables": 0, "acked_moves": 0, "reconnects": 0}
     rng = random.Random(8)
     t0 = time.monotonic()
@@ -448,85 +475,78 @@ async def scenario_kills(admin_url: str, kills: int, moves_between: int = 3) -> 
     def acked() -> int:
         return done_acked + sum(len(p.acked) for p in players)
 
-    try:
-        with servers(2, url, redis.url) as srv:
-            up = [True, True]
+    async with drill_services(admin_url) as (url, redis):
+        try:
+            with servers(2, url, redis.url) as srv:
+                up = [True, True]
 
-            async def killer() -> None:
-                while report["kills"] < kills:
-                    base = acked()
-                    while acked() < base + moves_between:
-                        await asyncio.sleep(0.02)
-                    victim = rng.randrange(2)
-                    up[victim] = False
-                    srv[victim].kill()
-                    report["kills"] += 1
-                    await asyncio.to_thread(srv[victim].start)
-                    up[victim] = True
+                async def killer() -> None:
+                    while report["kills"] < kills:
+                        base = acked()
+                        while acked() < base + moves_between:
+                            await asyncio.sleep(0.02)
+                        victim = rng.randrange(2)
+                        up[victim] = False
+                        srv[victim].kill()
+                        report["kills"] += 1
+                        await asyncio.to_thread(srv[victim].start)
+                        up[victim] = True
 
-            async def player_loop(p: Player, where: int) -> None:
-                while not p.over:
-                    if not up[where]:
-                        where = 1 - where
-                    result = await p.play(srv[where].ws_base, resync_every=1)
-                    if result == "dropped":
-                        where = 1 - where
-                        await asyncio.sleep(0.05)
+                async def player_loop(p: Player, where: int) -> None:
+                    while not p.over:
+                        if not up[where]:
+                            where = 1 - where
+                        result = await p.play(srv[where].ws_base, resync_every=1)
+                        if result == "dropped":
+                            where = 1 - where
+                            await asyncio.sleep(0.05)
 
-            kill_task = asyncio.create_task(killer())
-            ann = await guest(srv[0].base, "Ann")
-            bob = await guest(srv[1].base, "Bob")
-            while not kill_task.done():
-                for _attempt in range(100):
-                    h = [ann, bob]
-                    for x in h:
-                        x.use(srv[0 if up[0] else 1].base)
-                    try:
-                        tid = await two_player_table(ann, bob)
-                        break
-                    except httpx.HTTPError:
-                        await asyncio.sleep(0.2)
-                else:
-                    raise RuntimeError("could not open a table")
-                players = [Player("ann", ann, tid, rng), Player("bob", bob, tid, rng)]
-                await asyncio.gather(player_loop(players[0], 0), player_loop(players[1], 1))
-                report["tables"] += 1
-                report["acked_moves"] += await check_log(url, tid, players)
-                report["reconnects"] += sum(p.reconnects for p in players)
-                ends = {
-                    json.dumps(p.last and p.last.get("result"), sort_keys=True) for p in players
-                }
-                assert len(ends) == 1, f"the players saw different results: {ends}"
-                done_acked += sum(len(p.acked) for p in players)
-                players = []
-            await kill_task
-            await ann.close()
-            await bob.close()
-            report["tracebacks"] = sum(s.log.read_text().count("Traceback") for s in srv)
-    finally:
-        if kill_task is not None and not kill_task.done():
-            kill_task.cancel()
-            with contextlib.suppress(BaseException):
+                kill_task = asyncio.create_task(killer())
+                ann = await guest(srv[0].base, "Ann")
+                bob = await guest(srv[1].base, "Bob")
+                while not kill_task.done():
+                    for _attempt in range(100):
+                        h = [ann, bob]
+                        for x in h:
+                            x.use(srv[0 if up[0] else 1].base)
+                        try:
+                            tid = await two_player_table(ann, bob)
+                            break
+                        except httpx.HTTPError:
+                            await asyncio.sleep(0.2)
+                    else:
+                        raise RuntimeError("could not open a table")
+                    players = [Player("ann", ann, tid, rng), Player("bob", bob, tid, rng)]
+                    await asyncio.gather(player_loop(players[0], 0), player_loop(players[1], 1))
+                    report["tables"] += 1
+                    report["acked_moves"] += await check_log(url, tid, players)
+                    report["reconnects"] += sum(p.reconnects for p in players)
+                    ends = {
+                        json.dumps(p.last and p.last.get("result"), sort_keys=True) for p in players
+                    }
+                    assert len(ends) == 1, f"the players saw different results: {ends}"
+                    done_acked += sum(len(p.acked) for p in players)
+                    players = []
                 await kill_task
-        redis.cleanup()
-        await drop_database(admin_url, url)
+                await ann.close()
+                await bob.close()
+                report["tracebacks"] = sum(s.log.read_text().count("Traceback") for s in srv)
+        finally:
+            if kill_task is not None and not kill_task.done():
+                kill_task.cancel()
+                with contextlib.suppress(BaseException):
+                    await kill_task
     report["seconds"] = round(time.monotonic() - t0, 1)
     return report
 
 
 async def scenario_postgres(admin_url: str) -> dict[str, Any]:
     """Restart PostgreSQL mid-game: clear errors while it is down, then everything recovers."""
-    redis = Redis()
-    redis.start()
-    url = await create_database(admin_url)
     report: dict[str, Any] = {}
     rng = random.Random(9)
-    try:
+    async with drill_services(admin_url) as (url, redis):
         with servers(2, url, redis.url) as srv:
-            ann = await guest(srv[0].base, "Ann")
-            bob = await guest(srv[1].base, "Bob")
-            tid = await two_player_table(ann, bob)
-            players = [Player("ann", ann, tid, rng), Player("bob", bob, tid, rng)]
+            ann, bob, tid, players = await seat_two(srv, rng)
             await play_a_little(players, srv, 2)
             st = await read_log(url, tid)
             assert st
@@ -577,25 +597,16 @@ async def scenario_postgres(admin_url: str) -> dict[str, Any]:
             await ann.close()
             await bob.close()
             report["tracebacks"] = sum(s.log.read_text().count("Traceback") for s in srv)
-    finally:
-        redis.cleanup()
-        await drop_database(admin_url, url)
     return report
 
 
 async def scenario_redis(admin_url: str) -> dict[str, Any]:
     """Stop Redis mid-game: moves still commit; the other client catches up on resync."""
-    redis = Redis()
-    redis.start()
-    url = await create_database(admin_url)
     report: dict[str, Any] = {}
     rng = random.Random(10)
-    try:
+    async with drill_services(admin_url) as (url, redis):
         with servers(2, url, redis.url) as srv:
-            ann = await guest(srv[0].base, "Ann")
-            bob = await guest(srv[1].base, "Bob")
-            tid = await two_player_table(ann, bob)
-            players = [Player("ann", ann, tid, rng), Player("bob", bob, tid, rng)]
+            ann, bob, tid, players = await seat_two(srv, rng)
             await play_a_little(players, srv, 2)
             redis.stop()
             await asyncio.sleep(1.5)
@@ -622,20 +633,7 @@ async def scenario_redis(admin_url: str) -> dict[str, Any]:
             report["tracebacks"] = logs.count("Traceback")
             await ann.close()
             await bob.close()
-    finally:
-        redis.cleanup()
-        await drop_database(admin_url, url)
     return report
-
-
-@contextlib.asynccontextmanager
-async def scratch_database(admin_url: str) -> AsyncIterator[str]:
-    """A scratch database dropped on exit."""
-    url = await create_database(admin_url)
-    try:
-        yield url
-    finally:
-        await drop_database(admin_url, url)
 
 
 def main() -> None:

@@ -18,14 +18,12 @@ import httpx
 import pytest
 
 from bench.faults import (
-    Player,
-    guest,
     read_log,
     scenario_kills,
     scenario_redis,
     scratch_database,
+    seat_two,
     servers,
-    two_player_table,
 )
 
 POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
@@ -45,12 +43,10 @@ def test_two_processes_one_table_played_to_the_end() -> None:
 
     async def run() -> None:
         async with scratch_database(POSTGRES) as url:
-            with servers(2, url, REDIS) as (a, b):
-                ann = await guest(a.base, "Ann")
-                bob = await guest(b.base, "Bob")
-                tid = await two_player_table(ann, bob)  # created on A, joined on B
-                rng = random.Random(5)
-                players = [Player("ann", ann, tid, rng), Player("bob", bob, tid, rng)]
+            with servers(2, url, REDIS) as srv:
+                a, b = srv
+                # The table is created on A and joined on B.
+                ann, bob, tid, players = await seat_two(srv, random.Random(5))
                 ends = await asyncio.wait_for(
                     asyncio.gather(players[0].play(a.ws_base), players[1].play(b.ws_base)), 120
                 )
