@@ -13,10 +13,11 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from boneyard.core.errors import BoneyardError
 from boneyard.games.fives import ids_of
+from boneyard.games.fives_play import Play
 
 S = TypeVar("S")
 
@@ -306,3 +307,32 @@ def allowed_masks(
                 allowed |= 1 << u
         out[other] = allowed
     return out
+
+
+class PlayoutState(Protocol):
+    """What :func:`greedy_action` reads of a Fives game state."""
+
+    def legal_actions(self) -> Sequence[Any]:
+        """The legal actions, in the game's order."""
+        ...
+
+    def _points_if(self, play: Any) -> int:
+        """The points ``play`` (the game's :class:`~boneyard.games.fives_play.Play`) would
+        score now."""
+        ...
+
+
+def greedy_action(state: PlayoutState, rng: random.Random) -> Any:
+    """The play-out policy of both Fives games: most points now, then the heaviest tile, then
+    the first in legal order (a draw or pass only when nothing can be placed; deterministic:
+    ``rng`` is reserved for randomised policies)."""
+    actions = state.legal_actions()
+    if len(actions) == 1:
+        return actions[0]
+    best: Any = actions[0]
+    best_key = (-2, -2)
+    for a in actions:
+        key = (state._points_if(a), a.tile.pips) if isinstance(a, Play) else (-1, -1)
+        if key > best_key:
+            best, best_key = a, key
+    return best

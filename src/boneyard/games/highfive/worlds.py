@@ -43,7 +43,6 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.games.fives import (
@@ -55,7 +54,13 @@ from boneyard.games.fives import (
     FivesLayout,
 )
 from boneyard.games.fives_play import default_port
-from boneyard.games.fives_worlds import FULL, HiddenDeal, SeatHistory, allowed_masks
+from boneyard.games.fives_worlds import (
+    FULL,
+    HiddenDeal,
+    SeatHistory,
+    allowed_masks,
+    greedy_action,
+)
 from boneyard.games.highfive.actions import DRAW, PASS, Play
 from boneyard.games.highfive.state import PLAYING, HighFiveObservation, HighFiveState
 
@@ -210,21 +215,6 @@ class WorldSampler(HiddenDeal[HighFiveState]):
 def sample_world(obs: HighFiveObservation, rng: random.Random) -> HighFiveState:
     """One full state consistent with everything ``obs`` shows (see the module docstring)."""
     return WorldSampler(obs).sample(rng)
-
-
-def greedy_action(state: HighFiveState, rng: random.Random) -> Any:
-    """The play-out policy: most points now, then the heaviest tile, then the first in legal
-    order (deterministic: ``rng`` is reserved for randomised policies)."""
-    actions = state.legal_actions()
-    if len(actions) == 1:
-        return actions[0]
-    best: Any = actions[0]
-    best_key = (-2, -2)
-    for a in actions:
-        key = (state._points_if(a), a.tile.pips) if type(a) is Play else (-1, -1)
-        if key > best_key:
-            best, best_key = a, key
-    return best
 
 
 def hand_playout(state: HighFiveState, seat: int, rng: random.Random) -> float:

@@ -39,7 +39,13 @@ from boneyard.games.fives import (
     FivesLayout,
 )
 from boneyard.games.fives_play import default_port
-from boneyard.games.fives_worlds import FULL, HiddenDeal, SeatHistory, allowed_masks
+from boneyard.games.fives_worlds import (
+    FULL,
+    HiddenDeal,
+    SeatHistory,
+    allowed_masks,
+    greedy_action,
+)
 from boneyard.games.merry_go_round.actions import DRAW, PASS, Play
 from boneyard.games.merry_go_round.state import (
     MerryGoRoundObservation,
@@ -155,21 +161,6 @@ class WorldSampler(HiddenDeal[MerryGoRoundState]):
         placeholder: dict[str, Any] = {"deal": [], "boneyard": [], "events": []}
         state.hands_doc = [placeholder] * obs.hand_number + state.hands_doc
         return state
-
-
-def greedy_action(state: MerryGoRoundState, rng: random.Random) -> Any:
-    """The play-out policy: most points now, then the heaviest tile, then legal order (a draw
-    only when nothing can be placed)."""
-    actions = state.legal_actions()
-    if len(actions) == 1:
-        return actions[0]
-    best: Any = actions[0]
-    best_key = (-2, -2)
-    for a in actions:
-        key = (state._points_if(a), a.tile.pips) if type(a) is Play else (-1, -1)
-        if key > best_key:
-            best, best_key = a, key
-    return best
 
 
 def hand_playout(state: MerryGoRoundState, seat: int, rng: random.Random) -> float:
