@@ -18,8 +18,8 @@ from boneyard.bots import BOTS
 from boneyard.bots.analysis import DEFAULT_WORLDS, describe
 from boneyard.bots.analysis import analyse as analyse_record
 from boneyard.bots.arena import Outcome, plan, play_game, summarise
-from boneyard.cli.options import parse_option_pairs
-from boneyard.core.errors import BoneyardError
+from boneyard.cli.options import parse_bot_names, parse_option_pairs
+from boneyard.core.errors import BoneyardError, OptionError
 from boneyard.core.records import dump_record, parse_record
 from boneyard.games.registry import MODULES, get_spec
 
@@ -55,12 +55,10 @@ def arena(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """Play bots against each other: seat rotation, mirrored deals, win rates with 95% CIs."""
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    if not names:
-        _fail("name at least one bot")
-    for b in names:
-        if b not in BOTS:
-            _fail(f"bot {b!r} is unknown (bots: {', '.join(BOTS)})")
+    try:
+        names = parse_bot_names(bots, BOTS)
+    except OptionError as exc:
+        _fail(str(exc))
     if games < 1 or jobs < 1:
         _fail("--games and --jobs must be at least 1")
     try:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from boneyard.core.errors import OptionError
@@ -29,3 +29,18 @@ def parse_option_pairs(pairs: Sequence[str], preset: str | None) -> dict[str, An
             value = raw
         out[key.strip()] = value
     return out
+
+
+def parse_bot_names(text: str, known: Collection[str]) -> list[str]:
+    """A comma-separated list of bot names (``expert,greedy``), each one of ``known``.
+
+    >>> parse_bot_names("expert, greedy", ["greedy", "expert"])
+    ['expert', 'greedy']
+    """
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    if not names:
+        raise OptionError("name at least one bot")
+    for b in names:
+        if b not in known:
+            raise OptionError(f"bot {b!r} is unknown (bots: {', '.join(known)})")
+    return names

@@ -15,8 +15,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from boneyard.bots import BOTS
-from boneyard.cli.options import parse_option_pairs
-from boneyard.core.errors import BoneyardError
+from boneyard.cli.options import parse_bot_names, parse_option_pairs
+from boneyard.core.errors import BoneyardError, OptionError
 from boneyard.games.registry import MODULES
 from boneyard.tournament import (
     Event,
@@ -145,12 +145,10 @@ def simulate_cmd(
         _fail("--jobs must be at least 1")
     if seeding not in ("draw", "order"):
         _fail(f"seeding {seeding!r} is unknown (draw, order)")
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    if not names:
-        _fail("name at least one bot")
-    for b in names:
-        if b not in BOTS:
-            _fail(f"bot {b!r} is unknown (bots: {', '.join(BOTS)})")
+    try:
+        names = parse_bot_names(bots, BOTS)
+    except OptionError as exc:
+        _fail(str(exc))
     width = len(str(entrants))
     ids = [f"{names[i % len(names)]}-{i + 1:0{width}d}" for i in range(entrants)]
     bot_of = {e: names[i % len(names)] for i, e in enumerate(ids)}
