@@ -532,9 +532,7 @@ def create_app(
                 assert row is not None
                 row.seats = seats
             table.seats = seats
-            for client in table.clients:
-                if client.user_id == user.id:
-                    client.seat = body.seat
+            table.reseat_clients()
             await table.broadcast()
         await tables.announce(table)
         return table.public_json()
@@ -588,15 +586,8 @@ def create_app(
             await websocket.close(code=1008, reason="no such table")
             return
         await websocket.accept()
-        seat = next(
-            (
-                i
-                for i, s in enumerate(table.seats)
-                if user is not None and s.get("user_id") == user.id
-            ),
-            None,
-        )
-        client = Client(websocket.send_json, seat, user.id if user else None)
+        user_id = user.id if user else None
+        client = Client(websocket.send_json, table.seat_of(user_id), user_id)
         table.clients.append(client)
         limiter = auth.RateLimiter(*ws_rate)
         try:

@@ -303,9 +303,7 @@ class TurnClock:
             bot = make_bot(level, random.Random(secrets.randbits(64)))
             await self._save(table, seats, settings)
             table.bots[p.seat] = bot
-            for client in table.clients:
-                if client.seat == p.seat:
-                    client.seat = None
+            table.reseat_clients()  # the replaced person's sockets now watch
             log.info("table %s: seat %d abandoned, %s bot plays on", table.id, p.seat, level)
             await table.broadcast()
         await self.manager.announce(table)
@@ -355,9 +353,7 @@ class TurnClock:
             )
             await self._save(table, seats, settings)
             table.bots.pop(seat, None)
-            for client in table.clients:
-                if client.user_id == user_id:
-                    client.seat = seat
+            table.reseat_clients()
             await table.broadcast()
         await self.manager.announce(table)
         return seat

@@ -1029,15 +1029,7 @@ def router(
                     row.seats = seats
             table.seats = seats
             table.make_bots()
-            for client in table.clients:
-                client.seat = next(
-                    (
-                        i
-                        for i, s in enumerate(seats)
-                        if client.user_id is not None and s.get("user_id") == client.user_id
-                    ),
-                    None,
-                )
+            table.reseat_clients()
             await table.broadcast()
         tables.schedule_bots(table)
 

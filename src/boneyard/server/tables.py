@@ -98,6 +98,17 @@ class LiveTable:
             if s.get("kind") == "bot"
         }
 
+    def seat_of(self, user_id: int | None) -> int | None:
+        """The seat ``user_id`` plays now (``None``: none; a seat a bot took over is the bot's)."""
+        if user_id is None:
+            return None
+        return next((i for i, s in enumerate(self.seats) if s.get("user_id") == user_id), None)
+
+    def reseat_clients(self) -> None:
+        """After the seats changed: every socket sees from the seat its person plays now."""
+        for client in self.clients:
+            client.seat = self.seat_of(client.user_id)
+
     # -- views -------------------------------------------------------------------------------
 
     def hands_dealt(self) -> int:
@@ -340,16 +351,7 @@ class TableManager:
         changed = False
         if list(row.seats) != table.seats:
             table.seats = list(row.seats)
-            for client in table.clients:
-                if client.user_id is not None:
-                    client.seat = next(
-                        (
-                            i
-                            for i, s in enumerate(table.seats)
-                            if s.get("user_id") == client.user_id
-                        ),
-                        None,
-                    )
+            table.reseat_clients()
             changed = True
         if entries:
             _take_seeds(table, seeds, entries)
