@@ -789,15 +789,18 @@ def router(
         n = await db.scalar(select(func.count(Entrant.id)).where(Entrant.event_id == event_id))
         return int(n or 0)
 
+    async def entrant_of(db: AsyncSession, event_id: str, user_id: int) -> Entrant | None:
+        """The person's entrant row in the event (``None``: not entered)."""
+        return await db.scalar(
+            select(Entrant).where(Entrant.event_id == event_id, Entrant.user_id == user_id)
+        )
+
     @api.post("/api/events/{event_id}/register", responses=errors)
     async def register(event_id: str, user: User_) -> dict[str, Any]:
         """Enter the event."""
         async with svc.lock(event_id), sessions() as db, db.begin():
             ev = await in_registration(db, event_id)
-            taken = await db.scalar(
-                select(Entrant.id).where(Entrant.event_id == event_id, Entrant.user_id == user.id)
-            )
-            if taken is not None:
+            if await entrant_of(db, event_id, user.id) is not None:
                 raise HTTPException(400, "you are already registered")
             if await count_entrants(db, event_id) >= ev.cap:
                 raise HTTPException(400, f"the event is full ({ev.cap} entrants)")
@@ -819,9 +822,7 @@ def router(
         async with svc.lock(event_id):
             async with sessions() as db, db.begin():
                 ev = await need_event(db, event_id)
-                e = await db.scalar(
-                    select(Entrant).where(Entrant.event_id == event_id, Entrant.user_id == user.id)
-                )
+                e = await entrant_of(db, event_id, user.id)
                 if e is None:
                     raise HTTPException(400, "you are not registered")
                 if ev.status == "registration":
@@ -839,9 +840,7 @@ def router(
         """Check in before the start (an entrant not checked in at the start is a no-show)."""
         async with sessions() as db, db.begin():
             await in_registration(db, event_id)
-            e = await db.scalar(
-                select(Entrant).where(Entrant.event_id == event_id, Entrant.user_id == user.id)
-            )
+            e = await entrant_of(db, event_id, user.id)
             if e is None:
                 raise HTTPException(400, "register first")
             e.checked_in = True
@@ -973,12 +972,7 @@ def router(
                     person = await db.scalar(select(User).where(User.username == body.username))
                     if person is None:
                         raise HTTPException(400, f"nobody is called {body.username!r}")
-                    clash = await db.scalar(
-                        select(Entrant.id).where(
-                            Entrant.event_id == event_id, Entrant.user_id == person.id
-                        )
-                    )
-                    if clash is not None:
+                    if await entrant_of(db, event_id, person.id) is not None:
                         raise HTTPException(400, f"{person.display_name} is already an entrant")
                     e.user_id, e.bot, e.name = person.id, None, person.display_name
                 else:
