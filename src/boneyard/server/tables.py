@@ -665,9 +665,7 @@ class TableManager:
     async def _read_client_seeds(self, table: LiveTable, hand: int) -> None:
         """The client seeds of ``hand`` as the database has them (the caller holds the lock)."""
         async with self.sessions() as db:
-            row = await db.scalar(
-                select(HandSeed).where(HandSeed.table_id == table.id, HandSeed.hand == hand)
-            )
+            row = await _hand_seed(db, table.id, hand)
         if row is not None and row.client_seeds:
             table.client_seeds[hand] = {int(k): str(v) for k, v in row.client_seeds.items()}
 
@@ -703,19 +701,15 @@ class TableManager:
                     f"the server has not committed to hand {hand} yet (the next hand is {dealt})"
                 )
             seed = fairness.check_client_seed(seed)
-            given = dict(table.client_seeds.get(hand, {}))
-            given[seat] = seed
             async with self.sessions() as db, db.begin():
-                row = await db.scalar(
-                    select(HandSeed).where(HandSeed.table_id == table.id, HandSeed.hand == hand)
-                )
+                row = await _hand_seed(db, table.id, hand)
                 if row is None:  # pragma: no cover - the pending seed is always stored
                     raise IllegalActionError("the next hand has no committed seed")
                 merged = {str(k): v for k, v in (row.client_seeds or {}).items()}
                 merged[str(seat)] = seed
                 row.client_seeds = merged
-            given.update({int(k): v for k, v in merged.items() if int(k) != seat})
-            table.client_seeds[hand] = given
+            # (the database's, which may hold seeds another process took)
+            table.client_seeds[hand] = {int(k): v for k, v in merged.items()}
             return {
                 "type": "seed",
                 "hand": hand,
@@ -784,6 +778,13 @@ class TableManager:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+
+
+async def _hand_seed(db: AsyncSession, table_id: str, hand: int) -> HandSeed | None:
+    """The seed row of hand ``hand`` of a table."""
+    return await db.scalar(
+        select(HandSeed).where(HandSeed.table_id == table_id, HandSeed.hand == hand)
+    )
 
 
 def _replay_entries(table: LiveTable, state: GameState, entries: Any) -> None:
