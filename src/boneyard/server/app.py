@@ -527,12 +527,7 @@ def create_app(
                 raise HTTPException(400, "that seat is not free")
             seats = [dict(s) for s in table.seats]
             seats[body.seat] = {"kind": "person", "user_id": user.id, "name": user.display_name}
-            async with sessions() as s, s.begin():
-                row = await s.get(GameTable, table.id)
-                assert row is not None
-                row.seats = seats
-            table.seats = seats
-            table.reseat_clients()
+            await tables.save_seats(table, seats)
             await table.broadcast()
         await tables.announce(table)
         return table.public_json()

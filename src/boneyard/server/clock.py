@@ -43,7 +43,6 @@ from pydantic import BaseModel, Field
 from boneyard.bots import BOTS, make_bot
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
-from boneyard.store.models import GameTable
 
 if TYPE_CHECKING:
     from boneyard.server.tables import LiveTable, TableManager
@@ -257,16 +256,6 @@ class TurnClock:
 
     # -- seat changes ------------------------------------------------------------------------------
 
-    async def _save(
-        self, table: LiveTable, seats: list[dict[str, Any]], settings: dict[str, Any]
-    ) -> None:
-        async with self.manager.sessions() as db, db.begin():
-            row = await db.get(GameTable, table.id)
-            assert row is not None
-            row.seats = seats
-            row.settings = settings
-        table.seats, table.settings = seats, settings
-
     async def _abandon(self, table: LiveTable, plan: Plan) -> None:
         """The grace is over: a bot takes the seat (committed, then broadcast)."""
         async with table.lock:
@@ -301,9 +290,8 @@ class TurnClock:
                 }
             )
             bot = make_bot(level, random.Random(secrets.randbits(64)))
-            await self._save(table, seats, settings)
-            table.bots[p.seat] = bot
-            table.reseat_clients()  # the replaced person's sockets now watch
+            await self.manager.save_seats(table, seats, settings)
+            table.bots[p.seat] = bot  # (the replaced person's sockets now watch)
             log.info("table %s: seat %d abandoned, %s bot plays on", table.id, p.seat, level)
             await table.broadcast()
         await self.manager.announce(table)
@@ -351,9 +339,8 @@ class TurnClock:
                     "at": at.isoformat(),
                 }
             )
-            await self._save(table, seats, settings)
+            await self.manager.save_seats(table, seats, settings)
             table.bots.pop(seat, None)
-            table.reseat_clients()
             await table.broadcast()
         await self.manager.announce(table)
         return seat

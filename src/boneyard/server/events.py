@@ -1017,13 +1017,8 @@ def router(
         async with table.lock:
             seats = [dict(s) for s in table.seats]
             seats[seat_no] = seat
-            async with sessions() as db, db.begin():
-                row = await db.get(GameTable, table_id)
-                if row is not None:
-                    row.seats = seats
-            table.seats = seats
+            await tables.save_seats(table, seats)
             table.make_bots()
-            table.reseat_clients()
             await table.broadcast()
         tables.schedule_bots(table)
 

@@ -499,6 +499,25 @@ class TableManager:
         if entries:
             table.last_at = entries[-1].created_at  # committed: the turn clock counts from it
 
+    async def save_seats(
+        self,
+        table: LiveTable,
+        seats: list[dict[str, Any]],
+        settings: dict[str, Any] | None = None,
+    ) -> None:
+        """Commit new ``seats`` (and ``settings``) of ``table``, then take them in memory and
+        reseat its sockets (the caller holds the lock and broadcasts)."""
+        async with self.sessions() as db, db.begin():
+            row = await db.get(GameTable, table.id)
+            if row is not None:
+                row.seats = seats
+                if settings is not None:
+                    row.settings = settings
+        table.seats = seats
+        if settings is not None:
+            table.settings = settings
+        table.reseat_clients()
+
     async def start(self, table: LiveTable) -> None:
         """Start an open table: a fresh game, its first deal, then bots move if they lead."""
         async with table.lock:
