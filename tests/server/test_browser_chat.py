@@ -13,7 +13,9 @@ import pytest
 from tests.server.browser import launch, needs_chromium, running
 from tests.server.test_browser import sign_up
 
-CLOCK_SCALE = 0.1  # a 30-second clock runs 3 s, its 30-second grace 3 s
+# A 30-second clock runs 7.5 s, its 30-second grace 7.5 s: the move phase must outlast loading
+# a second page on a busy machine (at 3 s, CI once saw the watcher load only in the grace).
+CLOCK_SCALE = 0.25
 SERVER = (
     "import sys, uvicorn\n"
     "from boneyard.server.app import create_app\n"
