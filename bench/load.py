@@ -96,6 +96,7 @@ async def client(
     ) as ws:
         sent_at: float | None = None
         sent_seq = -1
+        seeded = False
         while not stop.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), 1.0)
@@ -109,6 +110,11 @@ async def client(
                 continue
             if "version" not in msg or "moves" not in msg:
                 continue
+            if not seeded and (msg.get("table") or {}).get("start_by"):
+                # As a browser does: seed the first hand, which deals it at once.
+                seeded = True
+                seed = {"type": "seed", "hand": 0, "seed": f"load {rng.random()}"}
+                await ws.send(json.dumps(seed))
             if sent_at is not None and msg["version"] > sent_seq:
                 if stats.measuring:
                     stats.latencies.append(time.perf_counter() - sent_at)

@@ -16,9 +16,11 @@ POSTGRES_URL = os.environ.get("BONEYARD_TEST_POSTGRES_URL") or os.environ.get("D
 
 
 def make_app(db: str, **kw: Any) -> Any:
-    """An app that lets bots move at once and allows many messages per socket."""
+    """An app that lets bots move at once, allows many messages per socket and deals a table
+    created full at once."""
     kw.setdefault("bot_delay", 0)
     kw.setdefault("ws_rate", (100_000, 1.0))
+    kw.setdefault("seed_window", 0)  # tables created full deal at once (test_client_seeds waits)
     return create_app(db, **kw)
 
 

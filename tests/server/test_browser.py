@@ -127,7 +127,10 @@ def test_register_and_play_a_whole_hand_against_the_bot(live_server: str) -> Non
             summary = page.locator("#hand-summary")
             expect(summary).to_be_visible()
             expect(summary).to_contain_text("Hand 1 is over")
-            expect(page.locator("#fairness li").first).to_contain_text("matches the commitment")
+            # Hand 1 was dealt after this page sent its seed (Play a bot now waits for it).
+            expect(page.locator("#fairness li").first).to_contain_text(
+                "matches the commitment, with your seed"
+            )
             assert counts.get("tile", 0) + counts.get("drag", 0) > 3, counts
             assert counts.get("drag", 0) >= 1, counts
             print("moves by kind:", counts)

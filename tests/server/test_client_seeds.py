@@ -300,3 +300,73 @@ def test_old_scheme_records_still_verify(tmp_path: Path) -> None:
     # Read as the new scheme, the same seeds deal differently.
     doc["meta"]["fairness"]["scheme"] = "boneyard-deal/2"
     assert fairness.verify_record(record_from_json(doc))[0].ok is False
+
+
+def test_play_a_bot_now_deals_once_the_players_seed_is_in(db_path: str) -> None:
+    """A table created full (Play a bot now) waits for its player's seed for hand 0: the seed
+    deals it at once and is in hand 0's deal."""
+    with TestClient(make_app(db_path, seed_window=60)) as c:
+        c.get("/api/me")
+        register(c, "ann")
+        t = post(c, "/api/quickplay").json()
+        tid = t["id"]
+        assert t["status"] == "open" and "start_by" in t
+        # Every seat is taken: nobody can join while it waits.
+        assert post(c, f"/api/tables/{tid}/join", {"seat": 1}).status_code == 400
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            first = ws.receive_json()
+            assert first["table"]["status"] == "open" and first["view"] is None
+            nxt = next_entry(first)
+            assert nxt is not None and nxt["hand"] == 0 and nxt["my_seed"] is None
+            reply = seed_msg(ws, 0, "ann's first seed")
+            assert reply["type"] == "seed" and reply["hand"] == 0
+            dealt = next(m for m in views(ws) if m["type"] == "view" and m["view"])
+            assert dealt["table"]["status"] == "playing" and "start_by" not in dealt["table"]
+            hand0 = next(f for f in dealt["fairness"] if f["hand"] == 0 and not f.get("next"))
+            assert hand0["client_seeds"] == ["ann's first seed", None]
+            ws.send_json({"type": "resync"})  # (the dealt view may have been ann's turn)
+            play(ws, over)
+        rec = c.get(f"/api/tables/{tid}/record").json()
+        first_hand = rec["meta"]["fairness"]["hands"][0]
+        assert first_hand["client_seeds"] == ["ann's first seed", None]
+        checks = fairness.verify_record(record_from_json(rec))
+        assert checks and all(x.ok for x in checks)
+
+
+def test_a_table_created_full_deals_after_the_seed_window_without_seeds(db_path: str) -> None:
+    with TestClient(make_app(db_path, seed_window=0.5)) as c:
+        c.get("/api/me")
+        register(c, "ann")
+        tid = post(c, "/api/quickplay").json()["id"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            dealt = next(m for m in views(ws) if m["type"] == "view" and m["view"])
+            hand0 = next(f for f in dealt["fairness"] if f["hand"] == 0 and not f.get("next"))
+            assert hand0["client_seeds"] == [None, None]
+        # The Start button still deals at once: a table with an open seat is not affected.
+        t = post(c, "/api/tables", {"seats": [{"kind": "me"}, {"kind": "open"}]}).json()
+        assert t["status"] == "open" and "start_by" not in t
+
+
+def test_a_restart_inside_the_seed_window_still_deals(db_path: str) -> None:
+    with TestClient(make_app(db_path, seed_window=60)) as c:
+        c.get("/api/me")
+        ann = register(c, "ann")
+        tid = post(c, "/api/quickplay").json()["id"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.receive_json()
+            assert seed_msg(ws, 0, "before the restart")["type"] == "seed"
+            next(m for m in views(ws) if m["type"] == "view" and m["view"])
+        waiting = post(c, "/api/quickplay").json()["id"]  # left waiting, no seed sent
+    # The second table's window (60 s) has not passed: after the restart it still waits...
+    with TestClient(make_app(db_path, seed_window=60)) as c:
+        use(c, ann)
+        table = c.app.state.tables.live[waiting]  # type: ignore[attr-defined]
+        assert table.status == "open" and table.waits_for_seeds()
+        assert waiting in c.app.state.tables.starters  # type: ignore[attr-defined]
+        # ...and its player's seed deals it.
+        with c.websocket_connect(f"/ws/tables/{waiting}") as ws:
+            ws.receive_json()
+            assert seed_msg(ws, 0, "after the restart")["type"] == "seed"
+            dealt = next(m for m in views(ws) if m["type"] == "view" and m["view"])
+            hand0 = next(f for f in dealt["fairness"] if f["hand"] == 0 and not f.get("next"))
+            assert hand0["client_seeds"] == ["after the restart", None]

@@ -241,6 +241,14 @@ def serve(
             "(default: $BONEYARD_BROADCAST_URL, else this process only)."
         ),
     ] = None,
+    seed_window: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds a table created with every seat taken waits for its players' seeds "
+            "for the first hand (default 5; 0: deal at once).",
+            min=0,
+        ),
+    ] = None,
 ) -> None:
     """Serve the web site: accounts, lobby and live tables (open http://HOST:PORT/)."""
     import uvicorn
@@ -251,7 +259,7 @@ def serve(
     shown = url.split("@")[-1] if "@" in url else url
     err.print(f"Boneyard on http://{host}:{port}/ (database {shown})")
     uvicorn.run(
-        create_app(url, bot_delay=bot_delay, broadcast=broadcast),
+        create_app(url, bot_delay=bot_delay, broadcast=broadcast, seed_window=seed_window),
         host=host,
         port=port,
         log_level="info",

@@ -37,6 +37,7 @@ from boneyard.server.clock import add_routes as add_clock_routes
 from boneyard.server.metrics import CONTENT_TYPE_LATEST
 from boneyard.server.tables import (
     DB_ERRORS,
+    SEED_WINDOW,
     Client,
     LiveTable,
     StaleError,
@@ -139,6 +140,7 @@ def create_app(
     broadcast: str | None = None,
     clock_scale: float = 1.0,
     chat_rate: tuple[int, float] = CHAT_RATE,
+    seed_window: float | None = None,
 ) -> FastAPI:
     """The web application on database ``db`` (URL or SQLite path; see :func:`database_url`).
 
@@ -146,11 +148,18 @@ def create_app(
     address per minute; ``ws_rate``: (messages, seconds) allowed per socket; ``broadcast``:
     ``redis://…`` to share tables with other processes (default ``BONEYARD_BROADCAST_URL``, else
     in memory; docs/operations.md); ``clock_scale``: multiplies every turn-clock duration (tests);
-    ``chat_rate``: (chat lines, seconds) allowed per person.
+    ``chat_rate``: (chat lines, seconds) allowed per person; ``seed_window``: seconds a table
+    created with every seat taken waits for its players' seeds for hand 0 (0: deal at once;
+    default ``SEED_WINDOW``).
     """
     engine = make_engine(database_url(db))
     sessions = sessionmaker(engine)
-    tables = TableManager(sessions, bot_delay=bot_delay, broadcaster=make_broadcaster(broadcast))
+    tables = TableManager(
+        sessions,
+        bot_delay=bot_delay,
+        broadcaster=make_broadcaster(broadcast),
+        seed_window=SEED_WINDOW if seed_window is None else seed_window,
+    )
     login_limiter = auth.RateLimiter(login_limit, auth.LOGIN_WINDOW)
     tables.clock = turn_clock = TurnClock(tables, clock_scale)
     table_chat = Chat(sessions, chat_rate, tables)
@@ -387,6 +396,13 @@ def create_app(
             clock = clock_settings(body.clock, body.game)
         except BoneyardError as exc:
             raise HTTPException(400, str(exc)) from None
+        settings: dict[str, Any] = {"clock": clock} if clock else {}
+        full = not any(s["kind"] == "open" for s in seats)
+        wait = full and body.start and tables.seed_window > 0
+        if wait and any(s["kind"] == "person" for s in seats):
+            # Dealt once the players' browsers have seeded hand 0, or after the seed window.
+            at = now() + timedelta(seconds=tables.seed_window)
+            settings["start_by"] = at.isoformat()
         tid = secrets.token_hex(8)
         async with sessions() as s, s.begin():
             s.add(
@@ -398,7 +414,7 @@ def create_app(
                     status="open",
                     created_by=user.id,
                     created_at=now(),
-                    settings={"clock": clock} if clock else None,
+                    settings=settings or None,
                     private=body.private,
                     invite_token=access.new_invite_token() if body.private else None,
                 )
@@ -407,7 +423,9 @@ def create_app(
             s.add(first_commitment(tid))  # hand 0's seed: committed before anyone adds one
         table = await tables.get(tid)
         assert table is not None
-        if body.start and not any(s["kind"] == "open" for s in seats):
+        if "start_by" in settings:
+            tables.arm_start(table)
+        elif body.start and full:
             await start_table(table)
         return table
 
@@ -517,8 +535,7 @@ def create_app(
         table = await need_table(table_id)
         access.check_access(table, user.id, body.invite)
         async with table.lock:
-            if tables.broadcaster.distributed:
-                await tables.refresh(table)  # another process may have seated someone
+            await tables.refresh_shared(table)  # another process may have seated someone
             if table.status != "open":
                 raise HTTPException(400, "the game has already started")
             if any(s.get("user_id") == user.id for s in table.seats):
@@ -529,7 +546,6 @@ def create_app(
             seats[body.seat] = {"kind": "person", "user_id": user.id, "name": user.display_name}
             await tables.save_seats(table, seats)
             await table.broadcast()
-        await tables.announce(table)
         return table.public_json()
 
     @app.post("/api/tables/{table_id}/start", responses=ERRORS)

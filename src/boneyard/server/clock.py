@@ -259,6 +259,7 @@ class TurnClock:
     async def _abandon(self, table: LiveTable, plan: Plan) -> None:
         """The grace is over: a bot takes the seat (committed, then broadcast)."""
         async with table.lock:
+            await self.manager.refresh_shared(table)  # (another process may have acted)
             p = self.plan(table)
             if (
                 p is None
@@ -294,7 +295,6 @@ class TurnClock:
             table.bots[p.seat] = bot  # (the replaced person's sockets now watch)
             log.info("table %s: seat %d abandoned, %s bot plays on", table.id, p.seat, level)
             await table.broadcast()
-        await self.manager.announce(table)
         self.manager.schedule_bots(table)
 
     async def reclaim(self, table: LiveTable, user_id: int | None) -> int:
@@ -305,6 +305,7 @@ class TurnClock:
         if user_id is None:
             raise BoneyardError("sign in to take back a seat")
         async with table.lock:
+            await self.manager.refresh_shared(table)
             st = table.state
             seat = next(
                 (
@@ -342,7 +343,6 @@ class TurnClock:
             await self.manager.save_seats(table, seats, settings)
             table.bots.pop(seat, None)
             await table.broadcast()
-        await self.manager.announce(table)
         return seat
 
 

@@ -1015,6 +1015,7 @@ def router(
         if table is None:
             return
         async with table.lock:
+            await tables.refresh_shared(table)
             seats = [dict(s) for s in table.seats]
             seats[seat_no] = seat
             await tables.save_seats(table, seats)

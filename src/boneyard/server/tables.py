@@ -171,7 +171,13 @@ class LiveTable:
             ],
             "status": self.status,
             "private": self.private,
+            # Created full: dealt when the players' seeds for hand 0 are in, at the latest then.
+            **({"start_by": self.settings["start_by"]} if self.waits_for_seeds() else {}),
         }
+
+    def waits_for_seeds(self) -> bool:
+        """Whether this table was created full and waits for its players' seeds to deal."""
+        return self.status == "open" and bool((self.settings or {}).get("start_by"))
 
     def view(self, seat: int | None) -> JSON:
         """The message for a client of ``seat``: built only from that seat's observation."""
@@ -239,6 +245,8 @@ class UnavailableError(BoneyardError):
     """The database could not be reached: nothing changed, the client may try again."""
 
 
+SEED_WINDOW = 5.0
+"""Seconds a table created full waits for its players' seeds for hand 0 (docs/fairness.md)."""
 DB_ERRORS = (SQLAlchemyError, OSError)
 """What a database outage raises (IntegrityError, a lost race, is handled before these)."""
 MessageHandler = Callable[["LiveTable", dict[str, Any]], Awaitable[None]]
@@ -253,9 +261,14 @@ class TableManager:
         bot_delay: float = 0.5,
         broadcaster: Broadcaster | None = None,
         metrics: Metrics | None = None,
+        seed_window: float = SEED_WINDOW,
     ):
         self.sessions = sessions
         self.bot_delay = bot_delay
+        # A table created with every seat taken waits this long (at most) for its players'
+        # seeds for hand 0 before it deals (see arm_start; 0: it deals at once).
+        self.seed_window = seed_window
+        self.starters: dict[str, asyncio.Task[None]] = {}
         self.closing = False  # set on shutdown: bots stop after the move they are making
         self.live: dict[str, LiveTable] = {}
         self.clock: TurnClock | None = None  # set by create_app (boneyard.server.clock)
@@ -279,6 +292,7 @@ class TableManager:
             table = await self.get(tid)
             if table is not None:
                 await self.deal_awaited(table)
+                self.arm_start(table)
         return len(ids)
 
     async def deal_awaited(self, table: LiveTable) -> None:
@@ -349,8 +363,12 @@ class TableManager:
                     (await db.scalars(select(HandSeed).where(HandSeed.table_id == table.id))).all()
                 )
         changed = False
-        if list(row.seats) != table.seats:
-            table.seats = list(row.seats)
+        settings = dict(row.settings or {})
+        if list(row.seats) != table.seats or settings != table.settings:
+            # Another process changed the seats (a join, the clock's substitution or reclaim,
+            # a director's replace): its bots and its sockets' seats follow.
+            table.seats, table.settings = list(row.seats), settings
+            table.make_bots()
             table.reseat_clients()
             changed = True
         if entries:
@@ -373,6 +391,12 @@ class TableManager:
             table.status = row.status
             changed = True
         return changed
+
+    async def refresh_shared(self, table: LiveTable) -> None:
+        """With several processes, refresh ``table`` before changing it (the caller holds its
+        lock): another process may have moved it on or changed its seats."""
+        if self.broadcaster.distributed:
+            await self.refresh(table)
 
     async def catch_up(self, table: LiveTable) -> None:
         """Refresh ``table`` from the database and, if it changed, send its sockets fresh views.
@@ -505,8 +529,11 @@ class TableManager:
         seats: list[dict[str, Any]],
         settings: dict[str, Any] | None = None,
     ) -> None:
-        """Commit new ``seats`` (and ``settings``) of ``table``, then take them in memory and
-        reseat its sockets (the caller holds the lock and broadcasts)."""
+        """Commit new ``seats`` (and ``settings``) of ``table``, take them in memory, reseat its
+        sockets and tell the other processes (the caller holds the lock and broadcasts here).
+
+        With several processes the caller first refreshes the table (another process may have
+        changed the seats since)."""
         async with self.sessions() as db, db.begin():
             row = await db.get(GameTable, table.id)
             if row is not None:
@@ -517,12 +544,53 @@ class TableManager:
         if settings is not None:
             table.settings = settings
         table.reseat_clients()
+        await self.announce(table)
+
+    # -- starting a table created full -------------------------------------------------------
+
+    def arm_start(self, table: LiveTable) -> None:
+        """A table created with every seat taken (``settings.start_by``) starts as soon as every
+        seated person has sent a seed for hand 0, or at ``start_by`` whatever came."""
+        by = table.settings.get("start_by") if table.settings else None
+        if table.status != "open" or not isinstance(by, str):
+            return
+        task = self.starters.get(table.id)
+        if task is not None and not task.done():
+            return
+        delay = datetime.fromisoformat(by).timestamp() - now().timestamp()
+        self.starters[table.id] = asyncio.create_task(self._start_later(table, delay))
+
+    async def _start_later(self, table: LiveTable, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        await self.start_when_due(table)
+
+    async def start_when_due(self, table: LiveTable) -> None:
+        """Start ``table`` now; nothing to do if it has started (here or in another process)."""
+        try:
+            await self.start(table)
+        except BoneyardError:
+            pass  # started already, or a seat came open: nothing to start
+        except IntegrityError:  # another process dealt hand 0 at the same moment
+            await self.catch_up(table)
+        except DB_ERRORS as exc:
+            self.metrics.db_errors.inc()
+            log.warning("starting table %s failed: %s", table.id, exc)
+
+    def seeded_for_start(self, table: LiveTable) -> bool:
+        """Whether ``table`` waits to start and every seated person has seeded hand 0."""
+        if not table.waits_for_seeds():
+            return False
+        given = table.client_seeds.get(0, {})
+        return all(i in given for i, s in enumerate(table.seats) if s.get("kind") == "person")
 
     async def start(self, table: LiveTable) -> None:
         """Start an open table: a fresh game, its first deal, then bots move if they lead."""
+        timer = self.starters.pop(table.id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
         async with table.lock:
-            if self.broadcaster.distributed:
-                await self.refresh(table)  # seats taken through another process
+            await self.refresh_shared(table)  # seats taken through another process
             if table.status != "open":
                 raise BoneyardError("the table has already started")
             if any(s.get("kind") == "open" for s in table.seats):
@@ -729,6 +797,11 @@ class TableManager:
                 row.client_seeds = merged
             # (the database's, which may hold seeds another process took)
             table.client_seeds[hand] = {int(k): v for k, v in merged.items()}
+            if self.seeded_for_start(table):  # deal now: every player's seed is in
+                timer = self.starters.pop(table.id, None)
+                if timer is not None:
+                    timer.cancel()
+                self.starters[table.id] = asyncio.create_task(self.start_when_due(table))
             return {
                 "type": "seed",
                 "hand": hand,
@@ -782,7 +855,7 @@ class TableManager:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.sweeper
         await self.broadcaster.close()
-        for task in list(self._hooks):
+        for task in [*self._hooks, *self.starters.values()]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

@@ -139,7 +139,9 @@ function renderSeats() {
         area.append(el("button", { onclick: () => act(`/api/tables/${t.id}/join`, { seat: i, invite }) }, `Take seat ${i}`));
       }
     });
-    if (mine && !t.seats.some((s) => s.kind === "open")) {
+    if (t.start_by) {
+      area.append(el("p", { id: "dealing", class: "note" }, "Dealing as soon as every player's seed for the first hand is in (a few seconds at most)."));
+    } else if (mine && !t.seats.some((s) => s.kind === "open")) {
       area.append(el("button", { id: "start", class: "big", onclick: () => act(`/api/tables/${t.id}/start`) }, "Start"));
     }
     if (!me) area.append(el("p", {}, el("a", { href: "/" }, "Sign in"), " to take a seat."));
