@@ -36,12 +36,13 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.faults import create_database, drop_database, free_port
+from boneyard.server.gcpace import GcPacer
 
 SERVER = """
 import sys, uvicorn
 from boneyard.server.app import create_app
-db, port, prof = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-app = create_app(db, bot_delay=0, login_limit=10**9, ws_rate=(10**6, 1.0))
+db, port, prof, gc_on = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "1"
+app = create_app(db, bot_delay=0, login_limit=10**9, ws_rate=(10**6, 1.0), gc_pacing=gc_on)
 if prof:
     import cProfile
     p = cProfile.Profile()
@@ -69,12 +70,32 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def bucket_quantile(m0: str, m1: str, name: str, q: float) -> float | None:
+    """The upper bound of the histogram bucket holding quantile ``q`` between two scrapes."""
+    counts: list[tuple[float, float]] = []
+    for line in m1.splitlines():
+        if line.startswith(name + '_bucket{le="'):
+            le = line.split('"')[1]
+            label = line.rsplit(" ", 1)[0]
+            before = next((x for x in m0.splitlines() if x.startswith(label + " ")), None)
+            n = float(line.rsplit(" ", 1)[1]) - (float(before.rsplit(" ", 1)[1]) if before else 0)
+            counts.append((float("inf") if le == "+Inf" else float(le), n))
+    if not counts or counts[-1][1] <= 0:
+        return None
+    total = counts[-1][1]
+    return next(le for le, n in counts if n >= q * total)
+
+
 def metric(text: str, name: str) -> float:
     """One sample of a /metrics text."""
     for line in text.splitlines():
         if line.startswith((name + " ", name + "{")):
             return float(line.rsplit(" ", 1)[1])
     return 0.0
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(1000 * seconds, 1)
 
 
 class Stats:
@@ -143,7 +164,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         db = scratch
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER, db, str(port), args.profile or ""],
+        [sys.executable, "-c", SERVER, db, str(port), args.profile or "", str(int(args.gc_pacing))],
         stdout=open(f"{tmp}/server.log", "wb"),  # noqa: SIM115
         stderr=subprocess.STDOUT,
     )
@@ -151,6 +172,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"db": "sqlite" if args.db == "sqlite" else "postgresql"}
     stop = asyncio.Event()
     stats = Stats()
+    # The client is one Python process with 1,000 sockets: its own full GC pauses would count
+    # as server latency, so it paces its collector as the server does.
+    pacer = GcPacer()
+    pacer.start()
     try:
         async with httpx.AsyncClient(base_url=base, timeout=60) as http:
             for _ in range(600):
@@ -208,6 +233,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         srv_sum = metric(m1, "boneyard_action_seconds_sum") - metric(
             m0, "boneyard_action_seconds_sum"
         )
+        commits = metric(m1, "boneyard_commit_seconds_count") - metric(
+            m0, "boneyard_commit_seconds_count"
+        )
+        commit_s = metric(m1, "boneyard_commit_seconds_sum") - metric(
+            m0, "boneyard_commit_seconds_sum"
+        )
+        commit_w = metric(m1, "boneyard_commit_writes_sum") - metric(
+            m0, "boneyard_commit_writes_sum"
+        )
         out.update(
             tables=args.tables,
             live_tables=int(metric(m1, "boneyard_live_tables")),
@@ -221,7 +255,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             latency_ms_p99=round(1000 * lat[int(0.99 * (len(lat) - 1))], 1) if lat else None,
             latency_ms_max=round(1000 * lat[-1], 1) if lat else None,
             server_action_ms_mean=round(1000 * srv_sum / srv_n, 2) if srv_n else None,
+            server_action_ms_p99_under=_ms(
+                bucket_quantile(m0, m1, "boneyard_action_seconds", 0.99)
+            ),
             server_cpu_pct=round(100 * (cpu1 - cpu0) / elapsed, 1),
+            commits_per_s=round(commits / elapsed, 1),
+            commit_ms_mean=round(1000 * commit_s / commits, 2) if commits else None,
+            writes_per_commit=round(commit_w / commits, 1) if commits else None,
             errors=stats.errors,
             games_finished=stats.games_over,
             rss_mb_before=round(rss0 / 1024, 1),
@@ -240,6 +280,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             proc.kill()
         if scratch is not None:
             await drop_database(args.db, scratch)
+        await pacer.stop()
     return out
 
 
@@ -253,6 +294,12 @@ def main() -> None:
     ap.add_argument("--ramp", type=float, default=10.0, help="seconds to connect every client")
     ap.add_argument("--profile", help="write the server's cProfile stats here")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--no-gc-pacing",
+        dest="gc_pacing",
+        action="store_false",
+        help="serve without GC pacing (boneyard.server.gcpace), to compare",
+    )
     args = ap.parse_args()
     out = asyncio.run(run(args))
     if args.json:

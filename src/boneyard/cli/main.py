@@ -249,6 +249,13 @@ def serve(
             min=0,
         ),
     ] = None,
+    gc_pacing: Annotated[
+        bool,
+        typer.Option(
+            help="Keep the garbage collector from walking every object under load "
+            "(docs/performance.md)."
+        ),
+    ] = True,
 ) -> None:
     """Serve the web site: accounts, lobby and live tables (open http://HOST:PORT/)."""
     import uvicorn
@@ -259,7 +266,13 @@ def serve(
     shown = url.split("@")[-1] if "@" in url else url
     err.print(f"Boneyard on http://{host}:{port}/ (database {shown})")
     uvicorn.run(
-        create_app(url, bot_delay=bot_delay, broadcast=broadcast, seed_window=seed_window),
+        create_app(
+            url,
+            bot_delay=bot_delay,
+            broadcast=broadcast,
+            seed_window=seed_window,
+            gc_pacing=gc_pacing,
+        ),
         host=host,
         port=port,
         log_level="info",

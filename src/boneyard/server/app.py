@@ -34,6 +34,7 @@ from boneyard.server.chat import CHAT_RATE, Chat
 from boneyard.server.chat import add_routes as add_chat_routes
 from boneyard.server.clock import ClockIn, TurnClock, clock_settings
 from boneyard.server.clock import add_routes as add_clock_routes
+from boneyard.server.gcpace import GcPacer
 from boneyard.server.metrics import CONTENT_TYPE_LATEST
 from boneyard.server.tables import (
     DB_ERRORS,
@@ -141,6 +142,7 @@ def create_app(
     clock_scale: float = 1.0,
     chat_rate: tuple[int, float] = CHAT_RATE,
     seed_window: float | None = None,
+    gc_pacing: bool = False,
 ) -> FastAPI:
     """The web application on database ``db`` (URL or SQLite path; see :func:`database_url`).
 
@@ -150,7 +152,9 @@ def create_app(
     in memory; docs/operations.md); ``clock_scale``: multiplies every turn-clock duration (tests);
     ``chat_rate``: (chat lines, seconds) allowed per person; ``seed_window``: seconds a table
     created with every seat taken waits for its players' seeds for hand 0 (0: deal at once;
-    default ``SEED_WINDOW``).
+    default ``SEED_WINDOW``); ``gc_pacing``: freeze long-lived objects so that the garbage
+    collector never walks them all under load (boneyard.server.gcpace; ``boneyard serve`` turns
+    it on, it changes the whole process).
     """
     engine = make_engine(database_url(db))
     sessions = sessionmaker(engine)
@@ -170,7 +174,12 @@ def create_app(
         await tables.resume_all()
         turn_clock.resume_all()
         await tables.start_background()
+        pacer = GcPacer() if gc_pacing else None
+        if pacer is not None:
+            pacer.start()
         yield
+        if pacer is not None:
+            await pacer.stop()
         await turn_clock.close()
         await tables.close()
         await engine.dispose()

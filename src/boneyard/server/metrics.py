@@ -39,6 +39,18 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
+        self.commit_seconds = Histogram(
+            "boneyard_commit_seconds",
+            "One group commit of the log writer (every table's writes queued meanwhile)",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.commit_writes = Histogram(
+            "boneyard_commit_writes",
+            "Table writes in one group commit",
+            buckets=(1, 2, 5, 10, 20, 50, 100, 200, 500),
+            registry=r,
+        )
         self.broadcast_lag = Histogram(
             "boneyard_broadcast_lag_seconds",
             "From another process's publish to its arrival here",

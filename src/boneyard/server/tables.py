@@ -24,7 +24,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from boneyard.bots import make_bot
+from boneyard.bots import GreedyBot, RandomBot, make_bot
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.protocol import JSON, GameState
 from boneyard.games.registry import get_spec
@@ -34,6 +34,7 @@ from boneyard.server.clock import TurnClock, public_seat_name, substitutions
 from boneyard.server.metrics import Metrics
 from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, HandSeed, LogEntry
+from boneyard.store.writer import LogWriter, Write, entry_row
 
 log = logging.getLogger("boneyard.server")
 
@@ -88,6 +89,8 @@ class LiveTable:
     # Table settings (game_tables.settings), the time of the last log entry, the turn clock.
     settings: dict[str, Any] = field(default_factory=dict)
     last_at: datetime | None = None
+    # The status the database has (``status`` runs ahead of it while a commit is in flight).
+    stored_status: str = ""
     clock: TurnClock | None = None
 
     def make_bots(self) -> None:
@@ -262,8 +265,12 @@ class TableManager:
         broadcaster: Broadcaster | None = None,
         metrics: Metrics | None = None,
         seed_window: float = SEED_WINDOW,
+        writer: LogWriter | None = None,
     ):
         self.sessions = sessions
+        # Log writes of every table go through one group-commit writer.
+        self.writer = writer or LogWriter(sessions.kw["bind"])
+        self.writer.observe = self._observe_commit
         self.bot_delay = bot_delay
         # A table created with every seat taken waits this long (at most) for its players'
         # seeds for hand 0 before it deals (see arm_start; 0: it deals at once).
@@ -281,6 +288,10 @@ class TableManager:
         # advance their brackets and ratings are updated (boneyard.server.events).
         self.on_game_over: list[Callable[[LiveTable], Coroutine[Any, Any, None]]] = []
         self._hooks: set[asyncio.Task[None]] = set()
+
+    def _observe_commit(self, writes: int, seconds: float) -> None:
+        self.metrics.commit_writes.observe(writes)
+        self.metrics.commit_seconds.observe(seconds)
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -329,6 +340,7 @@ class TableManager:
                 )
             ).all()
         table = LiveTable(row.id, row.game, dict(row.options), list(row.seats), row.status)
+        table.stored_status = row.status
         table.settings, table.clock = dict(row.settings or {}), self.clock
         table.private, table.invite_token = bool(row.private), row.invite_token
         table.created_by = row.created_by
@@ -387,6 +399,7 @@ class TableManager:
                 raise
             table.state = state
             changed = True
+        table.stored_status = row.status
         if row.status != table.status:
             table.status = row.status
             changed = True
@@ -504,22 +517,34 @@ class TableManager:
     async def _append(
         self, table: LiveTable, entries: list[LogEntry], seeds: list[HandSeed]
     ) -> None:
-        async with self.sessions() as db, db.begin():
-            for s in seeds:
-                db.add(s)
-            await db.flush()
-            for e in entries:
-                db.add(e)
-            await db.flush()
-            st = table.state
-            if st is not None:
-                row = await db.get(GameTable, table.id)
-                assert row is not None
-                status = "over" if st.is_over else "playing"
-                if row.status != status:
-                    row.status = status
-                if st.is_over:
-                    row.record = table.record()
+        """Commit ``entries`` and ``seeds`` of ``table`` (and its status when it changes) through
+        the group-commit writer (boneyard.store.writer)."""
+        w = Write(
+            table.id,
+            entries=[
+                entry_row(e.table_id, e.seq, e.kind, e.seat, e.payload, e.created_at)
+                for e in entries
+            ],
+            seeds=[
+                {
+                    "table_id": s.table_id,
+                    "hand": s.hand,
+                    "server_seed": s.server_seed,
+                    "commitment": s.commitment,
+                    "client_seeds": s.client_seeds,
+                }
+                for s in seeds
+            ],
+        )
+        st = table.state
+        if st is not None:
+            status = "over" if st.is_over else "playing"
+            if status != table.stored_status:
+                w.status = status
+                w.record = table.record() if st.is_over else None
+        await self.writer.write(w)
+        if w.status is not None:
+            table.stored_status = w.status
         if entries:
             table.last_at = entries[-1].created_at  # committed: the turn clock counts from it
 
@@ -620,7 +645,8 @@ class TableManager:
             pending = table.pending
             if table.scheme == fairness.SCHEME and pending is not None and pending[0] == hand:
                 seed, commit = pending[1], pending[2]
-                await self._read_client_seeds(table, hand)  # another process may have taken some
+                if self.broadcaster.distributed:  # another process may have taken some
+                    await self._read_client_seeds(table, hand)
             else:  # no seed committed ahead (a table begun before that): commit at the deal
                 seed = fairness.new_seed()
                 commit = fairness.commitment(seed)
@@ -834,8 +860,12 @@ class TableManager:
                     return
                 seat = st.current_seat
                 try:
-                    # In a thread: an expert bot searches for up to a second.
-                    action = await asyncio.to_thread(table.bots[seat].choose, st.observation(seat))
+                    bot: Any = table.bots[seat]
+                    obs: Any = st.observation(seat)
+                    if isinstance(bot, RandomBot | GreedyBot):  # microseconds: no thread
+                        action = bot.choose(obs)
+                    else:  # in a thread: an expert bot searches for up to a second
+                        action = await asyncio.to_thread(bot.choose, obs)
                     await self._apply(table, seat, action)
                 except StaleError:
                     continue
@@ -870,6 +900,7 @@ class TableManager:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        await self.writer.close()  # the writes already queued are committed
 
 
 async def _hand_seed(db: AsyncSession, table_id: str, hand: int) -> HandSeed | None:

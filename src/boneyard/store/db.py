@@ -10,7 +10,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection, Engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -44,20 +44,28 @@ def make_engine(url: str) -> AsyncEngine:
     # pre_ping: a pooled connection that died (a database restart) is replaced, not used.
     engine = create_async_engine(async_url(url), pool_pre_ping=True)
     if engine.dialect.name == "sqlite":
-
-        @event.listens_for(engine.sync_engine, "connect")
-        def _fk_on(dbapi_conn: object, _record: object) -> None:
-            cursor = dbapi_conn.cursor()  # type: ignore[attr-defined]
-            cursor.execute("PRAGMA foreign_keys=ON")
-            # WAL: readers never wait for the writer and a commit needs no fsync of the main
-            # file (synchronous=NORMAL keeps it consistent; the last commits may be lost on a
-            # power cut, not on a process crash). busy_timeout: writers queue, they do not fail.
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA busy_timeout=10000")
-            cursor.close()
-
+        sqlite_pragmas(engine.sync_engine, busy_ms=10_000)
     return engine
+
+
+def sqlite_pragmas(engine: Engine, busy_ms: int) -> None:
+    """Set the pragmas every SQLite connection of ``engine`` runs with.
+
+    Foreign keys on. WAL: readers never wait for the writer and a commit needs no fsync of the
+    main file (synchronous=NORMAL keeps it consistent; the last commits may be lost on a power
+    cut, not on a process crash). ``busy_ms``: how long a writer waits for the write lock before
+    it fails (the async sessions queue for 10 s; the log writer, which runs on the event loop,
+    does not wait at all and retries without blocking; boneyard.store.writer).
+    """
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn: object, _record: object) -> None:
+        cursor = dbapi_conn.cursor()  # type: ignore[attr-defined]
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+        cursor.close()
 
 
 def _upgrade(connection: Connection) -> None:

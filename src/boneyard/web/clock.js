@@ -45,13 +45,16 @@ export function showClock(clock, seatNames, seat) {
 }
 
 // The "Take back my seat" button when a bot plays a seat that was mine.
+// Kept as it is while it stays (the bot may move many times a second: a button rebuilt with
+// every view could not be clicked).
 export function renderReclaim(box, last, me, send) {
   if (!box) return;
-  box.replaceChildren();
-  if (!me || !last || !last.table) return;
-  const over = last.view && last.view.is_over;
-  const seat = last.table.seats.findIndex((s) => s.replacing && s.replacing.user_id === me.id);
-  if (seat < 0 || over) return;
+  const over = last && last.view && last.view.is_over;
+  const seat = me && last && last.table
+    ? last.table.seats.findIndex((s) => s.replacing && s.replacing.user_id === me.id)
+    : -1;
+  if (seat < 0 || over) { box.replaceChildren(); return; }
+  if (box.querySelector("#reclaim")) return;
   box.append(
     el("p", { class: "note" }, "Your time ran out: a bot plays your seat."),
     el("button", { id: "reclaim", class: "big", onclick: () => send({ type: "reclaim" }) }, "Take back my seat"),

@@ -1,0 +1,180 @@
+"""The group-commit log writer: many tables' writes in one transaction, each caller told when its
+own write is durable, and one bad write failing alone. On SQLite and, when
+``BONEYARD_TEST_POSTGRES_URL`` is set (.ci/run), on a scratch PostgreSQL database."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, insert, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from boneyard.store.db import make_engine, migrate, sqlite_url
+from boneyard.store.models import GameTable, HandSeed, LogEntry
+from boneyard.store.writer import LogWriter, Write, entry_row
+
+POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
+AT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+
+
+@asynccontextmanager
+async def database(kind: str, tmp: Path) -> AsyncIterator[AsyncEngine]:
+    if kind == "sqlite":
+        engine = make_engine(sqlite_url(tmp / "w.db"))
+        await migrate(engine)
+        try:
+            yield engine
+        finally:
+            await engine.dispose()
+        return
+    from bench.faults import create_database, drop_database
+
+    assert POSTGRES
+    url = await create_database(POSTGRES)
+    engine = make_engine(url)
+    try:
+        await migrate(engine)
+        yield engine
+    finally:
+        await engine.dispose()
+        await drop_database(POSTGRES, url)
+
+
+KINDS = [
+    "sqlite",
+    pytest.param(
+        "postgresql",
+        marks=pytest.mark.skipif(not POSTGRES, reason="needs BONEYARD_TEST_POSTGRES_URL"),
+    ),
+]
+
+
+def run(kind: str, tmp: Path, body: Callable[[AsyncEngine], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with database(kind, tmp) as engine:
+            await body(engine)
+
+    asyncio.run(main())
+
+
+async def make_tables(engine: AsyncEngine, n: int) -> list[str]:
+    ids = [f"t{i:03d}" for i in range(n)]
+    async with engine.begin() as conn:
+        await conn.execute(
+            insert(GameTable),
+            [
+                {"id": t, "game": "highfive", "options": {}, "seats": [], "status": "playing"}
+                | {"created_at": AT, "private": False}
+                for t in ids
+            ],
+        )
+    return ids
+
+
+async def count(engine: AsyncEngine, model: Any, **where: Any) -> int:
+    async with engine.connect() as conn:
+        q = select(func.count()).select_from(model)
+        for k, v in where.items():
+            q = q.where(getattr(model, k) == v)
+        return int((await conn.execute(q)).scalar_one())
+
+
+def write_for(tid: str, seq: int, **kw: Any) -> Write:
+    return Write(tid, entries=[entry_row(tid, seq, "action", 0, {"type": "pass"}, AT)], **kw)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_many_tables_commit_together_and_each_caller_waits_for_its_own(
+    kind: str, tmp_path: Path
+) -> None:
+    async def body(engine: AsyncEngine) -> None:
+        ids = await make_tables(engine, 60)
+        writer = LogWriter(engine)
+        seed = {"table_id": ids[0], "hand": 1, "server_seed": "s" * 64}
+        first = write_for(ids[0], 1, seeds=[seed | {"commitment": "c" * 64, "client_seeds": {}}])
+        writes = [first] + [write_for(t, 1) for t in ids[1:]]
+        await asyncio.gather(*(writer.write(w) for w in writes))
+        assert await count(engine, LogEntry) == 60
+        assert await count(engine, HandSeed, table_id=ids[0], hand=1) == 1
+        # 60 writes queued at once: the first commits alone, the other 59 together.
+        assert writer.writes == 60 and writer.batches <= 3
+        # The status and the record change only when given.
+        rec = {"game": "highfive", "events": []}
+        await writer.write(write_for(ids[1], 2, status="over", record=rec))
+        async with engine.connect() as conn:
+            rows = dict((await conn.execute(select(GameTable.id, GameTable.status))).all())
+            stored = (
+                await conn.execute(select(GameTable.record).where(GameTable.id == ids[1]))
+            ).scalar_one()
+        assert rows[ids[1]] == "over" and stored == rec
+        assert {s for t, s in rows.items() if t != ids[1]} == {"playing"}
+        await writer.close()
+
+    run(kind, tmp_path, body)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_taken_sequence_number_fails_only_its_own_write(kind: str, tmp_path: Path) -> None:
+    async def body(engine: AsyncEngine) -> None:
+        ids = await make_tables(engine, 10)
+        writer = LogWriter(engine)
+        await writer.write(write_for(ids[3], 1))  # another process wrote table 3's seq 1
+        results = await asyncio.gather(
+            *(writer.write(write_for(t, 1)) for t in ids), return_exceptions=True
+        )
+        assert [type(r).__name__ for r in results] == [
+            "IntegrityError" if i == 3 else "NoneType" for i in range(10)
+        ]
+        assert isinstance(results[3], IntegrityError)
+        assert await count(engine, LogEntry) == 10  # the first write and the nine others
+        # A cancelled caller does not stop the others (nor its own write).
+        task = asyncio.ensure_future(writer.write(write_for(ids[0], 2)))
+        others = [asyncio.ensure_future(writer.write(write_for(t, 2))) for t in ids[1:]]
+        await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.gather(*others)
+        await writer.close()
+        assert await count(engine, LogEntry, seq=2) == 10
+
+    run(kind, tmp_path, body)
+
+
+def test_sqlite_writer_waits_for_another_writer_without_blocking_the_loop(tmp_path: Path) -> None:
+    """Another connection holds SQLite's write lock: the log writer (which commits on the event
+    loop) retries after awaits, so that connection finishes, then the write commits."""
+
+    async def body(engine: AsyncEngine) -> None:
+        ids = await make_tables(engine, 2)
+        writer = LogWriter(engine)
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        tick_task = asyncio.create_task(ticker())
+        async with engine.connect() as other:
+            await other.begin()
+            await other.execute(insert(LogEntry), [entry_row(ids[1], 1, "action", 0, {}, AT)])
+            # The lock is held: the write cannot be committed yet, and the loop still runs.
+            pending = asyncio.create_task(writer.write(write_for(ids[0], 1)))
+            await asyncio.sleep(0.3)
+            assert not pending.done()
+            assert ticks >= 10
+            await other.commit()  # (an await: this is what the writer's retries let happen)
+        await asyncio.wait_for(pending, 5)
+        tick_task.cancel()
+        assert await count(engine, LogEntry) == 2
+        await writer.close()
+
+    run("sqlite", tmp_path, body)
