@@ -109,7 +109,8 @@ class LogWriter:
         self.observe = observe
         self.sync_engine: Engine | None = None
         self.sync_conn: Connection | None = None
-        if engine.dialect.name == "sqlite":
+        if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
+            # (a file: the writer's own connection sees the same database)
             self.sync_engine = create_engine(engine.url.set(drivername="sqlite+pysqlite"))
             sqlite_pragmas(self.sync_engine, busy_ms=0)
         self.max_batch = max_batch
