@@ -61,3 +61,57 @@ def test_128_bots_play_a_pda_event_to_the_champion() -> None:
                     assert g["status"] == "over" and g["table_id"]
                     assert max(g["score_a"], g["score_b"]) >= 150
         assert len(games) >= 127
+
+
+def test_128_people_run_an_over_the_board_pda_event_by_score_cards() -> None:
+    """Over the board: 128 people register and check in, every game's score is entered by one
+    player and signed by the other, the bracket advances to the champion, and every card is in
+    the CSV and JSON exports. (Best of 1 by default, the PDA schedule with BONEYARD_FULL_PDA=1.)"""
+    from tests.server.test_events import fast_dir, match, ok, people, use
+
+    with (
+        tempfile.TemporaryDirectory(dir=fast_dir()) as d,
+        TestClient(make_app(f"{d}/otb.db", login_limit=1_000)) as c,  # 129 sign-ups, one address
+    ):
+        c.get("/api/me")
+        director = register(c, "director")
+        body = {"name": "PDA 128 OTB", "preset": "pda", "mode": "otb", "cap": 128}
+        body["schedule"] = "pda" if FULL else "bo1"
+        eid = ok(post(c, "/api/events", body))["id"]
+        names = [f"player{i:03d}" for i in range(128)]
+        jars = people(c, eid, names)
+        use(c, director)
+        data = ok(post(c, f"/api/events/{eid}/start"))
+        assert data["num_rounds"] == 7 and len(data["rounds"][0]) == 64
+        cards = 0
+        for rnd in range(7):
+            for m in data["rounds"][rnd]:
+                mid = m["id"]
+                while not match(data, mid)["over"]:
+                    m = match(data, mid)
+                    # The lower name wins each game 150 to 100; the other signs the card.
+                    a_wins = m["a_name"] < m["b_name"]
+                    scores = (
+                        {"score_a": 150, "score_b": 100}
+                        if a_wins
+                        else {
+                            "score_a": 100,
+                            "score_b": 150,
+                        }
+                    )
+                    use(c, jars[m["a_name"]])
+                    data = ok(post(c, f"/api/events/{eid}/matches/{mid}/report", scores))
+                    game = match(data, mid)["games"][-1]
+                    assert game["status"] == "reported"
+                    use(c, jars[m["b_name"]])
+                    data = ok(post(c, f"/api/events/{eid}/games/{game['id']}/confirm"))
+                    cards += 1
+        assert data["status"] == "finished"
+        assert data["champion"]["name"] == "player000"  # the lowest name wins every match
+        final = data["rounds"][-1][0]
+        assert final["best_of"] == (7 if FULL else 1)
+        r = c.get(f"/api/events/{eid}/scorecards.csv")
+        assert r.status_code == 200 and len(r.text.strip().splitlines()) == cards + 1
+        doc = c.get(f"/api/events/{eid}/scorecards.json").json()
+        assert len(doc["cards"]) == cards >= 127
+        assert all(x["status"] == "confirmed" and x["confirmed_by"] for x in doc["cards"])
