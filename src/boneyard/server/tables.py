@@ -34,7 +34,7 @@ from boneyard.server.clock import TurnClock, public_seat_name, substitutions
 from boneyard.server.metrics import Metrics
 from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, HandSeed, LogEntry
-from boneyard.store.writer import LogWriter, Write, entry_row
+from boneyard.store.writer import LogWriter, Row, Write, entry_row, seed_row
 
 log = logging.getLogger("boneyard.server")
 
@@ -514,28 +514,10 @@ class TableManager:
 
     # -- writing -----------------------------------------------------------------------------
 
-    async def _append(
-        self, table: LiveTable, entries: list[LogEntry], seeds: list[HandSeed]
-    ) -> None:
-        """Commit ``entries`` and ``seeds`` of ``table`` (and its status when it changes) through
-        the group-commit writer (boneyard.store.writer)."""
-        w = Write(
-            table.id,
-            entries=[
-                entry_row(e.table_id, e.seq, e.kind, e.seat, e.payload, e.created_at)
-                for e in entries
-            ],
-            seeds=[
-                {
-                    "table_id": s.table_id,
-                    "hand": s.hand,
-                    "server_seed": s.server_seed,
-                    "commitment": s.commitment,
-                    "client_seeds": s.client_seeds,
-                }
-                for s in seeds
-            ],
-        )
+    async def _append(self, table: LiveTable, entries: list[Row], seeds: list[Row]) -> None:
+        """Commit the log ``entries`` and hand ``seeds`` rows of ``table`` (and its status when
+        it changes) through the group-commit writer (boneyard.store.writer)."""
+        w = Write(table.id, entries=entries, seeds=seeds)
         st = table.state
         if st is not None:
             status = "over" if st.is_over else "playing"
@@ -546,7 +528,7 @@ class TableManager:
         if w.status is not None:
             table.stored_status = w.status
         if entries:
-            table.last_at = entries[-1].created_at  # committed: the turn clock counts from it
+            table.last_at = entries[-1]["created_at"]  # committed: the clock counts from it
 
     async def save_seats(
         self,
@@ -576,13 +558,13 @@ class TableManager:
     def arm_start(self, table: LiveTable) -> None:
         """A table created with every seat taken (``settings.start_by``) starts as soon as every
         seated person has sent a seed for hand 0, or at ``start_by`` whatever came."""
-        by = table.settings.get("start_by") if table.settings else None
-        if table.status != "open" or not isinstance(by, str):
+        if not table.waits_for_seeds():
             return
         task = self.starters.get(table.id)
         if task is not None and not task.done():
             return
-        delay = datetime.fromisoformat(by).timestamp() - now().timestamp()
+        by = datetime.fromisoformat(str(table.settings["start_by"]))
+        delay = by.timestamp() - now().timestamp()
         self.starters[table.id] = asyncio.create_task(self._start_later(table, delay))
 
     async def _start_later(self, table: LiveTable, delay: float) -> None:
@@ -631,9 +613,7 @@ class TableManager:
         await self.announce(table)
         self.schedule_bots(table)
 
-    async def _advance(
-        self, table: LiveTable, entries: list[LogEntry], seeds: list[HandSeed]
-    ) -> None:
+    async def _advance(self, table: LiveTable, entries: list[Row], seeds: list[Row]) -> None:
         """Deal if a hand is awaited, then commit ``entries`` (and the deal) in one transaction."""
         st = table.state
         assert st is not None
@@ -650,9 +630,7 @@ class TableManager:
             else:  # no seed committed ahead (a table begun before that): commit at the deal
                 seed = fairness.new_seed()
                 commit = fairness.commitment(seed)
-                seeds.append(
-                    HandSeed(table_id=table.id, hand=hand, server_seed=seed, commitment=commit)
-                )
+                seeds.append(seed_row(table.id, hand, seed, commit))
             payload["commitment"] = commit
             clients: list[str | None] | None = None
             if table.scheme == fairness.SCHEME:
@@ -660,15 +638,7 @@ class TableManager:
                 clients = table.seat_seeds(hand)
                 nxt = fairness.new_seed()
                 following = (hand + 1, nxt, fairness.commitment(nxt))
-                seeds.append(
-                    HandSeed(
-                        table_id=table.id,
-                        hand=hand + 1,
-                        server_seed=nxt,
-                        commitment=following[2],
-                        client_seeds={},
-                    )
-                )
+                seeds.append(seed_row(table.id, hand + 1, nxt, following[2], {}))
                 payload.update(
                     scheme=table.scheme, client_seeds=clients, next_commitment=following[2]
                 )
@@ -677,16 +647,7 @@ class TableManager:
             fairness.deal(st, seed, hand, clients, table.scheme)
             table.seeds[hand] = (seed, commit)
             version += 1
-            entries.append(
-                LogEntry(
-                    table_id=table.id,
-                    seq=version,
-                    kind="deal",
-                    seat=None,
-                    payload=payload,
-                    created_at=now(),
-                )
-            )
+            entries.append(entry_row(table.id, version, "deal", None, payload, now()))
         elif st.is_over and len(table.hand_scores) < table.hands_dealt():
             table.hand_scores.append(_scores(st))
         await self._append(table, entries, seeds)
@@ -732,14 +693,7 @@ class TableManager:
         assert st is not None
         new = st.copy()
         new.apply(action)
-        entry = LogEntry(
-            table_id=table.id,
-            seq=table.version + 1,
-            kind="action",
-            seat=seat,
-            payload=action.to_event(),
-            created_at=now(),
-        )
+        entry = entry_row(table.id, table.version + 1, "action", seat, action.to_event(), now())
         old_scores = list(table.hand_scores)
         old_seeds = dict(table.seeds)
         table.state = new
@@ -949,13 +903,7 @@ def _take_seeds(table: LiveTable, rows: Any, entries: Any) -> None:
 def first_commitment(table_id: str) -> HandSeed:
     """Hand 0's seed, committed when the table is created (seeds may be added while it is open)."""
     seed = fairness.new_seed()
-    return HandSeed(
-        table_id=table_id,
-        hand=0,
-        server_seed=seed,
-        commitment=fairness.commitment(seed),
-        client_seeds={},
-    )
+    return HandSeed(**seed_row(table_id, 0, seed, fairness.commitment(seed), {}))
 
 
 def _scores(state: GameState) -> Any:

@@ -35,20 +35,24 @@ LOCK_WAIT = 10.0
 """Seconds the SQLite writer retries while another connection holds the write lock."""
 
 
+Row = dict[str, Any]
+"""A row to insert, by column name."""
+
+
 @dataclass
 class Write:
     """One table's write: rows to insert and, if it changed, its status (and final record)."""
 
     table_id: str
-    entries: list[dict[str, Any]] = field(default_factory=list)
-    seeds: list[dict[str, Any]] = field(default_factory=list)
+    entries: list[Row] = field(default_factory=list)
+    seeds: list[Row] = field(default_factory=list)
     status: str | None = None
     record: dict[str, Any] | None = None
 
 
 def entry_row(
     table_id: str, seq: int, kind: str, seat: int | None, payload: Any, at: datetime
-) -> dict[str, Any]:
+) -> Row:
     """A ``table_log`` row.
 
     >>> sorted(entry_row("t", 1, "deal", None, {}, datetime(2026, 1, 1)))
@@ -64,7 +68,28 @@ def entry_row(
     }
 
 
-Statement = tuple[Executable, list[dict[str, Any]] | None]
+def seed_row(
+    table_id: str,
+    hand: int,
+    server_seed: str,
+    commitment: str,
+    client_seeds: dict[str, str] | None = None,
+) -> Row:
+    """A ``hand_seeds`` row.
+
+    >>> sorted(seed_row("t", 0, "s", "c"))
+    ['client_seeds', 'commitment', 'hand', 'server_seed', 'table_id']
+    """
+    return {
+        "table_id": table_id,
+        "hand": hand,
+        "server_seed": server_seed,
+        "commitment": commitment,
+        "client_seeds": client_seeds,
+    }
+
+
+Statement = tuple[Executable, list[Row] | None]
 
 
 def statements(writes: list[Write]) -> list[Statement]:
