@@ -224,24 +224,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             stop.set()
             await asyncio.gather(*tasks, return_exceptions=True)
         lat = sorted(stats.latencies)
-        actions = metric(m1, "boneyard_actions_committed_total") - metric(
-            m0, "boneyard_actions_committed_total"
-        )
-        srv_n = metric(m1, "boneyard_action_seconds_count") - metric(
-            m0, "boneyard_action_seconds_count"
-        )
-        srv_sum = metric(m1, "boneyard_action_seconds_sum") - metric(
-            m0, "boneyard_action_seconds_sum"
-        )
-        commits = metric(m1, "boneyard_commit_seconds_count") - metric(
-            m0, "boneyard_commit_seconds_count"
-        )
-        commit_s = metric(m1, "boneyard_commit_seconds_sum") - metric(
-            m0, "boneyard_commit_seconds_sum"
-        )
-        commit_w = metric(m1, "boneyard_commit_writes_sum") - metric(
-            m0, "boneyard_commit_writes_sum"
-        )
+
+        def delta(name: str) -> float:
+            return metric(m1, name) - metric(m0, name)
+
+        actions = delta("boneyard_actions_committed_total")
+        srv_n = delta("boneyard_action_seconds_count")
+        srv_sum = delta("boneyard_action_seconds_sum")
+        commits = delta("boneyard_commit_seconds_count")
+        commit_s = delta("boneyard_commit_seconds_sum")
+        commit_w = delta("boneyard_commit_writes_sum")
         out.update(
             tables=args.tables,
             live_tables=int(metric(m1, "boneyard_live_tables")),

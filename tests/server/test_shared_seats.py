@@ -9,14 +9,13 @@ what Redis does between real processes (tests/server/test_multiprocess.py).
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 from starlette.testclient import TestClient
 
 from boneyard.server.broadcast import Broadcaster, JSONMessage
 from tests.server.conftest import make_app, post, register, use
+from tests.server.test_clock import receive_until, wait_for
 
 
 class Linked(Broadcaster):
@@ -49,25 +48,6 @@ def deliver(sender: Linked, receiver: TestClient, tid: str) -> int:
     return len(msgs)
 
 
-def wait_for(test: Callable[[], bool], seconds: float = 20.0) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if test():
-            return
-        time.sleep(0.02)
-    raise AssertionError("timed out")
-
-
-def receive_until(ws: Any, test: Callable[[dict[str, Any]], bool], limit: int = 500) -> Any:
-    for _ in range(limit):
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == "error":
-            raise AssertionError(msg)
-        if test(msg):
-            return msg
-    raise AssertionError("never came")
-
-
 def test_clock_substitution_and_reclaim_reach_the_other_process(db_path: str) -> None:
     # A's clock runs fast (30 s → 0.3 s); B's at full length, so only A's runs out.
     app_a, bus_a = linked_app(db_path, clock_scale=0.01, bot_delay=0.2)
@@ -83,7 +63,7 @@ def test_clock_substitution_and_reclaim_reach_the_other_process(db_path: str) ->
         tid = post(a, "/api/tables", body).json()["id"]
         use(b, ann)
         with b.websocket_connect(f"/ws/tables/{tid}") as ws:
-            receive_until(ws, lambda m: m["type"] == "view" and m["seat"] == 0)
+            receive_until(ws, lambda m: m["type"] == "view" and m["seat"] == 0, limit=500)
             live_a = a.app.state.tables.live[tid]  # type: ignore[attr-defined]
             live_b = b.app.state.tables.live[tid]  # type: ignore[attr-defined]
             assert live_b.bots.keys() == {1}
@@ -94,11 +74,13 @@ def test_clock_substitution_and_reclaim_reach_the_other_process(db_path: str) ->
             assert live_b.bots.keys() == {0, 1}
             assert [x["event"] for x in live_b.settings["seat_changes"]] == ["abandoned"]
             # Her socket on B now watches: no hand, no moves.
-            taken = receive_until(ws, lambda m: m["type"] == "view" and m["seat"] is None)
+            taken = receive_until(
+                ws, lambda m: m["type"] == "view" and m["seat"] is None, limit=500
+            )
             assert taken["table"]["seats"][0]["kind"] == "bot"
             # She takes the seat back through B; A learns it and its bots leave her seat.
             ws.send_json({"type": "reclaim"})
-            receive_until(ws, lambda m: m["type"] == "view" and m["seat"] == 0)
+            receive_until(ws, lambda m: m["type"] == "view" and m["seat"] == 0, limit=500)
             assert deliver(bus_b, a, tid) >= 1
             assert live_a.seats[0]["kind"] == "person" and live_a.seats[0]["user_id"] is not None
             assert 0 not in live_a.bots

@@ -329,10 +329,8 @@ def greedy_action(state: PlayoutState, rng: random.Random) -> Any:
     actions = state.legal_actions()
     if len(actions) == 1:
         return actions[0]
-    best: Any = actions[0]
-    best_key = (-2, -2)
-    for a in actions:
-        key = (state._points_if(a), a.tile.pips) if isinstance(a, Play) else (-1, -1)
-        if key > best_key:
-            best, best_key = a, key
-    return best
+
+    def key(a: Any) -> tuple[int, int]:
+        return (state._points_if(a), a.tile.pips) if isinstance(a, Play) else (-1, -1)
+
+    return max(actions, key=key)  # (the first of the best, in legal order)

@@ -155,13 +155,7 @@ def greedy_action(state: HighFivesState, rng: random.Random) -> Any:
     actions = state.legal_actions()
     if len(actions) == 1:
         return actions[0]
-    best: Any = actions[0]
-    best_key = (-2, -2)
-    for a in actions:
-        key = _key(a)
-        if key > best_key:
-            best, best_key = a, key
-    return best
+    return max(actions, key=_key)  # (the first of the best, in legal order)
 
 
 def hand_playout(state: HighFivesState, seat: int, rng: random.Random) -> float:
