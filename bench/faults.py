@@ -14,9 +14,10 @@ Loopback only, bounded. Scenarios (all by default; pick with --only):
     .venv/bin/python bench/faults.py --postgres URL [--kills 50] [--only kill]
 
 ``URL`` is a PostgreSQL URL of a superuser database (a scratch database is created and dropped).
-Restarting PostgreSQL needs root (``runuser -u postgres pg_ctl restart`` on its data directory).
-The servers get their own throwaway ``redis-server`` on a free port. The helpers here are also used
-by tests/server/test_multiprocess.py.
+Restarting PostgreSQL needs root (``runuser -u postgres pg_ctl restart`` on its data directory);
+``Postgres`` makes a throwaway cluster for that (tests/server/test_fault_postgres.py). The servers
+get their own throwaway ``redis-server`` on a free port. The helpers here are also used by
+tests/server/test_multiprocess.py and tests/server/test_nginx.py.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import json
 import os
 import random
 import secrets
+import shlex
 import shutil
 import signal
 import socket
@@ -43,6 +45,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.typing import Origin
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -101,6 +104,74 @@ class Redis:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+def postgres_bin() -> Path | None:
+    """The bin directory of the newest PostgreSQL installed (Debian: /usr/lib/postgresql/N/bin),
+    else the one of the ``initdb`` on PATH; None without one."""
+    found = [p for p in Path("/usr/lib/postgresql").glob("*/bin") if (p / "initdb").exists()]
+    if found:
+        return max(found, key=lambda p: [int(x) for x in p.parent.name.split(".") if x.isdigit()])
+    initdb = shutil.which("initdb")
+    return Path(initdb).resolve().parent if initdb else None
+
+
+@dataclass
+class Postgres:
+    """A throwaway PostgreSQL cluster on a free port of 127.0.0.1 (trust auth, fsync off), for a
+    drill that restarts it (:func:`restart_postgres`) without touching anyone else's cluster.
+
+    Needs root: the server runs as user ``postgres`` (``runuser``) in a directory under /tmp that
+    it owns. ``url`` is a superuser URL, what the scenarios take as ``admin_url``.
+    """
+
+    port: int = field(default_factory=free_port)
+    # Under /tmp (not $TMPDIR): user postgres must reach it.
+    workdir: str = field(
+        default_factory=lambda: tempfile.mkdtemp(prefix="boneyard-pg-", dir="/tmp")
+    )
+    bindir: Path | None = field(default_factory=postgres_bin)
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
+
+    @property
+    def data(self) -> Path:
+        return Path(self.workdir) / "pg"
+
+    def _run(self, tool: str, *args: str, check: bool = True) -> None:
+        if self.bindir is None:
+            raise RuntimeError("PostgreSQL is not installed (no initdb found)")
+        cmd = ["runuser", "-u", "postgres", "--", str(self.bindir / tool), *args]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if check and out.returncode:
+            log = Path(self.workdir) / "pg.log"
+            tail = log.read_text()[-2000:] if log.exists() else ""
+            raise RuntimeError(f"{tool} failed: {out.stdout}{out.stderr}{tail}")
+
+    def start(self) -> None:
+        """initdb on the first start, then start the server and wait until it accepts."""
+        if not (self.data / "PG_VERSION").exists():
+            shutil.chown(self.workdir, "postgres", "postgres")
+            self._run(
+                "initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
+                "--locale=C.UTF-8", "--no-sync",
+            )  # fmt: skip
+        opts = (
+            f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.workdir} -c fsync=off"
+            " -c synchronous_commit=off -c full_page_writes=off"
+        )
+        log = f"{self.workdir}/pg.log"
+        self._run("pg_ctl", "-D", str(self.data), "-l", log, "-w", "-o", opts, "start")
+
+    def stop(self) -> None:
+        if (self.data / "postmaster.pid").exists():
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop", check=False)
+
+    def cleanup(self) -> None:
+        self.stop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
 def _plain(url: str) -> str:
     return url.replace("postgresql+asyncpg://", "postgresql://")
 
@@ -146,7 +217,13 @@ async def read_log(url: str, table_id: str) -> dict[int, tuple[str, int | None, 
 
 
 def restart_postgres(url: str, down: float = 1.0) -> None:
-    """Stop PostgreSQL (fast), wait ``down`` seconds, start it again (needs root)."""
+    """Stop PostgreSQL (fast), wait ``down`` seconds, start it again (needs root).
+
+    The cluster is the one serving ``url``: its data directory comes from the server, and it is
+    started again as it was started last (the binary and options of its ``postmaster.opts``), so
+    a cluster on another port, socket directory or PostgreSQL version (:class:`Postgres`, the CI's
+    throwaway one) comes back the same.
+    """
     import asyncpg
 
     async def data_dir() -> str:
@@ -157,16 +234,13 @@ def restart_postgres(url: str, down: float = 1.0) -> None:
             await conn.close()
 
     pgdata = asyncio.run(data_dir())
-    pgbin = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: p.parent.name)[-1]
-    ctl = ["runuser", "-u", "postgres", "--", str(pgbin / "pg_ctl"), "-D", pgdata]
+    # e.g. /usr/lib/postgresql/15/bin/postgres "-D" "/tmp/…/pg" "-c" "listen_addresses=…" "-p" "…"
+    argv = shlex.split((Path(pgdata) / "postmaster.opts").read_text())
+    ctl = ["runuser", "-u", "postgres", "--", str(Path(argv[0]).parent / "pg_ctl"), "-D", pgdata]
     subprocess.run([*ctl, "-m", "fast", "-w", "stop"], check=True, capture_output=True)
     time.sleep(down)
-    # pg_ctl start reuses the options of the last start (postmaster.opts).
-    opts = (Path(pgdata) / "postmaster.opts").read_text().split(None, 1)
-    extra = opts[1].strip() if len(opts) > 1 else ""
-    args = [a.strip('"') for a in extra.split()]
-    args = [a for a in args if not a.startswith("-D") and a != pgdata]
-    cmd = [*ctl, "-w", "-l", f"{pgdata}/restart.log", "-o", " ".join(_drop_data_dir(args)), "start"]
+    opts = shlex.join(_drop_data_dir(argv[1:]))
+    cmd = [*ctl, "-w", "-l", f"{pgdata}/restart.log", "-o", opts, "start"]
     subprocess.run(cmd, check=True, capture_output=True)
 
 
@@ -179,6 +253,8 @@ def _drop_data_dir(args: list[str]) -> list[str]:
             continue
         if a == "-D":
             skip = True
+            continue
+        if a.startswith("-D"):
             continue
         out.append(a)
     return out
@@ -275,9 +351,8 @@ class Http:
     async def post(self, path: str, body: Any = None) -> httpx.Response:
         if "boneyard_csrf" not in self.client.cookies:
             await self.client.get("/api/me")
-        return await self.client.post(
-            path, json=body, headers={"X-CSRF-Token": self.client.cookies.get("boneyard_csrf", "")}
-        )
+        token = self.client.cookies.get("boneyard_csrf") or ""
+        return await self.client.post(path, json=body, headers={"X-CSRF-Token": token})
 
     def use(self, base: str) -> None:
         """The same cookies against another server."""
@@ -324,6 +399,9 @@ class Player:
     # Versions at which a move was sent whose outcome this client could not tell (a drop, a
     # resync, a catch-up view first): a later move sent at the same version is not counted.
     unresolved: set[int] = field(default_factory=set)
+    # The Origin header a browser on the site would send (e.g. ``http://127.0.0.1:8080`` behind
+    # nginx); None: none, as a non-browser client.
+    origin: str | None = None
 
     @property
     def over(self) -> bool:
@@ -339,7 +417,10 @@ class Player:
         moved = 0
         try:
             async with connect(
-                f"{ws_base}/ws/tables/{self.table}", additional_headers=headers, open_timeout=5
+                f"{ws_base}/ws/tables/{self.table}",
+                additional_headers=headers,
+                open_timeout=5,
+                origin=Origin(self.origin) if self.origin else None,
             ) as ws:
                 while True:
                     try:
