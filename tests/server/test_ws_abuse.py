@@ -2,13 +2,25 @@
 
 Hypothesis generates messages (random JSON and text, near-valid moves with a wrong sequence
 number, seat or action, huge strings, deep nesting, binary frames, unknown and known message
-types with wrong fields) sent by both players and a spectator over real sockets of one table.
-Every message must get exactly one well-formed answer (an error, a view or a resync) with the
-table unchanged; the server never fails, never closes a socket, and no frame to a spectator or a
-seat holds a tile of another seat's hand or of the boneyard. Between batches the player to move
-makes a legal move, so the abuse meets many states of the game.
+types with wrong or right fields) sent by both players and a spectator over the sockets of a
+live table. Every message must get exactly one well-formed answer (an error, a view or a resync;
+a chat line the server takes goes to every socket whose person has not muted its sender, and a
+view asked for is followed by the chat history when there is any) with the table unchanged; the
+server never fails, never closes a socket, and no frame to a spectator or a seat holds a tile of
+another seat's hand or of the boneyard (save a chat line or client seed a person typed as that
+tile's name, which the server may show anyone). Between batches of 100 the player to move makes a legal
+move, so the abuse meets many states of the game; when a game ends the same two people start a
+new table, High Five and Merry-Go-Round in turn, so it meets several games and many hands.
 
-``BONEYARD_ABUSE_MESSAGES`` sets how many messages (default 10,000; bench/abuse.py runs 100,000).
+``BONEYARD_ABUSE_MESSAGES`` sets how many messages: by default 100,000, what CI runs (about
+75 s on a 2-core machine; e.g. 2000 for a quick run; bench/abuse.py runs a million). What makes
+that volume cheap: Hypothesis draws the batches in a child process while this one sends and
+checks them (drawing is more than half of the work: some 0.6 ms of CPU a message, against 0.5
+ms for the app's answer and the checks), and a batch goes to the app inside its event loop, one
+hop from the test thread instead of two per message. The checks are the same for every frame;
+what they need of a game state (each seat's hidden tiles, the legal moves) is worked out once
+per state, and a frame is scanned once for all hidden tiles.
+
 Also: the rate and size limits, a seat never acting for another, a double-submitted move.
 """
 
@@ -17,41 +29,55 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import multiprocessing
 import os
+import queue
+import random
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tests.server.conftest import make_app, post, register, resync, use
 from tests.server.test_ws import hidden_tiles, two_player_table
 
-MESSAGES = int(os.environ.get("BONEYARD_ABUSE_MESSAGES", "10000"))
+MESSAGES = int(os.environ.get("BONEYARD_ABUSE_MESSAGES", "100000"))
 BATCH = 100  # messages per Hypothesis example; a legal move follows each example
-REPLY_TYPES = {"error", "view", "resync", "mutes", "seed"}
+CHUNK = 200  # Hypothesis examples per run of its engine (see _draw)
+GAMES = ("highfive", "merry-go-round")  # a new table of the next one when a game ends
+REPLY_TYPES = {"error", "view", "resync", "mutes", "seed", "chat"}
+FRAME_TYPES = REPLY_TYPES | {"chat_history"}
 TILE = re.compile(r"\b(\d{1,2})-(\d{1,2})\b")
+QUOTED_TILE = re.compile(r'"(?=(\d{1,2}-\d{1,2})")')  # every "a-b" string, overlaps included
 EXAMPLE = re.compile(r"(like|such as|e\.g\.) \d+-\d+")  # help text, the same for everyone
 SEATS: tuple[int | None, ...] = (0, 1, None)
+TIMEOUT = 10.0  # seconds for an answer
+BATCH_TIMEOUT = 60.0  # seconds for a batch of answers
 
 
-def recv(ws: Any, timeout: float = 10.0) -> str:
-    """The next text frame of ``ws``; fails on a close, a binary frame or silence."""
-
-    async def get() -> Any:
-        with anyio.fail_after(timeout):
-            return await ws._send_rx.receive()
-
+@contextlib.contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """(In the app's event loop.) Fail clearly when the answers inside take over ``seconds``."""
     try:
-        message = ws.portal.call(get)
+        with anyio.fail_after(seconds):
+            yield
     except TimeoutError:
-        raise AssertionError(f"no answer within {timeout} s: did the server fail?") from None
+        raise AssertionError(f"no answer within {seconds} s: did the server fail?") from None
+
+
+async def next_frame(ws: Any, timeout: float | None = TIMEOUT) -> str:
+    """The next text frame of ``ws`` (in the app's event loop); fails on a close, a binary
+    frame or silence (``timeout=None``: within the caller's deadline)."""
+    with deadline(timeout) if timeout is not None else contextlib.nullcontext():
+        message = await ws._send_rx.receive()
     assert message["type"] == "websocket.send", f"the server closed the socket: {message}"
     text = message.get("text")
     assert isinstance(text, str), f"a binary frame from the server: {message}"
@@ -59,9 +85,23 @@ def recv(ws: Any, timeout: float = 10.0) -> str:
     return text
 
 
+def recv(ws: Any, timeout: float = TIMEOUT) -> str:
+    """The next text frame of ``ws``, from the test thread."""
+    text: str = ws.portal.call(next_frame, ws, timeout)
+    return text
+
+
+async def send(ws: Any, payload: str | bytes) -> None:
+    """A text or binary frame to the app (in its event loop)."""
+    key = "bytes" if isinstance(payload, bytes) else "text"
+    await ws._receive_tx.send({"type": "websocket.receive", key: payload})
+
+
 # -- the messages ------------------------------------------------------------------------------
 # The strategies draw templates, which become messages against the table as it is when sent
-# (what Hypothesis draws must not depend on the table: it changes between examples).
+# (what Hypothesis draws must not depend on the table: it changes between examples). Templates
+# are plain data, so a child process can draw them; a huge payload is drawn as its few
+# parameters and built when sent.
 
 json_leaf = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
 json_value = st.recursive(
@@ -109,68 +149,127 @@ class Table:
         return others[k % len(others)]
 
 
-Template = Callable[[Table], tuple[int | None, str | bytes]]
+Message = tuple[int | None, str | bytes]  # from the socket of a seat (None: the spectator)
 
 
-def _wrong_socket(k: int, j: int, claim: int | None) -> Template:
+@dataclass(frozen=True)
+class Pieces:
+    """A huge payload from small drawn parameters: each unit repeated so many times."""
+
+    parts: tuple[tuple[Any, int], ...]
+
+    def build(self) -> str | bytes:
+        text: str | bytes = self.parts[0][0][:0].join(unit * n for unit, n in self.parts)
+        return text
+
+
+@dataclass(frozen=True)
+class Send:
+    """A drawn payload (text, bytes or pieces) from the socket of ``seat``."""
+
+    seat: int | None
+    payload: str | bytes | Pieces
+
+    def __call__(self, _t: Table) -> Message:
+        p = self.payload
+        return self.seat, p.build() if isinstance(p, Pieces) else p
+
+
+@dataclass(frozen=True)
+class WrongSocket:
     """The right action from the wrong socket (another seat, the spectator), maybe with a claim
-    to be the seat to move."""
+    to be a seat (-1: the seat to move)."""
 
-    def make(t: Table) -> tuple[int | None, str]:
-        msg: dict[str, Any] = {"seq": t.version, "action": t.action(k)}
-        if claim is not None:
-            msg["seat"] = t.mover if claim < 0 else claim
-        return t.not_mover(j), json.dumps(msg)
+    k: int
+    j: int
+    claim: int | None
 
-    return make
-
-
-def _wrong_seq(seat: int | None, k: int, how: int, value: int) -> Template:
-    def make(t: Table) -> tuple[int | None, str]:
-        seq: Any = [t.version + (value or 1), str(t.version), float(t.version), None, True,
-                    [t.version], t.version - 1][how % 7]  # fmt: skip
-        return seat, json.dumps({"seq": seq, "action": t.action(k)})
-
-    return make
+    def __call__(self, t: Table) -> Message:
+        msg: dict[str, Any] = {"seq": t.version, "action": t.action(self.k)}
+        if self.claim is not None:
+            msg["seat"] = t.mover if self.claim < 0 else self.claim
+        return t.not_mover(self.j), json.dumps(msg)
 
 
-def _wrong_action(seat: int | None, k: int, how: int, key: str, value: Any) -> Template:
-    def make(t: Table) -> tuple[int | None, str]:
-        a = t.action(k)
-        if how == 0:
+@dataclass(frozen=True)
+class WrongSeq:
+    """An action with a sequence number that is not the table's version."""
+
+    seat: int | None
+    k: int
+    how: int
+    value: int
+
+    def __call__(self, t: Table) -> Message:
+        seq: Any = [t.version + (self.value or 1), str(t.version), float(t.version), None, True,
+                    [t.version], t.version - 1][self.how % 7]  # fmt: skip
+        return self.seat, json.dumps({"seq": seq, "action": t.action(self.k)})
+
+
+@dataclass(frozen=True)
+class WrongAction:
+    """An action with a field missing, added or wrong, or not an object at all."""
+
+    seat: int | None
+    k: int
+    how: int
+    key: str
+    value: Any
+
+    def __call__(self, t: Table) -> Message:
+        a = t.action(self.k)
+        if self.how == 0:
             a.pop(next(iter(a)))
-        elif how == 1:
-            a[key] = value
-        elif how == 2:
-            a[next(iter(a))] = value
+        elif self.how == 1:
+            a[self.key] = self.value
+        elif self.how == 2:
+            a[next(iter(a))] = self.value
         else:
-            a = value
+            a = self.value
         if a in t.legal:  # by chance a legal move: make it a stale one instead
-            return seat, json.dumps({"seq": t.version + 1, "action": a})
-        return seat, json.dumps({"seq": t.version, "action": a})
-
-    return make
+            return self.seat, json.dumps({"seq": t.version + 1, "action": a})
+        return self.seat, json.dumps({"seq": t.version, "action": a})
 
 
-def _fixed(seat: int | None, payload: str | bytes) -> Template:
-    return lambda _t: (seat, payload)
+@dataclass(frozen=True)
+class LongPlay:
+    """A move whose tile is ``size`` characters (near the size limit)."""
+
+    seat: int | None
+    size: int
+
+    def __call__(self, t: Table) -> Message:
+        return self.seat, json.dumps({"seq": t.version, "action": {"play": "x" * self.size}})
 
 
-def _with_version(seat: int | None, make: Callable[[int], Any]) -> Template:
-    return lambda t: (seat, json.dumps(make(t.version)))
+@dataclass(frozen=True)
+class TypedMove:
+    """A move with a ``type`` (never taken for a move)."""
+
+    seat: int | None
+    type: str
+    tile: str
+
+    def __call__(self, t: Table) -> Message:
+        msg = {"type": self.type, "seq": t.version, "action": {"play": self.tile}}
+        return self.seat, json.dumps(msg)
 
 
 near_valid = st.one_of(
-    st.builds(_wrong_socket, pick, pick, st.sampled_from([None, 0, 1, -1])),
-    st.builds(_wrong_seq, seats, pick, pick, st.integers()),
-    st.builds(_wrong_action, seats, pick, st.integers(0, 3), keys, json_value | tile_text),
+    st.builds(WrongSocket, pick, pick, st.sampled_from([None, 0, 1, -1])),
+    st.builds(WrongSeq, seats, pick, pick, st.integers()),
+    st.builds(WrongAction, seats, pick, st.integers(0, 3), keys, json_value | tile_text),
 )
 typed = st.one_of(
     st.builds(lambda ty, extra: {"type": ty, **extra}, types, st.dictionaries(keys, json_value, max_size=3)),
+    # chat: junk, and lines the server takes (as many as its rate limit lets through)
     st.builds(lambda text: {"type": "chat", "text": text},
-              st.none() | st.integers() | st.sampled_from(["", "   ", "x" * 600, "\x00", "a\x07b", "\ud800"])),
+              st.none() | st.integers() | st.sampled_from(["", "   ", "x" * 600, "\x00", "a\x07b", "\ud800"])
+              | st.text(max_size=12)),
+    # user 1 and 2 are the two players (a mute changes which sockets get a chat line), 3 nobody
     st.builds(lambda ty, uid: {"type": ty, "user_id": uid}, st.sampled_from(["mute", "unmute"]),
-              st.none() | st.text(max_size=3) | st.just(True) | st.integers() | st.sampled_from([0, 2**31, 2**63])),
+              st.none() | st.text(max_size=3) | st.just(True) | st.integers()
+              | st.sampled_from([0, 1, 2, 3, 2**31, 2**63])),
     st.builds(lambda hand, seed: {"type": "seed", "hand": hand, "seed": seed}, json_value, json_value),
 )  # fmt: skip
 texts = st.one_of(
@@ -181,23 +280,100 @@ texts = st.one_of(
     st.sampled_from(['{"type": "chat", "text": "\\ud800"}', '{"seq": 0, "action": {"play": "\\udfff"}}',
                      '{"type": "\\ud800"}', '["\\u0000"]', '{"seq": 1, "action": {"\\ud800": 1}}']),
     # huge: over the size limit
-    st.builds(lambda n, c: c * n, st.integers(4000, 70_000), st.sampled_from(["x", "[", "{", "é", '"'])),
+    st.builds(lambda n, c: Pieces(((c, n),)), st.integers(4000, 70_000), st.sampled_from(["x", "[", "{", "é", '"'])),
     # deep nesting (the size limit allows some 2,000 levels)
-    st.builds(lambda d: "[" * d + "]" * d, st.integers(1, 2048)),
-    st.builds(lambda d: '{"a":' * d + "1" + "}" * d, st.integers(1, 800)),
+    st.builds(lambda d: Pieces((("[", d), ("]", d))), st.integers(1, 2048)),
+    st.builds(lambda d: Pieces((('{"a":', d), ("1", 1), ("}", d))), st.integers(1, 800)),
 )  # fmt: skip
-binary = st.binary(max_size=64) | st.builds(lambda n: b"\xff\xfe" * n, st.integers(1, 40_000))
+binary = st.binary(max_size=64) | st.builds(lambda n: Pieces(((b"\xff\xfe", n),)), st.integers(1, 40_000))  # fmt: skip
 frames = st.one_of(
-    st.builds(_fixed, seats, texts),
-    st.builds(_fixed, seats, binary),
+    st.builds(Send, seats, texts),
+    st.builds(Send, seats, binary),
     near_valid,
     near_valid,
-    # a move whose tile is near the size limit; an unknown type on a move
-    st.builds(_with_version, seats, st.integers(0, 4100).map(
-        lambda n: lambda v: {"seq": v, "action": {"play": "x" * n}})),
-    st.builds(_with_version, seats, st.tuples(types, tile_text).map(
-        lambda tt: lambda v: {"type": tt[0], "seq": v, "action": {"play": tt[1]}})),
-)  # fmt: skip
+    st.builds(LongPlay, seats, st.integers(0, 4100)),
+    st.builds(TypedMove, seats, types, tile_text),
+)
+
+
+def _draw(out: Any, batches: int) -> None:
+    """(In a child process.) Put ``batches`` lists of BATCH templates drawn by Hypothesis on
+    ``out``, then the CPU seconds it took (or the traceback of a failure).
+
+    Hypothesis runs a chunk of examples at a time, each run with a seed of its own (the same
+    ones on every run where its settings derandomize, as on CI): one run keeps a tree of all it
+    drew, which would take gigabytes for a million messages."""
+    started = time.process_time()
+    first = 0 if settings.default.derandomize else random.getrandbits(32)
+
+    def run(examples: int, number: int) -> None:
+        @seed(first + number)
+        @settings(
+            max_examples=examples,
+            deadline=None,
+            database=None,
+            phases=[Phase.generate],  # no replay or shrinking: the table's state moves on
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(st.lists(frames, min_size=BATCH, max_size=BATCH))
+        def draw(templates: list[Any]) -> None:
+            out.put(templates)
+
+        draw()
+
+    try:
+        for number, at in enumerate(range(0, batches, CHUNK)):
+            run(min(CHUNK, batches - at), number)
+    except BaseException:
+        import traceback
+
+        out.put(traceback.format_exc())
+        raise
+    out.put(time.process_time() - started)
+
+
+@dataclass
+class Drawn:
+    """The batches of templates a child process draws (ahead, while this one sends and
+    checks), and the CPU seconds drawing took once they are all in."""
+
+    out: Any
+    child: Any
+    cpu: float | None = None
+
+    def __iter__(self) -> Iterator[list[Any]]:
+        while True:
+            try:
+                item = self.out.get(timeout=1.0)
+            except queue.Empty:
+                if self.child.is_alive():
+                    continue
+                try:  # (what it put just before it ended may still be on its way)
+                    item = self.out.get(timeout=1.0)
+                except queue.Empty:
+                    raise AssertionError(
+                        f"the drawing process ended ({self.child.exitcode})"
+                    ) from None
+            if isinstance(item, float):
+                self.cpu = item
+                return
+            assert not isinstance(item, str), f"drawing failed:\n{item}"
+            yield item
+
+
+@contextlib.contextmanager
+def drawn(batches: int) -> Iterator[Drawn]:
+    """Start drawing ``batches`` batches in a child process (stopped on the way out)."""
+    ctx = multiprocessing.get_context("spawn")  # (this process has threads: no fork)
+    out = ctx.Queue(maxsize=8)
+    child = ctx.Process(target=_draw, args=(out, batches), daemon=True, name="abuse-draw")
+    child.start()
+    try:
+        yield Drawn(out, child)
+    finally:
+        child.kill()
+        child.join()
+        out.close()
 
 
 # -- the checks --------------------------------------------------------------------------------
@@ -205,25 +381,124 @@ frames = st.one_of(
 
 @dataclass
 class Harness:
-    """One table of two people with a spectator, and what the test has seen."""
+    """Tables of two people with a spectator, one after another, and what the test has seen.
+
+    The methods whose names start with ``a`` run in the app's event loop (``portal.call``):
+    a message is sent, answered and checked there, with no thread hop per message.
+    """
 
     client: TestClient
-    live: Any
-    sockets: dict[int | None, Any]
+    stack: contextlib.ExitStack
+    jars: dict[int | None, Any] = field(default_factory=dict)  # cookie jars by seat
+    users: dict[int | None, int | None] = field(default_factory=dict)  # user ids by seat
+    live: Any = None
+    sockets: dict[int | None, Any] = field(default_factory=dict)
     sent: int = 0
-    replies: dict[str, int] = field(default_factory=dict)
+    replies: Counter[str] = field(default_factory=Counter)
     moves: int = 0
-    failure: tuple[int | None, str | bytes, BaseException] | None = None
+    games: list[str] = field(default_factory=list)
+    hands: int = 0
+    failure: tuple[Any, Message, BaseException] | None = None
+    # Chat: who muted whom, the senders of this table's lines, and the texts the server took
+    # (chat lines, client seeds), which it may show anyone.
+    mutes: dict[int | None, set[int]] = field(default_factory=dict)
+    lines: list[int] = field(default_factory=list)
+    echoed: set[str] = field(default_factory=set)
+    # What the checks need of the current state, worked out once per state.
+    _known: tuple[Any, int] | None = None
+    _table: Table | None = None
+    _hidden: dict[int | None, set[str]] = field(default_factory=dict)
+
+    # -- tables, from the test thread --------------------------------------------------------
+
+    def open_table(self, game: str) -> None:
+        """A new started table of ``game`` for the two people, with their sockets and a
+        spectator's."""
+        c = self.client
+        if not self.jars:
+            tid, ann, bob = two_player_table(c, game)
+            self.jars = {0: ann, 1: bob, None: None}
+        else:
+            use(c, self.jars[0])
+            seats = [{"kind": "me"}, {"kind": "open"}]
+            tid = post(c, "/api/tables", {"game": game, "seats": seats}).json()["id"]
+            use(c, self.jars[1])
+            assert post(c, f"/api/tables/{tid}/join", {"seat": 1}).status_code == 200
+            use(c, self.jars[0])
+            assert post(c, f"/api/tables/{tid}/start").status_code == 200
+        self.live = c.app.state.tables.live[tid]  # type: ignore[attr-defined]
+        self.users = {s: self.live.seats[s]["user_id"] for s in (0, 1)} | {None: None}
+        self.lines = []
+        self.games.append(game)
+        for seat, jar in self.jars.items():
+            use(c, jar)
+            self.sockets[seat] = self.stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+        c.portal.call(self.a_first_views)  # type: ignore[union-attr]
+
+    def close_table(self) -> None:
+        """Every socket still answers; the record did not change; the sockets close."""
+        self.client.portal.call(self.a_last_views)  # type: ignore[union-attr]
+        self.hands += len(self.live.state.record()["hands"])
+        self.stack.close()
+        self.sockets = {}
+
+    def play(self, templates: list[Any]) -> None:
+        """A batch of abuse, then a legal move; a new table when the game is over."""
+        portal = self.client.portal
+        assert portal is not None
+        try:
+            portal.call(self.a_abuse, templates)
+        except BaseException:
+            if self.failure is None:
+                raise
+            template, (seat, payload), exc = self.failure  # (the table moved on: no replay)
+            raise AssertionError(
+                f"seat {seat} sent {payload[:300]!r} ({str(template)[:300]}): {exc!r}"
+            ) from exc
+        portal.call(self.a_legal_move)
+        if self.live.state.is_over:
+            self.close_table()
+            self.open_table(GAMES[len(self.games) % len(GAMES)])
+
+    # -- what the checks need of the current state --------------------------------------------
+
+    def _current(self) -> None:
+        key = (self.live.state, self.live.version)
+        if self._known is None or self._known[0] is not key[0] or self._known[1] != key[1]:
+            st_ = self.live.state
+            legal = [a.to_event() for a in st_.legal_actions()] if not st_.is_over else []
+            self._known = key
+            self._table = Table(self.live.version, st_.current_seat, legal)
+            self._hidden = {}
 
     def table(self) -> Table:
-        st_ = self.live.state
-        legal = [a.to_event() for a in st_.legal_actions()] if not st_.is_over else []
-        return Table(self.live.version, st_.current_seat, legal)
+        self._current()
+        assert self._table is not None
+        return self._table
+
+    def hidden(self, seat: int | None) -> set[str]:
+        """The tiles ``seat`` may not see, each both ways round (``3-5`` and ``5-3``)."""
+        self._current()
+        if seat not in self._hidden:
+            tiles = hidden_tiles(self.live, seat)
+            self._hidden[seat] = tiles | {"-".join(t.split("-")[::-1]) for t in tiles}
+        return self._hidden[seat]
+
+    def snapshot(self) -> tuple[int, int, int | None]:
+        """The version, the state object (the same one: nothing replaced it) and the mover."""
+        return self.live.version, id(self.live.state), self.live.state.current_seat
+
+    def history_for(self, seat: int | None) -> bool:
+        """Whether the chat history the socket of ``seat`` gets has a line."""
+        muted = self.mutes.get(self.users[seat], set())
+        return any(sender not in muted for sender in self.lines)
+
+    # -- the checks ---------------------------------------------------------------------------
 
     def check_frame(self, seat: int | None, text: str, sent: str | None = None) -> dict[str, Any]:
         msg = json.loads(text)
-        assert isinstance(msg, dict) and msg.get("type") in REPLY_TYPES | {"chat_history"}, msg
-        hidden = hidden_tiles(self.live, seat)
+        assert isinstance(msg, dict) and msg.get("type") in FRAME_TYPES, msg
+        hidden = self.hidden(seat)
         if msg["type"] == "error":
             assert isinstance(msg["message"], str) and msg["message"], msg
             assert msg["version"] == self.live.version
@@ -233,103 +508,127 @@ class Harness:
                 if named & hidden:
                     assert sent is not None and any(n in sent for n in named), (seat, msg)
         else:
-            for t in hidden:
-                a, b = t.split("-")
-                assert f'"{t}"' not in text and f'"{b}-{a}"' not in text, (seat, t, msg["type"])
+            if msg["type"] == "chat":
+                self.echoed.add(msg["text"])
+            elif msg["type"] == "seed":
+                self.echoed.add(msg["seed"])
+            # Any other frame names no hidden tile ("3-5" or "5-3"), scanned for all at once.
+            leaked = hidden.intersection(QUOTED_TILE.findall(text)) - self.echoed
+            assert not leaked, (seat, sorted(leaked), msg["type"])
         if msg["type"] in ("view", "resync"):
             assert msg["seat"] == seat and msg["version"] == self.live.version
             if seat is None:
                 assert msg["view"]["hand"] == [] and msg["moves"] == []
         return msg
 
-    def abuse(self, seat: int | None, payload: str | bytes) -> None:
-        ws = self.sockets[seat]
-        before = (self.live.version, self.live.state.current_seat)
-        if isinstance(payload, bytes):
-            ws.send_bytes(payload)
-            sent = None
-        else:
-            ws.send_text(payload)
-            sent = payload
-        msg = self.check_frame(seat, recv(ws), sent)
-        self.sent += 1
-        self.replies[msg["type"]] = self.replies.get(msg["type"], 0) + 1
-        assert (self.live.version, self.live.state.current_seat) == before, (payload[:200], msg)
+    async def a_frame(self, seat: int | None, sent: str | None = None) -> dict[str, Any]:
+        """The next frame to the socket of ``seat``, checked (the caller sets a deadline)."""
+        return self.check_frame(seat, await next_frame(self.sockets[seat], None), sent)
 
-    def legal_move(self) -> None:
-        """The player to move makes a legal move; every socket gets one view of it."""
+    async def a_abuse(self, templates: list[Any]) -> None:
+        """Each template becomes a message against the table as it is then, sent and checked.
+        (One deadline for the batch: a time limit per frame costs more than the checks.)"""
+        template: Any = None
+        message: Message = (None, "")
+        try:
+            with deadline(BATCH_TIMEOUT):
+                for template in templates:
+                    message = template(self.table())
+                    await self.a_message(*message)
+        except BaseException as exc:
+            self.failure = self.failure or (template, message, exc)
+            raise
+
+    async def a_message(self, seat: int | None, payload: str | bytes) -> dict[str, Any]:
+        """Send ``payload`` from the socket of ``seat``: exactly one well-formed answer, the
+        table unchanged (and what a chat line or a view asked for brings to the sockets)."""
+        before = self.snapshot()
+        await send(self.sockets[seat], payload)
+        msg = await self.a_frame(seat, payload if isinstance(payload, str) else None)
+        kind = msg["type"]
+        assert kind in REPLY_TYPES, msg
+        self.sent += 1
+        self.replies[kind] += 1
+        assert self.snapshot() == before, (payload[:200], msg)
+        if kind == "chat":  # a line the server took: to every socket but the muting ones
+            sender = self.users[seat]
+            assert sender is not None and msg["user_id"] == sender and msg["seat"] == seat
+            self.lines.append(sender)
+            for other in self.sockets:
+                if other != seat and sender not in self.mutes.get(self.users[other], set()):
+                    line = await self.a_frame(other)
+                    assert line == msg, (other, line, msg)
+        elif kind == "mutes":
+            self.mutes[self.users[seat]] = {m["user_id"] for m in msg["muted"]}
+        elif kind == "view" and self.history_for(seat):  # a resync asked for: the chat too
+            history = await self.a_frame(seat)
+            assert history["type"] == "chat_history" and history["messages"], history
+        return msg
+
+    async def a_legal_move(self) -> None:
+        """The player to move makes a legal move; every socket gets one view of it, and no
+        other frame is waiting."""
         st_ = self.live.state
         if st_.is_over:
             return
-        mover = st_.current_seat
         actions = st_.legal_actions()
         action = actions[self.moves % len(actions)]
         version = self.live.version
-        self.sockets[mover].send_json({"seq": version, "action": action.to_event()})
-        for seat, ws in self.sockets.items():
-            msg = self.check_frame(seat, recv(ws))
-            assert msg["type"] == "view" and msg["version"] > version, msg
+        move = json.dumps({"seq": version, "action": action.to_event()})
+        with deadline(TIMEOUT):
+            await send(self.sockets[st_.current_seat], move)
+            for seat, ws in self.sockets.items():
+                msg = await self.a_frame(seat)
+                assert msg["type"] == "view" and msg["version"] > version, msg
+                assert ws._send_rx.statistics().current_buffer_used == 0, "a frame too many"
         self.moves += 1
 
+    async def a_first_views(self) -> None:
+        with deadline(TIMEOUT):
+            for seat in self.sockets:
+                assert (await self.a_frame(seat))["type"] == "view"
 
-@contextlib.contextmanager
-def harness(db: str) -> Iterator[Harness]:
-    with TestClient(make_app(db)) as c:
-        c.get("/api/me")
-        tid, ann, bob = two_player_table(c)
-        live = c.app.state.tables.live[tid]  # type: ignore[attr-defined]
-        with contextlib.ExitStack() as stack:
-            sockets: dict[int | None, Any] = {}
-            for seat, jar in ((0, ann), (1, bob), (None, None)):
-                use(c, jar)
-                sockets[seat] = stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
-            h = Harness(c, live, sockets)
-            for seat, ws in sockets.items():
-                assert h.check_frame(seat, recv(ws))["type"] == "view"
-            yield h
+    async def a_last_views(self) -> None:
+        record = self.live.state.record()
+        with deadline(TIMEOUT):
+            for seat in self.sockets:  # every socket is still open and answers
+                await self.a_message(seat, json.dumps({"type": "resync"}))
+                # Answered once the resync's work is all done (its chat history query), so
+                # closing the socket cancels no query in flight.
+                await self.a_message(seat, "{}")
+        for ws in self.sockets.values():
+            assert ws._send_rx.statistics().current_buffer_used == 0, "a frame too many"
+        assert self.live.state.record() == record
 
 
 def test_generated_messages_never_break_the_table(
     db_path: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
-    started = time.monotonic()
-    with harness(db_path) as h:
-
-        @settings(
-            max_examples=max(1, MESSAGES // BATCH),
-            deadline=None,
-            database=None,
-            phases=[Phase.generate],  # no replay or shrinking: the table's state moves on
-            suppress_health_check=list(HealthCheck),
-        )
-        @given(data=st.data())
-        def batch(data: st.DataObject) -> None:
-            for template in data.draw(st.lists(frames, min_size=BATCH, max_size=BATCH)):
-                seat, payload = template(h.table())
-                try:
-                    h.abuse(seat, payload)
-                except BaseException as exc:
-                    h.failure = h.failure or (seat, payload, exc)
-                    raise
-            h.legal_move()
-
-        try:
-            batch()
-        except BaseException:
-            if h.failure is None:
-                raise
-            seat, payload, exc = h.failure  # (the table moved on: Hypothesis cannot replay it)
-            raise AssertionError(f"seat {seat} sent {payload[:300]!r}: {exc!r}") from exc
-        record = h.live.state.record()
-        for ws in h.sockets.values():  # every socket is still open and answers
-            assert resync(ws)["version"] == h.live.version
-        assert h.live.state.record() == record
+    started, cpu_started = time.monotonic(), time.process_time()
+    batches = max(1, MESSAGES // BATCH)
+    with (
+        drawn(batches) as templates,
+        TestClient(make_app(db_path)) as c,
+        contextlib.ExitStack() as stack,
+    ):
+        c.get("/api/me")
+        h = Harness(c, stack)
+        h.open_table(GAMES[0])
+        for batch in templates:
+            h.play(batch)
+        h.close_table()
     seconds = time.monotonic() - started
-    print(f"abuse: {h.sent} messages, {h.moves} legal moves, {seconds:.1f} s, replies {h.replies}")
+    cpu = time.process_time() - cpu_started
+    games = ", ".join(f"{n} {game}" for game, n in Counter(h.games).items())
+    print(
+        f"abuse: {h.sent} messages, {h.moves} legal moves, {len(h.games)} games ({games}), "
+        f"{h.hands} hands, {seconds:.1f} s (CPU: {cpu:.1f} s sending and checking, "
+        f"{templates.cpu or 0:.1f} s drawing), replies {dict(h.replies.most_common())}"
+    )
     assert h.sent >= MESSAGES * 0.9
-    assert h.replies.get("error", 0) > h.sent // 2
-    assert h.moves >= 3
+    assert h.replies["error"] > h.sent // 2
+    assert h.moves >= min(3, batches)
     problems = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert not problems, [r.getMessage() for r in problems]
 
