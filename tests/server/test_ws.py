@@ -166,6 +166,47 @@ def test_spectators_and_other_seats_never_get_a_hidden_tile(client: TestClient) 
         assert frames[0][1]["seat"] is None
 
 
+def test_each_seat_view_is_built_once_for_all_its_sockets(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two spectators and a player with two tabs: a move builds one view per seat (three), and
+    the sockets of one seat get the same frame; nobody gets another seat's."""
+    from boneyard.server.tables import LiveTable
+
+    tid, ann, bob = two_player_table(client)
+    live = client.app.state.tables.live[tid]  # type: ignore[attr-defined]
+    built: list[int | None] = []
+    view = LiveTable.view
+
+    def counted(self: LiveTable, seat: int | None) -> Any:
+        built.append(seat)
+        return view(self, seat)
+
+    monkeypatch.setattr(LiveTable, "view", counted)
+    with (
+        socket(client, None, tid) as s1,
+        socket(client, None, tid) as s2,
+        socket(client, ann, tid) as a1,
+        socket(client, ann, tid) as a2,
+        socket(client, bob, tid) as b,
+    ):
+        first = {name: ws.receive_json() for name, ws in (("a1", a1), ("b", b))}
+        for ws in (s1, s2, a2):
+            ws.receive_json()
+        mover, msg = (a1, first["a1"]) if live.state.current_seat == 0 else (b, first["b"])
+        built.clear()
+        mover.send_json({"seq": msg["version"], "action": msg["moves"][0]["event"]})
+        got = {name: ws.receive_json() for name, ws in
+               (("s1", s1), ("s2", s2), ("a1", a1), ("a2", a2), ("b", b))}  # fmt: skip
+        assert sorted(built, key=str) == [0, 1, None]
+        assert got["s1"] == got["s2"] and got["s1"]["seat"] is None
+        assert got["a1"] == got["a2"] and got["a1"]["seat"] == 0
+        assert got["b"]["seat"] == 1 and got["b"]["view"]["hand"] != got["a1"]["view"]["hand"]
+        for name, seat in (("s1", None), ("a1", 0), ("b", 1)):
+            text = json.dumps(got[name])
+            assert not any(f'"{t}"' in text for t in hidden_tiles(live, seat)), name
+
+
 def play_some(c: TestClient, tid: str, moves: int) -> dict[str, Any]:
     with c.websocket_connect(f"/ws/tables/{tid}") as ws:
         msg = until_turn(ws)

@@ -8,18 +8,18 @@ import asyncio
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from boneyard.store.db import make_engine, migrate, sqlite_url
 from boneyard.store.models import GameTable, HandSeed, LogEntry
-from boneyard.store.writer import LogWriter, Write, entry_row
+from boneyard.store.writer import LogWriter, Write, entry_row, seed_row
 
 POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
 AT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
@@ -122,6 +122,73 @@ def test_many_tables_commit_together_and_each_caller_waits_for_its_own(
 
 
 @pytest.mark.parametrize("kind", KINDS)
+def test_every_value_reads_back_as_written(kind: str, tmp_path: Path) -> None:
+    """Log rows (seat or none, nested payloads, times), hand seeds (client seeds or none) and a
+    status change without a record (the stored record stays) come back exactly."""
+
+    async def body(engine: AsyncEngine) -> None:
+        ids = await make_tables(engine, 2)
+        async with engine.begin() as conn:
+            await conn.execute(
+                update(GameTable).where(GameTable.id == ids[1]).values(record={"kept": [1, 2]})
+            )
+        writer = LogWriter(engine)
+        deal = {"hand": 1, "client_seeds": ["é ☃", None], "next_commitment": "c" * 64}
+        play = {"play": "6-5", "on": "5-5", "port": 2}
+        seeds = [
+            seed_row(ids[0], 1, "s" * 64, "c" * 64, {"0": "é ☃"}),
+            seed_row(ids[0], 2, "t" * 64, "d" * 64, None),
+        ]
+        later = AT + timedelta(seconds=1.5)
+        await asyncio.gather(
+            writer.write(
+                Write(
+                    ids[0],
+                    entries=[
+                        entry_row(ids[0], 1, "deal", None, deal, AT),
+                        entry_row(ids[0], 2, "action", 1, play, later),
+                    ],
+                    seeds=seeds,
+                )
+            ),
+            writer.write(write_for(ids[1], 1, status="over")),
+        )
+        await writer.close()
+        async with engine.connect() as conn:
+            log = (
+                await conn.execute(
+                    select(LogEntry.seq, LogEntry.kind, LogEntry.seat, LogEntry.payload,
+                           LogEntry.created_at).where(LogEntry.table_id == ids[0]).order_by(LogEntry.seq)
+                )
+            ).all()  # fmt: skip
+            stored_seeds = (
+                await conn.execute(
+                    select(HandSeed.hand, HandSeed.server_seed, HandSeed.commitment,
+                           HandSeed.client_seeds).order_by(HandSeed.hand)
+                )
+            ).all()  # fmt: skip
+            table = (
+                await conn.execute(
+                    select(GameTable.status, GameTable.record).where(GameTable.id == ids[1])
+                )
+            ).one()
+        assert [(r.seq, r.kind, r.seat, r.payload) for r in log] == [
+            (1, "deal", None, deal),
+            (2, "action", 1, play),
+        ]
+        times = [r.created_at if r.created_at.tzinfo else r.created_at.replace(tzinfo=UTC)
+                 for r in log]  # fmt: skip
+        assert times == [AT, later]
+        assert [tuple(r) for r in stored_seeds] == [
+            (1, "s" * 64, "c" * 64, {"0": "é ☃"}),
+            (2, "t" * 64, "d" * 64, None),
+        ]
+        assert (table.status, table.record) == ("over", {"kept": [1, 2]})
+
+    run(kind, tmp_path, body)
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_taken_sequence_number_fails_only_its_own_write(kind: str, tmp_path: Path) -> None:
     async def body(engine: AsyncEngine) -> None:
         ids = await make_tables(engine, 10)
@@ -176,5 +243,47 @@ def test_sqlite_writer_waits_for_another_writer_without_blocking_the_loop(tmp_pa
         tick_task.cancel()
         assert await count(engine, LogEntry) == 2
         await writer.close()
+
+    run("sqlite", tmp_path, body)
+
+
+def test_sqlite_checkpoints_run_in_a_worker_thread_not_on_the_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit on the loop never copies the write-ahead log into the database file (two fsyncs:
+    a stall of every table); a worker thread does, while the writes go on."""
+    import threading
+
+    from boneyard.store import writer as writer_module
+
+    threads: list[int] = []
+    passive = writer_module._checkpoint_passive
+
+    def spy(engine: Any) -> None:
+        threads.append(threading.get_ident())
+        passive(engine)
+
+    monkeypatch.setattr(writer_module, "_checkpoint_passive", spy)
+    monkeypatch.setattr(writer_module, "CHECKPOINT_EVERY", 0.05)
+    db_file = tmp_path / "w.db"
+
+    async def body(engine: AsyncEngine) -> None:
+        ids = await make_tables(engine, 50)
+        writer = LogWriter(engine)
+        size0 = db_file.stat().st_size
+        big = {"type": "pass", "pad": "x" * 2000}  # about a page a row
+        for seq in range(1, 41):
+            rows = [Write(t, entries=[entry_row(t, seq, "action", 0, big, AT)]) for t in ids]
+            await asyncio.gather(*(writer.write(w) for w in rows))
+            await asyncio.sleep(0.005)
+        assert writer.sync_conn is not None
+        autocheckpoint = writer.sync_conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
+        assert autocheckpoint == 0
+        await writer.close()
+        assert writer.checkpoints >= 2 and threads
+        assert threading.get_ident() not in threads
+        # The pages reached the database file itself (without a checkpoint they stay in the WAL).
+        assert db_file.stat().st_size > size0 + 2000 * 2000
+        assert await count(engine, LogEntry) == 2000
 
     run("sqlite", tmp_path, body)

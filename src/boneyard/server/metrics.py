@@ -5,6 +5,7 @@ Each app has its own registry (tests build many apps in one process).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -13,6 +14,8 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 __all__ = ["CONTENT_TYPE_LATEST", "Metrics"]
 
 LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+LAG_PERIOD = 0.1
+"""Seconds between two measurements of the event loop's lag."""
 REDIS_STATES = {"memory": -1.0, "down": 0.0, "up": 1.0}
 
 
@@ -60,6 +63,12 @@ class Metrics:
         self.db_errors = Counter(
             "boneyard_db_errors", "Database operations that failed (not counting races)", registry=r
         )
+        self.loop_lag = Histogram(
+            "boneyard_loop_lag_seconds",
+            "How late the event loop ran a timer (every socket's messages wait as long)",
+            buckets=(0.001, *LATENCY_BUCKETS),
+            registry=r,
+        )
         self.redis_up = Gauge(
             "boneyard_redis_up",
             "Broadcast status: 1 up, 0 down, -1 in memory (no Redis)",
@@ -76,6 +85,15 @@ class Metrics:
         self.live_tables.set_function(live_tables)
         self.sockets.set_function(sockets)
         self.redis_up.set_function(lambda: REDIS_STATES.get(broadcast_status(), 0.0))
+
+    async def watch_loop_lag(self, period: float = LAG_PERIOD) -> None:
+        """Observe, every ``period`` seconds, how late the running loop wakes a timer (until
+        cancelled): a stall of the loop (a blocking call, a long collection) shows here."""
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + period
+            await asyncio.sleep(period)
+            self.loop_lag.observe(max(0.0, loop.time() - due))
 
     def render(self) -> bytes:
         """The text exposition format."""

@@ -229,10 +229,16 @@ class LiveTable:
         return rec
 
     async def broadcast(self) -> None:
-        """Send every client its fresh view (a dead socket is dropped)."""
+        """Send every client its fresh view (a dead socket is dropped). Each seat's view is
+        built once, however many sockets see from that seat (spectators share theirs)."""
+        views: dict[int | None, JSON] = {}
         for client in list(self.clients):
+            seat = client.seat
+            view = views.get(seat)
+            if view is None:
+                view = views[seat] = self.view(seat)
             try:
-                await client.send(self.view(client.seat))
+                await client.send(view)
             except Exception:  # a closed socket: forget it
                 with contextlib.suppress(ValueError):
                     self.clients.remove(client)
@@ -284,6 +290,7 @@ class TableManager:
         self.handlers: dict[str, MessageHandler] = {}
         self.metrics = metrics or Metrics()
         self.sweeper: asyncio.Task[None] | None = None
+        self.lag_watch: asyncio.Task[None] | None = None
         # Called (each in its own task, after the commit) when a table's game ends: events
         # advance their brackets and ratings are updated (boneyard.server.events).
         self.on_game_over: list[Callable[[LiveTable], Coroutine[Any, Any, None]]] = []
@@ -500,6 +507,7 @@ class TableManager:
             lambda: sum(len(t.clients) for t in self.live.values()),
             lambda: self.broadcaster.status,
         )
+        self.lag_watch = asyncio.create_task(self.metrics.watch_loop_lag())
         await self.broadcaster.start(self.on_event, self.catch_up_all)
         if self.broadcaster.distributed:
             self.sweeper = asyncio.create_task(self._sweep_loop(interval, idle))
@@ -834,10 +842,11 @@ class TableManager:
 
     async def close(self) -> None:
         """Stop the bot tasks, the game-over hooks and the broadcaster (on shutdown)."""
-        if self.sweeper is not None:
-            self.sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.sweeper
+        for background in (self.sweeper, self.lag_watch):
+            if background is not None:
+                background.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await background
         await self.broadcaster.close()
         for task in [*self._hooks, *self.starters.values()]:
             task.cancel()

@@ -48,7 +48,7 @@ def make_engine(url: str) -> AsyncEngine:
     return engine
 
 
-def sqlite_pragmas(engine: Engine, busy_ms: int) -> None:
+def sqlite_pragmas(engine: Engine, busy_ms: int, autocheckpoint: bool = True) -> None:
     """Set the pragmas every SQLite connection of ``engine`` runs with.
 
     Foreign keys on. WAL: readers never wait for the writer and a commit needs no fsync of the
@@ -56,6 +56,8 @@ def sqlite_pragmas(engine: Engine, busy_ms: int) -> None:
     cut, not on a process crash). ``busy_ms``: how long a writer waits for the write lock before
     it fails (the async sessions queue for 10 s; the log writer, which runs on the event loop,
     does not wait at all and retries without blocking; boneyard.store.writer).
+    ``autocheckpoint=False``: a commit never copies the WAL back into the database file (with
+    its fsyncs) itself; the log writer does that in a worker thread instead.
     """
 
     @event.listens_for(engine, "connect")
@@ -65,6 +67,8 @@ def sqlite_pragmas(engine: Engine, busy_ms: int) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+        if not autocheckpoint:
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
 
 
