@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -36,23 +37,45 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.faults import create_database, drop_database, free_port
+from bench.stalls import LoopWatch
 from boneyard.server.gcpace import GcPacer
 
 SERVER = """
-import sys, uvicorn
+import asyncio, json, signal, sys, uvicorn
 from boneyard.server.app import create_app
-db, port, prof, gc_on = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "1"
+db, port, prof, gc_on, stalls = sys.argv[1:6]
+port, gc_on = int(port), gc_on == "1"
 app = create_app(db, bot_delay=0, login_limit=10**9, ws_rate=(10**6, 1.0), gc_pacing=gc_on)
+served = app
+if stalls:  # watch the loop from a thread (bench/stalls.py): SIGUSR1 starts, SIGUSR2 ends
+    sys.path.insert(0, sys.argv[6])
+    from bench.stalls import LoopWatch
+    watch = LoopWatch()
+    watch.measuring = False
+    def measure(on):
+        if on:
+            watch.reset()
+        watch.measuring = on
+    signal.signal(signal.SIGUSR1, lambda *_: measure(True))
+    signal.signal(signal.SIGUSR2, lambda *_: measure(False))
+    async def served(scope, receive, send):
+        if scope["type"] == "lifespan":
+            watch.start(asyncio.get_running_loop())
+        await app(scope, receive, send)
 if prof:
     import cProfile
     p = cProfile.Profile()
     p.enable()
 try:
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_queue=64)
+    uvicorn.run(served, host="127.0.0.1", port=port, log_level="warning", ws_max_queue=64)
 finally:
     if prof:
         p.disable()
         p.dump_stats(prof)
+    if stalls:
+        watch.stop()
+        with open(stalls, "w") as f:
+            json.dump(watch.report(), f)
 """
 
 
@@ -103,6 +126,7 @@ class Stats:
         self.latencies: list[float] = []
         self.moves = 0
         self.errors = 0
+        self.error_messages: collections.Counter[str] = collections.Counter()
         self.games_over = 0
         self.measuring = False
 
@@ -126,6 +150,7 @@ async def client(
             msg = json.loads(raw)
             if msg.get("type") == "error":
                 stats.errors += 1
+                stats.error_messages[str(msg.get("message"))[:80]] += 1
                 sent_at = None
                 await ws.send('{"type": "resync"}')
                 continue
@@ -163,8 +188,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         scratch = await create_database(args.db)
         db = scratch
     port = free_port()
+    stalls_file = f"{tmp}/stalls.json" if args.stalls else ""
+    root = str(Path(__file__).resolve().parent.parent)
+    cmd = [sys.executable, "-c", SERVER, db, str(port), args.profile or ""]
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER, db, str(port), args.profile or "", str(int(args.gc_pacing))],
+        [*cmd, str(int(args.gc_pacing)), stalls_file, root],
         stdout=open(f"{tmp}/server.log", "wb"),  # noqa: SIM115
         stderr=subprocess.STDOUT,
     )
@@ -176,6 +204,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     # as server latency, so it paces its collector as the server does.
     pacer = GcPacer()
     pacer.start()
+    watch = LoopWatch()  # the client's own loop: its lag is part of every latency it measures
+    watch.start(asyncio.get_running_loop())
     try:
         async with httpx.AsyncClient(base_url=base, timeout=60) as http:
             for _ in range(600):
@@ -212,12 +242,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await asyncio.sleep(args.ramp / max(1, args.tables))
             await asyncio.sleep(args.warmup)
             m0 = (await http.get("/metrics")).text
-            cpu0 = cpu_s(proc.pid)
+            cpu0, ccpu0 = cpu_s(proc.pid), time.process_time()
+            if args.stalls:
+                proc.send_signal(signal.SIGUSR1)
+            watch.reset()
             stats.measuring = True
             t1 = time.monotonic()
             await asyncio.sleep(args.seconds)
             stats.measuring = False
+            watch.measuring = False
+            if args.stalls:
+                proc.send_signal(signal.SIGUSR2)
             elapsed = time.monotonic() - t1
+            ccpu1 = time.process_time()
             m1 = (await http.get("/metrics")).text
             rss1 = rss_kb(proc.pid)
             cpu1 = cpu_s(proc.pid)
@@ -250,11 +287,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             server_action_ms_p99_under=_ms(
                 bucket_quantile(m0, m1, "boneyard_action_seconds", 0.99)
             ),
+            server_loop_lag_ms_p99_under=_ms(
+                bucket_quantile(m0, m1, "boneyard_loop_lag_seconds", 0.99)
+            ),
             server_cpu_pct=round(100 * (cpu1 - cpu0) / elapsed, 1),
+            client_cpu_pct=round(100 * (ccpu1 - ccpu0) / elapsed, 1),
             commits_per_s=round(commits / elapsed, 1),
             commit_ms_mean=round(1000 * commit_s / commits, 2) if commits else None,
             writes_per_commit=round(commit_w / commits, 1) if commits else None,
             errors=stats.errors,
+            error_messages=dict(stats.error_messages.most_common(5)),
             games_finished=stats.games_over,
             rss_mb_before=round(rss0 / 1024, 1),
             rss_mb_after=round(rss1 / 1024, 1),
@@ -262,6 +304,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             cpus=os.cpu_count(),
             loadavg_1m=round(os.getloadavg()[0], 2),
         )
+        out["client_loop"] = watch.report()
         p99 = out["latency_ms_p99"]
         out["target_met"] = bool(p99 is not None and p99 <= 50 and out["live_tables"] >= 1000)
     finally:
@@ -273,6 +316,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if scratch is not None:
             await drop_database(args.db, scratch)
         await pacer.stop()
+        watch.stop()
+        if stalls_file and Path(stalls_file).exists():
+            out["server_loop"] = json.loads(Path(stalls_file).read_text())
     return out
 
 
@@ -286,6 +332,11 @@ def main() -> None:
     ap.add_argument("--ramp", type=float, default=10.0, help="seconds to connect every client")
     ap.add_argument("--profile", help="write the server's cProfile stats here")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--stalls",
+        action="store_true",
+        help="watch the server's event loop from a thread: lag, stalls and their stacks",
+    )
     ap.add_argument(
         "--no-gc-pacing",
         dest="gc_pacing",
