@@ -5,8 +5,9 @@ one in its own ORM session costs a session, two flushes, a ``SELECT`` and a comm
 trip through the async driver. :class:`LogWriter` instead queues each table's write (its log rows,
 new hand seeds and, when it changes, the table's status and record) and one task commits
 everything queued so far in one transaction (on SQLite one Core ``INSERT`` per kind of row, on
-PostgreSQL a single statement): while one transaction commits, the next batch gathers. Each writer is told when its own write is durable; a table never has two
-writes in flight (its actor awaits each one).
+PostgreSQL a single statement): while one transaction commits, the next batch gathers. Each
+writer is told when its own write is durable; a table never has two writes in flight (its actor
+awaits each one).
 
 A batch that fails (for example one table's ``(table_id, seq)`` taken by another process) is
 written again one write per transaction, so only the guilty write fails and with its own error.
