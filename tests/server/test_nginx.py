@@ -48,6 +48,7 @@ from bench.faults import (
     servers,
     two_player_table,
 )
+from tests.server.test_metrics import metric
 
 POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
 NGINX = shutil.which("nginx") or next(
@@ -155,17 +156,11 @@ def nginx_in_front(backends: list[int]) -> Iterator[tuple[int, bool, Path]]:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def sockets_on(text: str) -> int:
-    """``boneyard_connected_sockets`` of one process's /metrics."""
-    found = re.search(r"^boneyard_connected_sockets (\S+)$", text, re.M)
-    assert found, text[:500]
-    return int(float(found.group(1)))
-
-
 async def sockets_of(server: Server) -> int:
     """Table sockets open on one process (asked directly, not through nginx)."""
     async with httpx.AsyncClient(timeout=5) as c:
-        return sockets_on((await c.get(f"{server.base}/metrics")).text)
+        text = (await c.get(f"{server.base}/metrics")).text
+    return int(metric(text, "boneyard_connected_sockets"))
 
 
 def test_site_config_is_the_documented_one() -> None:

@@ -200,6 +200,7 @@ class LogWriter:
         """``observe(writes, seconds)`` is told of each committed batch (metrics)."""
         self.engine = engine
         self.observe = observe
+        self.postgres = engine.dialect.name == "postgresql"
         self.sync_engine: Engine | None = None
         self.sync_conn: Connection | None = None
         if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
@@ -261,14 +262,13 @@ class LogWriter:
         # One connection held between batches: no pool checkout or ping per transaction. After
         # any error it is dropped and the next batch opens a fresh one (the database may have
         # restarted).
-        postgres = self.engine.dialect.name == "postgresql"
         if self.conn is None:
             conn = await self.engine.connect()
-            if postgres:  # one statement, its own transaction: no BEGIN and COMMIT round trips
+            if self.postgres:  # one statement, its own transaction: no BEGIN and COMMIT round trips
                 conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
             self.conn = conn
         try:
-            if postgres:
+            if self.postgres:
                 await self.conn.execute(POSTGRES_WRITE, postgres_params(writes))
                 return
             async with self.conn.begin():
