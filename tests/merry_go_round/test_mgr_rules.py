@@ -372,8 +372,10 @@ def test_options_errors() -> None:
         MerryGoRoundOptions.build({"cross_order": "sides"}, 2)
     with pytest.raises(OptionError, match="enforcement cannot be 'detect'"):
         MerryGoRoundOptions.build({"enforcement": "detect"}, 2)
-    with pytest.raises(OptionError, match="target must be at least 1"):
+    with pytest.raises(OptionError, match="target must be from 1 to 500, not 0"):
         MerryGoRoundOptions.build({"target": 0}, 2)
+    with pytest.raises(OptionError, match="target must be from 1 to 500, not 1000000000"):
+        MerryGoRoundOptions.build({"target": 10**9}, 2)
     with pytest.raises(BoneyardError, match="2, 3 or 4 players"):
         SPEC.new_game(5, None)
 

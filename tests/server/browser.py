@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from bench.faults import ROOMY_ENV
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -48,13 +50,20 @@ def launch(p: Any) -> Any:
 
 
 @contextmanager
-def running(argv: Callable[[int], list[str]], log_path: Path, wait: float = 60) -> Iterator[str]:
-    """Start the server process ``argv(port)``, wait (up to ``wait`` s: a busy machine starts
-    slowly) until ``/api/games`` answers, yield its base URL, stop it afterwards. Its output goes
-    to ``log_path``, shown if it dies before answering."""
+def running(
+    argv: Callable[[int], list[str]],
+    log_path: Path,
+    wait: float = 60,
+    env: dict[str, str] | None = None,
+) -> Iterator[str]:
+    """Start the server process ``argv(port)`` (with ``env`` added to this environment), wait
+    (up to ``wait`` s: a busy machine starts slowly) until ``/api/games`` answers, yield its base
+    URL, stop it afterwards. Its output goes to ``log_path``, shown if it dies before answering."""
     port = free_port()
     with log_path.open("w") as log:
-        proc = subprocess.Popen(argv(port), stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            argv(port), stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
+        )
         url = f"http://127.0.0.1:{port}"
         try:
             end = time.monotonic() + wait
@@ -72,8 +81,11 @@ def running(argv: Callable[[int], list[str]], log_path: Path, wait: float = 60) 
             proc.wait(10)
 
 
-def serve(db: Path, log_path: Path, bot_delay: str = "0.05") -> Any:
-    """``boneyard serve`` on the SQLite file ``db`` (see :func:`running`)."""
+def serve(
+    db: Path, log_path: Path, bot_delay: str = "0.05", env: dict[str, str] | None = None
+) -> Any:
+    """``boneyard serve`` on the SQLite file ``db`` with :data:`ROOMY_ENV` and ``env`` (see
+    :func:`running`)."""
     return running(
         lambda port: [
             sys.executable,
@@ -88,4 +100,30 @@ def serve(db: Path, log_path: Path, bot_delay: str = "0.05") -> Any:
             bot_delay,
         ],
         log_path,
+        env={**ROOMY_ENV, **(env or {})},
     )
+
+
+def wait_until(page: Any, expression: str, timeout: float = 30.0) -> Any:
+    """Poll ``expression`` (JavaScript) in ``page`` until it is truthy; returns its value.
+
+    The site's Content-Security-Policy forbids ``eval``, which Playwright's
+    ``wait_for_function`` needs; ``page.evaluate`` runs outside the page's policy."""
+    end = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        page.wait_for_timeout(50)
+
+
+def csp_violations(page: Any) -> list[str]:
+    """A list that fills with every Content-Security-Policy violation ``page`` reports."""
+    found: list[str] = []
+    page.on(
+        "console",
+        lambda msg: found.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
+    return found

@@ -11,17 +11,40 @@ import pytest
 from starlette.testclient import TestClient
 
 from boneyard.server.app import create_app
+from boneyard.server.ratelimit import DEFAULT_LIMITS
+from boneyard.server.settings import SiteSettings
 
 POSTGRES_URL = os.environ.get("BONEYARD_TEST_POSTGRES_URL") or os.environ.get("DATABASE_URL")
+METRICS_TOKEN = "test-metrics-token"
+UNLIMITED = dict.fromkeys(DEFAULT_LIMITS, "1000000/second")
+"""Rate limits no test reaches unless it means to (it then sets its own)."""
+ROOMY = SiteSettings(
+    bot_tables="everyone",
+    bot_tables_per_person=10_000,
+    bot_tables_total=10_000,
+    open_tables_per_person=10_000,
+    events_per_person=10_000,
+    event_bots=10_000,
+    metrics_token=METRICS_TOKEN,
+)
+"""Caps no test reaches unless it means to."""
 
 
 def make_app(db: str, **kw: Any) -> Any:
-    """An app that lets bots move at once, allows many messages per socket and deals a table
-    created full at once."""
+    """An app that lets bots move at once, deals a table created full at once, and has limits
+    and caps no test reaches unless it sets its own (``limits={name: rate}``, ``settings``)."""
     kw.setdefault("bot_delay", 0)
-    kw.setdefault("ws_rate", (100_000, 1.0))
+    kw["limits"] = {**UNLIMITED, **kw.get("limits", {})}
+    kw.setdefault("settings", ROOMY)
     kw.setdefault("seed_window", 0)  # tables created full deal at once (test_client_seeds waits)
     return create_app(db, **kw)
+
+
+def metrics_text(c: TestClient) -> str:
+    """``/metrics`` as the operator reads it (with the token of :data:`ROOMY`)."""
+    r = c.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    assert r.status_code == 200, r.text
+    return r.text
 
 
 @pytest.fixture

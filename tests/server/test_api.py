@@ -57,7 +57,7 @@ def test_bad_registrations_are_explained(client: TestClient) -> None:
 
 
 def test_login_is_rate_limited(db_path: str) -> None:
-    with TestClient(make_app(db_path, login_limit=3)) as c:
+    with TestClient(make_app(db_path, limits={"login": "3/minute"})) as c:
         c.get("/api/me")
         codes = [
             post(c, "/api/login", {"username": "nobody", "password": "whatever1"}).status_code

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import launch, needs_chromium, serve
+from tests.server.browser import launch, needs_chromium, serve, wait_until
 
 SCREENSHOT = Path("/tmp/boneyard-browser-highfive-layout.png")
 SUMMARY_SHOT = Path("/tmp/boneyard-browser-hand.png")
@@ -57,7 +57,7 @@ def make_move(page: Any, counts: dict[str, int] | None = None) -> None:
             return
         page.locator("button.move").first.click()
         counts["button"] = counts.get("button", 0) + 1
-    page.wait_for_function(f"document.body.dataset.version !== '{before}'", timeout=10_000)
+    wait_until(page, f"document.body.dataset.version !== '{before}'", 10)
 
 
 def drag_move(page: Any) -> bool:
@@ -77,7 +77,7 @@ def drag_move(page: Any) -> bool:
     spot = targets.first.bounding_box()
     page.mouse.move(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2, steps=8)
     page.mouse.up()
-    page.wait_for_function(f"document.body.dataset.version !== '{before}'", timeout=10_000)
+    wait_until(page, f"document.body.dataset.version !== '{before}'", 10)
     return True
 
 
@@ -144,7 +144,7 @@ def test_register_and_play_a_whole_hand_against_the_bot(live_server: str) -> Non
             seen = version(page)
             page.reload()
             expect(page.locator("#status")).to_have_text("connected")
-            page.wait_for_function("document.body.dataset.version !== undefined")
+            wait_until(page, "document.body.dataset.version !== undefined")
             if version(page) == seen:
                 again = page.locator("#hand svg").evaluate_all("ns => ns.map(n => n.dataset.tile)")
                 assert again == hand
@@ -159,7 +159,7 @@ def test_register_and_play_a_whole_hand_against_the_bot(live_server: str) -> Non
             watcher.on("websocket", listen)
             watcher.goto(page.url)
             expect(watcher.locator("#status")).to_have_text("connected")
-            watcher.wait_for_function("document.body.dataset.version !== undefined")
+            wait_until(watcher, "document.body.dataset.version !== undefined")
             assert watcher.locator("#hand svg").count() == 0
             text = watcher.content()
             assert not [t for t in hand if f'data-tile="{t}"' in text]
@@ -215,9 +215,7 @@ def test_two_people_play_a_hand_against_each_other(live_server: str) -> None:
                 seen = version(mover)
                 make_move(mover)
                 for pg in pages:
-                    pg.wait_for_function(
-                        f"document.body.dataset.version !== '{seen}'", timeout=10_000
-                    )
+                    wait_until(pg, f"document.body.dataset.version !== '{seen}'", 10)
             for pg in pages:
                 expect(pg.locator(".hand-end").first).to_contain_text("Hand 1")
                 assert pg.locator("#error").inner_text() == ""
@@ -263,7 +261,7 @@ def test_other_games_render_and_accept_a_move(live_server: str, game: str) -> No
                     page.locator("button.cancel").click()
                     assert page.locator(TARGETS).count() == 0
                 else:
-                    page.wait_for_function(f"document.body.dataset.version !== '{before}'")
+                    wait_until(page, f"document.body.dataset.version !== '{before}'")
                     my_turn_or_done(page)
                 make_move(page, counts)
                 assert page.locator("#error").inner_text() == ""
@@ -306,7 +304,8 @@ def check_highrise_picker(page: Any) -> None:
 
 
 def finished_table(page: Any, base: str) -> str:
-    """A High Five table between two bots, played to its end; returns its id."""
+    """A High Five table between two bots, watched (bots at a table with only bots move only
+    while someone watches) and played to its end; returns its id."""
     csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "boneyard_csrf")
     r = page.request.post(
         base + "/api/tables",
@@ -315,10 +314,15 @@ def finished_table(page: Any, base: str) -> str:
     )
     assert r.ok, r.text()
     tid = str(r.json()["id"])
-    for _ in range(600):
-        if page.request.get(f"{base}/api/tables/{tid}").json()["status"] == "over":
-            return tid
-        page.wait_for_timeout(100)
+    watcher = page.context.browser.new_page()
+    watcher.goto(f"{base}/table/{tid}")
+    try:
+        for _ in range(600):
+            if page.request.get(f"{base}/api/tables/{tid}").json()["status"] == "over":
+                return tid
+            page.wait_for_timeout(100)
+    finally:
+        watcher.close()
     raise AssertionError("the bots did not finish")
 
 

@@ -40,10 +40,10 @@ def test_bracket_page_shows_the_entrants_and_the_champion(live_server: str) -> N
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 900})
             page.goto(live_server + "/")
-            page.fill("#reg-username", "director")
+            page.fill("#reg-username", "td-dora")
             page.fill("#reg-password", "a good password")
             page.click("#register")
-            expect(page.locator("#who")).to_have_text("director")
+            expect(page.locator("#who")).to_have_text("td-dora")
             page.click("#tournaments")
             page.wait_for_url("**/events")
             page.fill("#ev-name", "Friday PDA")

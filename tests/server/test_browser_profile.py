@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.browser import launch, needs_chromium, serve
+from tests.server.browser import launch, needs_chromium, serve, wait_until
 from tests.server.test_browser import make_move, my_turn_or_done
 
 SHOT = Path("/tmp/boneyard-browser-profile.png")
@@ -57,7 +57,7 @@ def test_private_table_fairness_panel_and_profile(live_server: str) -> None:
             other = browser.new_context().new_page()
             other.goto(url)
             expect(other.locator("#status")).to_have_text("connected")
-            other.wait_for_function("document.body.dataset.version !== undefined")
+            wait_until(other, "document.body.dataset.version !== undefined")
             assert other.locator("#hand svg").count() == 0
             assert "invite=" in other.url
             listed = other.request.get(live_server + "/api/tables").json()["tables"]

@@ -108,7 +108,7 @@ def test_bad_chat_is_refused_with_a_reason_and_changes_nothing(client: TestClien
 
 
 def test_chat_rate_limit_per_person(db_path: str) -> None:
-    with TestClient(make_app(db_path, chat_rate=(2, 60.0))) as c:
+    with TestClient(make_app(db_path, limits={"chat": "2/minute"})) as c:
         c.get("/api/me")
         register(c, "ann")
         tid = post(c, "/api/quickplay").json()["id"]
@@ -177,7 +177,7 @@ def test_mutes_hide_a_sender_everywhere_until_unmuted(client: TestClient) -> Non
 
 
 def test_history_holds_the_last_fifty_lines(db_path: str) -> None:
-    with TestClient(make_app(db_path, chat_rate=(1000, 1.0))) as c:
+    with TestClient(make_app(db_path)) as c:
         c.get("/api/me")
         register(c, "ann")
         tid = post(c, "/api/quickplay").json()["id"]

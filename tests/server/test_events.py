@@ -10,13 +10,14 @@ import json
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from tests.server.conftest import make_app, post, register, until_turn, use
+from tests.server.conftest import ROOMY, make_app, post, register, until_turn, use
 
 Data = dict[str, Any]
 
@@ -178,7 +179,7 @@ def test_director_console_ruling_forfeit_pause_reopen_replace(ev_client: TestCli
     dora = register(c, "dora")
     eid = new_event(c, schedule="bo3")["id"]
     jars = people(c, eid, ["ann", "bob"])
-    register(c, "subby")
+    subby = register(c, "subby")
     use(c, dora)
     data = ok(post(c, f"/api/events/{eid}/start"))
     m = match(data, "R1M1")
@@ -208,7 +209,13 @@ def test_director_console_ruling_forfeit_pause_reopen_replace(ev_client: TestCli
     assert g2 is not None and g2["number"] == 2 and g2["table_id"] != g1["table_id"]
     assert any(x["kind"] == "ruling" and x["note"] == "pulled a bone (8c)" for x in data["actions"])
     # replace bob by a person, then by a bot: the seat at the live table changes too
+    # (a person takes a place only by accepting the director's offer: issue 14)
     data = ok(post(c, f"/api/events/{eid}/entrants/{b}/replace", {"username": "subby"}))
+    assert next(e for e in data["entrants"] if e["id"] == b)["name"] != "subby"
+    use(c, subby)
+    offer = c.get("/api/me/offers").json()["offers"][0]
+    data = ok(post(c, f"/api/events/{eid}/offers/{offer['id']}/accept"))
+    use(c, dora)
     assert next(e for e in data["entrants"] if e["id"] == b)["name"] == "subby"
     seats = c.get(f"/api/tables/{g2['table_id']}").json()["seats"]
     assert "subby" in [s["name"] for s in seats]
@@ -358,8 +365,15 @@ def play_to_the_end(c: TestClient, tid: str) -> None:
     raise AssertionError("the game did not end")
 
 
-def test_a_person_v_bot_game_is_rated_and_feeds_seeding(ev_client: TestClient) -> None:
-    c = ev_client
+def test_a_person_v_bot_game_is_rated_and_feeds_seeding(tmp_path: Path) -> None:
+    """Where the operator rates games against bots: the person is rated, the bot never."""
+    settings = replace(ROOMY, rate_bot_games=True)
+    with TestClient(make_app(str(tmp_path / "rated.db"), settings=settings)) as c:
+        c.get("/api/me")
+        person_v_bot_rated(c)
+
+
+def person_v_bot_rated(c: TestClient) -> None:
     register(c, "ann")
     t = ok(post(c, "/api/quickplay"))
     play_to_the_end(c, t["id"])
@@ -368,21 +382,24 @@ def test_a_person_v_bot_game_is_rated_and_feeds_seeding(ev_client: TestClient) -
         if board:
             break
         time.sleep(0.05)
-    assert {r["player"] for r in board} == {"u:1", "bot:greedy"}
+    assert {r["player"] for r in board} == {"u:1"}
     assert all(r["games"] == 1 for r in board)
     ann = next(r for r in board if r["player"] == "u:1")
     assert ann["name"] == "ann" and ann["ordinal"] == pytest.approx(ann["mu"] - 3 * ann["sigma"])
     # ratings feed seeding: the rated one is seeded above newcomers
+    ann_jar = dict(c.cookies)
+    dora = register(c, "dora")
     eid = new_event(c, schedule="bo1")["id"]
+    use(c, ann_jar)
     ok(post(c, f"/api/events/{eid}/register"))
     ok(post(c, f"/api/events/{eid}/checkin"))
+    use(c, dora)
     ok(post(c, f"/api/events/{eid}/bots", {"bot": "random", "count": 2}))
     ok(post(c, f"/api/events/{eid}/bots", {"bot": "greedy", "count": 1}))
     data = ok(post(c, f"/api/events/{eid}/start"))
     seeds = {e["name"]: e["seed"] for e in data["entrants"]}
-    best = max(board, key=lambda r: r["ordinal"])
-    top = "ann" if best["player"] == "u:1" else "Greedy bot 4"
-    assert seeds[top] == 1
+    # bots are never rated: they all have a newcomer's ordinal, 0
+    assert seeds["ann"] == (1 if board[0]["ordinal"] > 0 else 4)
     assert c.get("/leaderboard").status_code == 200
     assert "event.js" in c.get(f"/events/{eid}").text
     assert c.get("/static/bracket.js").status_code == 200
@@ -405,16 +422,26 @@ def test_match_page_api_links_every_game(ev_client: TestClient) -> None:
     assert c.get("/api/events/nope").status_code == 404
 
 
-def test_an_unrated_event_leaves_the_ratings_alone(ev_client: TestClient) -> None:
-    c = ev_client
-    register(c, "ann")
+def test_an_unrated_event_leaves_the_ratings_alone(tmp_path: Path) -> None:
+    settings = replace(ROOMY, rate_bot_games=True)  # (so that only the event's flag decides)
+    with TestClient(make_app(str(tmp_path / "unrated.db"), settings=settings)) as c:
+        c.get("/api/me")
+        unrated_event(c)
+
+
+def unrated_event(c: TestClient) -> None:
+    dora = register(c, "dora")
     eid = new_event(c, schedule="bo1", rated=False)["id"]
+    register(c, "ann")
     ok(post(c, f"/api/events/{eid}/register"))
     ok(post(c, f"/api/events/{eid}/checkin"))
+    ann = dict(c.cookies)
+    use(c, dora)
     ok(post(c, f"/api/events/{eid}/bots", {"bot": "greedy", "count": 1}))
     data = ok(post(c, f"/api/events/{eid}/start"))
     g = playing(match(data, "R1M1"))
     assert g is not None
+    use(c, ann)
     play_to_the_end(c, g["table_id"])
     data = wait(c, eid, lambda d: d["status"] == "finished")
     assert data["champion"] is not None

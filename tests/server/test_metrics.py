@@ -10,7 +10,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
 from boneyard.server.metrics import Metrics
-from tests.server.conftest import post, register, until_turn
+from tests.server.conftest import METRICS_TOKEN, metrics_text, post, register, until_turn
 
 
 def metric(text: str, name: str) -> float:
@@ -21,7 +21,7 @@ def metric(text: str, name: str) -> float:
 
 
 def test_metrics_count_tables_sockets_actions_and_latency(client: TestClient) -> None:
-    r = client.get("/metrics")
+    r = client.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("text/plain")
     for name in (
@@ -40,14 +40,14 @@ def test_metrics_count_tables_sockets_actions_and_latency(client: TestClient) ->
     tid = post(client, "/api/quickplay").json()["id"]
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         msg = until_turn(ws)
-        text = client.get("/metrics").text
+        text = metrics_text(client)
         assert metric(text, "boneyard_connected_sockets") == 1
         assert metric(text, "boneyard_live_tables") >= 1
         before = metric(text, "boneyard_actions_committed_total")
         assert before >= 1  # the deal
         ws.send_json({"seq": msg["version"], "action": msg["moves"][0]["event"]})
         ws.receive_json()
-    text = client.get("/metrics").text
+    text = metrics_text(client)
     assert metric(text, "boneyard_actions_committed_total") > before
     assert metric(text, "boneyard_action_seconds_count") >= 1
     assert metric(text, "boneyard_connected_sockets") == 0
@@ -64,7 +64,7 @@ def test_database_down_is_a_clear_503_and_counted(client: TestClient) -> None:
     r = client.get("/api/tables/0123456789abcdef")
     assert r.status_code == 503
     assert r.json() == {"detail": "the database is unavailable: try again in a moment"}
-    assert metric(client.get("/metrics").text, "boneyard_db_errors_total") >= 1
+    assert metric(metrics_text(client), "boneyard_db_errors_total") >= 1
 
 
 def test_a_stalled_event_loop_shows_in_the_loop_lag() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from typing import Any
 
 import pytest
@@ -29,17 +28,17 @@ def self_played(game: str, n: int, seed: int = 7) -> dict[str, Any]:
 
 
 def bot_table(client: TestClient, game: str = "highfive", n: int = 2) -> str:
-    """A table of bots only, played to its end (bots move at once in the test app)."""
+    """A table of bots only, watched (its bots move only then) and played to its end (bots move
+    at once in the test app)."""
     register(client, "host")
     seats = [{"kind": "bot", "bot": "greedy"}] * n
     r = post(client, "/api/tables", {"game": game, "seats": seats})
     assert r.status_code == 200, r.text
     tid = str(r.json()["id"])
-    for _ in range(600):
-        if client.get(f"/api/tables/{tid}").json()["status"] == "over":
-            return tid
-        time.sleep(0.02)
-    raise AssertionError("the bots did not finish")
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        while not (view := ws.receive_json()).get("result"):
+            assert view["type"] != "error", view
+    return tid
 
 
 @pytest.mark.parametrize(("game", "n"), GAMES)

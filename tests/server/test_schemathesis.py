@@ -16,7 +16,7 @@ import os
 import secrets
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ from starlette.responses import JSONResponse
 from starlette.testclient import TestClient
 
 from boneyard.server.app import create_app
-from tests.server.conftest import POSTGRES_URL, csrf, make_app, post, register
+from tests.server.conftest import POSTGRES_URL, ROOMY, csrf, make_app, post, register
 
 EXAMPLES = 12  # per operation and generation mode (positive / negative), per kind of visitor
 CHECKS = [not_a_server_error, response_schema_conformance]
@@ -44,9 +44,10 @@ class Api:
 
     app: Any
     schema: Any
-    csrf: str
+    csrf: str  # bound to ``session`` (the CSRF token is signed for one session)
     session: str
     tables: list[str] = field(default_factory=list)
+    anon_csrf: str = ""  # for requests without a session
     client: Any = None
 
     def session_client(self) -> Any:
@@ -65,7 +66,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     db = str(tmp_path_factory.mktemp("schemathesis") / "boneyard.db")
     if os.environ.get("BONEYARD_SCHEMATHESIS_POSTGRES") and POSTGRES_URL:  # (by hand: slower)
         db = POSTGRES_URL
-    app = create_app(db, bot_delay=0, login_limit=1_000_000, ws_rate=(100_000, 1.0))
+    app = make_app(db, settings=replace(ROOMY, pause_unwatched=False))  # (bots play unwatched)
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     with _client(app) as c:
         c.get("/api/me")
@@ -81,6 +82,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
         r = c.post("/api/register", json={"username": unique("owner"), "password": "long enough"},
                    headers=head)  # fmt: skip
         assert r.status_code == 200, r.text
+        head["X-CSRF-Token"] = c.cookies.get("boneyard_csrf") or ""  # a new token at sign-in
         other_open = make({"game": "highfive", "seats": [{"kind": "me"}, {"kind": "open"}]})
         finished = make({"game": "highfive", "seats": [{"kind": "bot"}, {"kind": "bot"}]})
         for _ in range(600):
@@ -92,14 +94,22 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
         # The signed-in visitor: a table in play and an open table of their own.
         c.cookies.clear()
         c.cookies.set("boneyard_csrf", csrf)
+        head["X-CSRF-Token"] = csrf
         r = c.post("/api/register", json={"username": unique("tester"), "password": "long enough"},
                    headers=head)  # fmt: skip
         assert r.status_code == 200, r.text
         session = c.cookies.get("boneyard_session")
+        # A new CSRF token came with the sign-in (the jar holds both the set and the sent one).
+        anon = csrf
+        csrf = next(k.value for k in c.cookies if k.name == "boneyard_csrf" and k.value != anon)
+        c.cookies.clear()
+        c.cookies.set("boneyard_session", session)
+        c.cookies.set("boneyard_csrf", csrf)
+        head["X-CSRF-Token"] = csrf
         playing = c.post("/api/quickplay", headers=head).json()["id"]
         own_open = make({"game": "merry-go-round", "seats": [{"kind": "me"}, {"kind": "open"}]})
     app.state.tables.bot_delay = 30  # the bots of new tables wait: the requests stay the load
-    yield Api(app, schema, csrf, session, [other_open, finished, playing, own_open])
+    yield Api(app, schema, csrf, session, [other_open, finished, playing, own_open], anon_csrf=anon)
 
 
 def _with_real_tables(case: Any, api: Api) -> None:
@@ -116,12 +126,14 @@ def _with_real_tables(case: Any, api: Api) -> None:
 def _send(api: Api, op: Any, case: Any, signed_in: bool) -> None:
     """One generated request, with the CSRF header (and the session), checked."""
     _with_real_tables(case, api)
-    cookies = {"boneyard_csrf": api.csrf}
+    token = api.csrf if signed_in else api.anon_csrf
+    cookies = {"boneyard_csrf": token}
     if signed_in:
         cookies["boneyard_session"] = api.session
         if op.path == "/api/logout":  # a throwaway session: keep the real one
-            cookies["boneyard_session"] = _guest_session(api)
-    headers = {"X-CSRF-Token": api.csrf}
+            cookies["boneyard_session"], token = _guest_session(api)
+            cookies["boneyard_csrf"] = token
+    headers = {"X-CSRF-Token": token}
     session = api.session_client()
     try:
         case.call_and_validate(checks=CHECKS, headers=headers, cookies=cookies, session=session)
@@ -168,12 +180,18 @@ SETTINGS = settings(
 )
 
 
-def _guest_session(api: Api) -> str:
+def _guest_session(api: Api) -> tuple[str, str]:
+    """A new guest's session and its CSRF token."""
     with _client(api.app) as c:
-        c.cookies.set("boneyard_csrf", api.csrf)
-        r = c.post("/api/guest", json={"display_name": "Temp"}, headers={"X-CSRF-Token": api.csrf})
+        c.cookies.set("boneyard_csrf", api.anon_csrf)
+        body = {"display_name": unique("Temp")}
+        r = c.post("/api/guest", json=body, headers={"X-CSRF-Token": api.anon_csrf})
         assert r.status_code == 200, r.text
-        return str(c.cookies.get("boneyard_session"))
+        session = str(c.cookies.get("boneyard_session"))
+        token = next(
+            k.value for k in c.cookies if k.name == "boneyard_csrf" and k.value != api.anon_csrf
+        )
+        return session, token
 
 
 @pytest.mark.parametrize("signed_in", [False, True], ids=["signed-out", "signed-in"])

@@ -107,7 +107,7 @@ def test_illegal_out_of_turn_stale_malformed_and_oversized(client: TestClient) -
 
 
 def test_socket_message_rate_limit(db_path: str) -> None:
-    with TestClient(make_app(db_path, ws_rate=(3, 60.0))) as c:
+    with TestClient(make_app(db_path, limits={"ws": "3/minute"})) as c:
         c.get("/api/me")
         register(c, "ann")
         tid = post(c, "/api/quickplay").json()["id"]

@@ -16,6 +16,7 @@ from boneyard import __version__
 from boneyard.bots import BOTS, make_bot
 from boneyard.bots.expert import check_game
 from boneyard.cli import arena as arena_cli
+from boneyard.cli import site as site_cli
 from boneyard.cli import tournament as tournament_cli
 from boneyard.cli.options import parse_option_pairs
 from boneyard.cli.play import TerminalGame, save_record
@@ -224,62 +225,6 @@ def games() -> None:
 
 
 @app.command()
-def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    db: Annotated[
-        str | None,
-        typer.Option(
-            help="Database URL or SQLite file (default: $BONEYARD_DATABASE_URL, else boneyard.db)."
-        ),
-    ] = None,
-    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.5,
-    broadcast: Annotated[
-        str | None,
-        typer.Option(
-            help="redis://host:port/db to share tables with other processes "
-            "(default: $BONEYARD_BROADCAST_URL, else this process only)."
-        ),
-    ] = None,
-    seed_window: Annotated[
-        float | None,
-        typer.Option(
-            help="Seconds a table created with every seat taken waits for its players' seeds "
-            "for the first hand (default 5; 0: deal at once).",
-            min=0,
-        ),
-    ] = None,
-    gc_pacing: Annotated[
-        bool,
-        typer.Option(
-            help="Keep the garbage collector from walking every object under load "
-            "(docs/performance.md)."
-        ),
-    ] = True,
-) -> None:
-    """Serve the web site: accounts, lobby and live tables (open http://HOST:PORT/)."""
-    import uvicorn
-
-    from boneyard.server.app import create_app, database_url
-
-    url = database_url(db)
-    shown = url.split("@")[-1] if "@" in url else url
-    err.print(f"Boneyard on http://{host}:{port}/ (database {shown})")
-    uvicorn.run(
-        create_app(
-            url,
-            bot_delay=bot_delay,
-            broadcast=broadcast,
-            seed_window=seed_window,
-            gc_pacing=gc_pacing,
-        ),
-        host=host,
-        port=port,
-        log_level="info",
-    )
-
-
-@app.command()
 def verify(
     record_file: Annotated[
         str, typer.Argument(help="A record saved by boneyard serve; - reads stdin.")
@@ -315,6 +260,8 @@ def verify(
     )
 
 
+app.command("serve")(site_cli.serve)
+app.add_typer(site_cli.tables_app, name="tables")
 app.command("arena")(arena_cli.arena)
 app.command("analyse")(arena_cli.analyse)
 app.add_typer(tournament_cli.app, name="tournament")

@@ -1,7 +1,9 @@
 """Options as configuration: frozen dataclasses built from record/CLI mappings with presets.
 
 Every option key of RULES.md §6 is a field; its type annotation (a ``Literal`` of the allowed
-values, ``bool`` or ``int``) is the validation. Unknown keys and values are errors.
+values, ``bool`` or ``int``) is the validation. Unknown keys and values are errors. A whole number
+is bounded by :class:`Bounds` metadata (``Annotated[int, Bounds(1, 1000)]``): every number a game
+takes has limits, so that no option can make a game endless.
 """
 
 from __future__ import annotations
@@ -11,11 +13,31 @@ import functools
 import types
 import typing
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, get_args, get_origin
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, TypeVar, get_args, get_origin
 
 from boneyard.core.errors import OptionError
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """The smallest and largest whole number an option takes (``Annotated[int, Bounds(..)]``)."""
+
+    low: int
+    high: int
+
+
+def _bounds(tp: Any) -> Bounds | None:
+    if get_origin(tp) is Annotated:
+        return next((m for m in tp.__metadata__ if isinstance(m, Bounds)), None)
+    return None
+
+
+def _bare(tp: Any) -> Any:
+    """``tp`` without its ``Annotated`` metadata."""
+    return get_args(tp)[0] if get_origin(tp) is Annotated else tp
 
 
 def _literals(tp: Any) -> list[Any]:
@@ -38,11 +60,17 @@ def _takes_int(tp: Any) -> bool:
     return False
 
 
-def _check(name: str, tp: Any, value: Any) -> Any:
+def _check(name: str, annotated: Any, value: Any) -> Any:
+    tp = _bare(annotated)
     for allowed in _literals(tp):
         if value == allowed and type(value) is type(allowed):
             return value
     if _takes_int(tp) and type(value) is int:
+        bounds = _bounds(annotated)
+        if bounds is not None and not bounds.low <= value <= bounds.high:
+            raise OptionError(
+                f"option {name} must be from {bounds.low} to {bounds.high}, not {value}"
+            )
         return value
     choices = [repr(a) for a in _literals(tp)]
     if _takes_int(tp):
@@ -55,7 +83,8 @@ def _check(name: str, tp: Any, value: Any) -> Any:
 @functools.cache
 def _schema(cls: type[Any]) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
     """Type hints and fields of an options class (resolved once: it is slow)."""
-    return typing.get_type_hints(cls), {f.name: f for f in dataclasses.fields(cls)}
+    hints = typing.get_type_hints(cls, include_extras=True)
+    return hints, {f.name: f for f in dataclasses.fields(cls)}
 
 
 def build_options(

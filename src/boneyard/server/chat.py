@@ -2,8 +2,8 @@
 
 * Anyone **signed in** at the table may chat: seated players and signed-in spectators (spectators
   see no hidden tile, so they have nothing to leak). A signed-out spectator only reads.
-* A line is 1 to :data:`MAX_CHAT` characters of printable text (surrounding spaces dropped), at
-  most :data:`CHAT_RATE` lines per person (across all their sockets and tables).
+* A line is 1 to :data:`MAX_CHAT` characters of printable text (surrounding spaces dropped), within
+  the ``chat`` rate limit per person (across all their sockets, tables and the server's processes).
 * An accepted line is **committed** to ``chat_messages`` before it is sent, as
   ``{"type": "chat", "id", "user_id", "name", "seat", "text", "at"}``, to every socket of the
   table except those of people who muted the sender.
@@ -28,16 +28,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
-from boneyard.server.auth import RateLimiter
+from boneyard.server.ratelimit import Limits
 from boneyard.server.tables import now
 from boneyard.store.models import ChatMessage, ChatMute, User
+from boneyard.store.upsert import insert_ignore
 
 if TYPE_CHECKING:
     from boneyard.server.tables import Client, LiveTable, TableManager
 
 MAX_CHAT = 300
 HISTORY = 50
-CHAT_RATE = (5, 10.0)  # lines per seconds, per person
 MESSAGES = ("chat", "mute", "unmute")
 
 
@@ -86,7 +86,7 @@ class MuteIn(BaseModel):
 
 
 class Chat:
-    """Table chat on the database ``sessions`` (``rate``: lines per seconds, per person).
+    """Table chat on the database ``sessions`` (``limits``: the site's rate limits).
 
     With a ``manager``, lines also go to the other server processes through its broadcaster
     (each delivers them to its own sockets of the table).
@@ -95,11 +95,11 @@ class Chat:
     def __init__(
         self,
         sessions: async_sessionmaker[AsyncSession],
-        rate: tuple[int, float] = CHAT_RATE,
+        limits: Limits,
         manager: TableManager | None = None,
     ) -> None:
         self.sessions = sessions
-        self.limiter = RateLimiter(*rate)
+        self.limits = limits
         self.manager = manager
         if manager is not None:
             manager.on_message("chat", self.deliver)
@@ -111,7 +111,7 @@ class Chat:
         if client.user_id is None:
             raise ChatError("sign in to chat")
         clean = check_text(text)
-        if not self.limiter.allow(str(client.user_id)):
+        if not await self.limits.hit("chat", str(client.user_id)):
             raise ChatError("too many chat messages: wait a few seconds")
         async with self.sessions() as db, db.begin():
             user = await db.get(User, client.user_id)
@@ -201,10 +201,10 @@ class Chat:
         async with self.sessions() as db, db.begin():
             if await db.get(User, other) is None:
                 raise ChatError("no such person")
-            row = await db.get(ChatMute, (user_id, other))
-            if on and row is None:
-                db.add(ChatMute(user_id=user_id, muted_user_id=other, created_at=now()))
-            elif not on and row is not None:
+            if on:  # (two identical mutes at once: both succeed, one row)
+                row = {"user_id": user_id, "muted_user_id": other, "created_at": now()}
+                await insert_ignore(db, ChatMute, [row])
+            else:
                 await db.execute(
                     delete(ChatMute).where(
                         ChatMute.user_id == user_id, ChatMute.muted_user_id == other

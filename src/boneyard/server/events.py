@@ -43,8 +43,9 @@ from boneyard.bots import BOTS
 from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import get_spec
 from boneyard.server import ratings_store, validation
+from boneyard.server.accounts import Accounts
 from boneyard.server.tables import LiveTable, TableManager, now
-from boneyard.store.events import Entrant, Event, EventAction, EventGame
+from boneyard.store.events import Entrant, Event, EventAction, EventGame, EventOffer
 from boneyard.store.models import GameTable, LogEntry, User
 from boneyard.tournament import (
     RoundRobin,
@@ -537,12 +538,14 @@ def seat_of(e: Entrant) -> dict[str, Any]:
 def router(
     tables: TableManager,
     sessions: async_sessionmaker[AsyncSession],
-    current_user: UserDep,
+    accounts: Accounts,
     errors: dict[int | str, dict[str, Any]],
 ) -> APIRouter:
     """The event routes (API and pages); registers the game-over hooks on ``tables``."""
     svc = Events(tables, sessions)
     api = APIRouter()
+    current_user: UserDep = accounts.current_user
+    cfg = accounts.settings
 
     async def rate(table: LiveTable) -> None:
         try:
@@ -554,7 +557,7 @@ def router(
                 )
             if rated is False:  # a table of an unrated event
                 return
-            await ratings_store.rate_table(sessions, table)
+            await ratings_store.rate_table(sessions, table, cfg.rate_bot_games)
         except Exception:
             log.exception("rating table %s failed", table.id)
 
@@ -589,7 +592,26 @@ def router(
 
     @api.post("/api/events", responses=errors)
     async def create_event(body: EventIn, user: User_) -> dict[str, Any]:
-        """Create an event (you are its director)."""
+        """Create an event (you are its director; signed-in accounts only, a few at a time)."""
+        if user.is_guest:
+            raise HTTPException(403, "sign up to run an event (guests cannot)")
+        await accounts.limits.check("events", str(user.id), "too many new events")
+        async with sessions() as db:
+            running = await db.scalar(
+                select(func.count())
+                .select_from(Event)
+                .where(
+                    Event.director_id == user.id,
+                    Event.status.in_(("registration", "running", "paused")),
+                )
+            )
+        if (running or 0) >= cfg.events_per_person:
+            tables.metrics.refused.labels("events").inc()
+            raise HTTPException(
+                429,
+                f"you already run {running} events (at most {cfg.events_per_person} at once): "
+                "finish one first",
+            )
         try:
             spec = get_spec(body.game)
         except BoneyardError as exc:
@@ -649,7 +671,14 @@ def router(
     async def list_events() -> dict[str, Any]:
         """Every event, newest first, with its entrant count."""
         async with sessions() as db:
-            rows = (await db.scalars(select(Event).order_by(Event.created_at.desc()))).all()
+            rows = (
+                await db.execute(
+                    select(Event, User.display_name)
+                    .join(User, User.id == Event.director_id)
+                    .order_by(Event.created_at.desc())
+                    .limit(200)
+                )
+            ).all()
             counts = dict(
                 (
                     await db.execute(
@@ -670,8 +699,9 @@ def router(
                     "cap": e.cap,
                     "entrants": int(counts.get(e.id, 0)),
                     "starts_at": e.starts_at.isoformat() if e.starts_at else None,
+                    "director": director,
                 }
-                for e in rows[:200]
+                for e, director in rows
             ]
         }
 
@@ -800,6 +830,8 @@ def router(
         """Enter the event."""
         async with svc.lock(event_id), sessions() as db, db.begin():
             ev = await in_registration(db, event_id)
+            if ev.director_id == user.id:
+                raise HTTPException(400, "a director runs the event and does not play in it")
             if await entrant_of(db, event_id, user.id) is not None:
                 raise HTTPException(400, "you are already registered")
             if await count_entrants(db, event_id) >= ev.cap:
@@ -859,6 +891,15 @@ def router(
             have = await count_entrants(db, event_id)
             if have + body.count > ev.cap:
                 raise HTTPException(400, f"the event is full ({ev.cap} entrants)")
+            bots = await db.scalar(
+                select(func.count(Entrant.id)).where(
+                    Entrant.event_id == event_id, Entrant.bot.is_not(None)
+                )
+            )
+            if (bots or 0) + body.count > cfg.event_bots:
+                raise HTTPException(
+                    400, f"an event takes at most {cfg.event_bots} bots on this site"
+                )
             for k in range(body.count):
                 db.add(
                     Entrant(
@@ -955,7 +996,9 @@ def router(
     async def replace(
         event_id: str, entrant_id: RowId, body: ReplaceIn, user: User_
     ) -> dict[str, Any]:
-        """Put a person (by username) or a bot in an entrant's place, at its tables too."""
+        """Put a bot in an entrant's place (at its tables too), or offer the place to a person
+        by username: they take it only by accepting (``/offers/{id}/accept``). The answer is the
+        same whether an account has that username or not."""
         if (body.username is None) == (body.bot is None):
             raise HTTPException(400, "give either a username or a bot")
         if body.bot is not None and body.bot not in BOTS:
@@ -967,48 +1010,154 @@ def router(
                 e = await db.get(Entrant, entrant_id)
                 if e is None or e.event_id != event_id:
                     raise HTTPException(404, "no such entrant")
-                old = e.name
                 if body.username is not None:
-                    person = await db.scalar(select(User).where(User.username == body.username))
-                    if person is None:
-                        raise HTTPException(400, f"nobody is called {body.username!r}")
-                    if await entrant_of(db, event_id, person.id) is not None:
-                        raise HTTPException(400, f"{person.display_name} is already an entrant")
-                    e.user_id, e.bot, e.name = person.id, None, person.display_name
-                else:
-                    assert body.bot is not None
-                    e.user_id, e.bot = None, body.bot
-                    e.name = f"{body.bot.capitalize()} bot ({old})"[:40]
-                if ev.status != "registration":
-                    e.status, e.checked_in = "playing", True
-                seat = seat_of(e)
-                rows = (
-                    await db.scalars(
-                        select(EventGame).where(
-                            EventGame.event_id == event_id,
-                            EventGame.status == "playing",
-                            EventGame.table_id.is_not(None),
+                    if not validation.storable(body.username):
+                        raise HTTPException(400, "that is not a username")
+                    db.add(
+                        EventOffer(
+                            event_id=event_id,
+                            entrant_id=e.id,
+                            username=body.username,
+                            status="pending",
+                            note=body.note or None,
+                            created_at=now(),
                         )
                     )
-                ).all()
-                moves = [
-                    (g.table_id, g.seat_a if g.side_a == e.id else 1 - g.seat_a)
-                    for g in rows
-                    if entrant_id in (g.side_a, g.side_b)
-                ]
-                Events.action(
-                    db,
-                    ev,
-                    user.id,
-                    "replace",
-                    {"entrant": e.id, "was": old, "now": e.name},
-                    body.note,
+                    Events.action(
+                        db,
+                        ev,
+                        user.id,
+                        "offer",
+                        {"entrant": e.id, "was": e.name, "to": body.username},
+                        body.note,
+                    )
+                    moves: list[tuple[str | None, int]] = []
+                else:
+                    assert body.bot is not None
+                    moves = await take_place(db, ev, e, None, body.bot, user.id, body.note)
+            await apply_moves(event_id, e.id, moves)
+        out = await event_json(event_id, user)
+        if body.username is not None:
+            out["message"] = (
+                f"offered: if {body.username} has an account, they take the place when they "
+                "accept it"
+            )
+        return out
+
+    async def take_place(
+        db: AsyncSession,
+        ev: Event,
+        e: Entrant,
+        person: User | None,
+        bot: str | None,
+        by: int | None,
+        note: str | None,
+    ) -> list[tuple[str | None, int]]:
+        """Put ``person`` (or ``bot``) in entrant ``e``'s place; returns the live tables and
+        seats where the entrant plays now (the caller reseats them after the commit)."""
+        old = e.name
+        if person is not None:
+            e.user_id, e.bot, e.name = person.id, None, person.display_name
+        else:
+            assert bot is not None
+            e.user_id, e.bot = None, bot
+            e.name = f"{bot.capitalize()} bot ({old})"[:40]
+        if ev.status != "registration":
+            e.status, e.checked_in = "playing", True
+        rows = (
+            await db.scalars(
+                select(EventGame).where(
+                    EventGame.event_id == ev.id,
+                    EventGame.status == "playing",
+                    EventGame.table_id.is_not(None),
                 )
+            )
+        ).all()
+        Events.action(db, ev, by, "replace", {"entrant": e.id, "was": old, "now": e.name}, note)
+        return [
+            (g.table_id, g.seat_a if g.side_a == e.id else 1 - g.seat_a)
+            for g in rows
+            if e.id in (g.side_a, g.side_b)
+        ]
+
+    async def apply_moves(
+        event_id: str, entrant_id: int, moves: list[tuple[str | None, int]]
+    ) -> None:
+        """Reseat the entrant's live tables (after the commit), then advance the event."""
+        if moves:
+            async with sessions() as db:
+                e = await db.get(Entrant, entrant_id)
             for tid, seat_no in moves:
-                if tid is not None:
-                    await reseat(tid, seat_no, seat)
-            await svc._advance(event_id)
+                if tid is not None and e is not None:
+                    await reseat(tid, seat_no, seat_of(e))
+        await svc._advance(event_id)
+
+    @api.get("/api/me/offers", responses=errors)
+    async def my_offers(user: User_) -> dict[str, Any]:
+        """Places in events that directors offered you (pending ones)."""
+        if user.username is None:
+            return {"offers": []}
+        async with sessions() as db:
+            rows = (
+                await db.execute(
+                    select(EventOffer, Event.name, Entrant.name)
+                    .join(Event, Event.id == EventOffer.event_id)
+                    .join(Entrant, Entrant.id == EventOffer.entrant_id)
+                    .where(EventOffer.username == user.username, EventOffer.status == "pending")
+                    .order_by(EventOffer.id.desc())
+                    .limit(50)
+                )
+            ).all()
+        return {
+            "offers": [
+                {
+                    "id": o.id,
+                    "event": o.event_id,
+                    "event_name": name,
+                    "place_of": place,
+                    "note": o.note,
+                    "at": o.created_at.isoformat(),
+                }
+                for o, name, place in rows
+            ]
+        }
+
+    async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Any) -> EventOffer:
+        offer = await db.get(EventOffer, offer_id)
+        mine = offer is not None and user.username is not None and offer.username == user.username
+        if offer is None or offer.event_id != event_id or not mine or offer.status != "pending":
+            raise HTTPException(404, "no such offer")
+        return offer
+
+    @api.post("/api/events/{event_id}/offers/{offer_id}/accept", responses=errors)
+    async def accept_offer(event_id: str, offer_id: RowId, user: User_) -> dict[str, Any]:
+        """Take the place a director offered you."""
+        async with svc.lock(event_id):
+            async with sessions() as db, db.begin():
+                offer = await need_offer(db, event_id, offer_id, user)
+                ev = await need_event(db, event_id)
+                if ev.director_id == user.id:
+                    raise HTTPException(400, "a director runs the event and does not play in it")
+                if ev.status == "finished":
+                    raise HTTPException(400, "the event is over")
+                if await entrant_of(db, event_id, user.id) is not None:
+                    raise HTTPException(400, "you are already an entrant of this event")
+                e = await db.get(Entrant, offer.entrant_id)
+                person = await db.get(User, user.id)
+                if e is None or person is None:
+                    raise HTTPException(404, "no such offer")
+                offer.status = "accepted"
+                moves = await take_place(db, ev, e, person, None, user.id, offer.note)
+            await apply_moves(event_id, e.id, moves)
         return await event_json(event_id, user)
+
+    @api.post("/api/events/{event_id}/offers/{offer_id}/decline", responses=errors)
+    async def decline_offer(event_id: str, offer_id: RowId, user: User_) -> dict[str, Any]:
+        """Turn down the place a director offered you."""
+        async with sessions() as db, db.begin():
+            offer = await need_offer(db, event_id, offer_id, user)
+            offer.status = "declined"
+        return {"offers": (await my_offers(user))["offers"]}
 
     async def reseat(table_id: str, seat_no: int, seat: dict[str, Any]) -> None:
         table = await tables.get(table_id)
@@ -1285,7 +1434,7 @@ def router(
         ]
         w = csv.DictWriter(buf, fieldnames=fields)
         w.writeheader()
-        w.writerows(rows)
+        w.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows)
         return Response(
             buf.getvalue(),
             media_type="text/csv",
@@ -1325,6 +1474,21 @@ def router(
         return FileResponse(WEB / "events.html")
 
     return api
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: a text that starts like a formula (``= + - @``,
+    a tab or a carriage return) gets a leading apostrophe; numbers stay numbers.
+
+    >>> csv_cell("=HYPERLINK(1)"), csv_cell("-2"), csv_cell(-2), csv_cell("Ann")
+    ("'=HYPERLINK(1)", "'-2", -2, 'Ann')
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
 
 
 def game_json(g: EventGame, names: dict[int, str]) -> dict[str, Any]:

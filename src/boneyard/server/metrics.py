@@ -69,6 +69,23 @@ class Metrics:
             buckets=(0.001, *LATENCY_BUCKETS),
             registry=r,
         )
+        self.broken_tables = Gauge(
+            "boneyard_broken_tables",
+            "Tables set aside because their log no longer replays (boneyard tables broken)",
+            registry=r,
+        )
+        self.refused = Counter(
+            "boneyard_refused",
+            "Requests refused by a rate limit or a cap, by its name",
+            ["limit"],
+            registry=r,
+        )
+        self.jobs = Counter(
+            "boneyard_jobs",
+            "Heavy jobs (record replays) by outcome: ok, error, busy, timeout",
+            ["outcome"],
+            registry=r,
+        )
         self.redis_up = Gauge(
             "boneyard_redis_up",
             "Broadcast status: 1 up, 0 down, -1 in memory (no Redis)",

@@ -8,52 +8,34 @@ of a game in progress. A private table's game is listed only to someone who sat 
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import defer
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.core.records import record_from_json
 from boneyard.games.registry import get_spec
-from boneyard.server import auth
-from boneyard.store.models import GameTable, User
+from boneyard.store.models import GameTable, TablePlayer, User
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-SCAN = 2000
-"""How many of the newest tables are looked through for a person's games."""
 HISTORY = 100
 """The longest history returned."""
 
-_outcomes: dict[str, tuple[int | None, list[int], bool]] = {}
 
-
-def seat_of(seats: list[dict[str, Any]], user_id: int) -> int | None:
-    """The seat ``user_id`` took in ``seats`` (``None``: not at this table); a seat a bot took
-    over when the person's clock ran out is still theirs here."""
-    return next(
-        (
-            i
-            for i, s in enumerate(seats)
-            if user_id in (s.get("user_id"), (s.get("replaced") or {}).get("user_id"))
-        ),
-        None,
-    )
-
-
-def outcome(row: GameTable) -> tuple[int | None, list[int], bool] | None:
-    """A finished table's ``(winner seat, final scores, partnerships)`` from its record."""
-    if row.status != "over" or not row.record:
-        return None
-    if row.id in _outcomes:
-        return _outcomes[row.id]
+def outcome_of_record(record_json: dict[str, Any]) -> JSON | None:
+    """A finished game's result from its record (for tables finished before results were
+    stored with the table): winner, final scores, partnerships."""
     try:
-        record = record_from_json(row.record)
+        record = record_from_json(record_json)
         spec = get_spec(record.game)
         end: dict[str, Any] = {}
         for line in spec.replay(record):
@@ -64,14 +46,31 @@ def outcome(row: GameTable) -> tuple[int | None, list[int], bool] | None:
     except BoneyardError:
         return None
     winner = end.get("winner")
-    found = (
-        winner if isinstance(winner, int) else None,
-        [int(x) for x in end.get("scores") or []],
-        teams,
-    )
-    if len(_outcomes) > 5000:
-        _outcomes.clear()
-    _outcomes[row.id] = found
+    return {
+        "winner": winner if isinstance(winner, int) else None,
+        "scores": [int(x) for x in end.get("scores") or []],
+        "partnerships": teams,
+    }
+
+
+async def outcome(sessions: async_sessionmaker[AsyncSession], row: GameTable) -> JSON | None:
+    """A finished table's result: stored with it, or worked out once from its record (in a
+    thread) and stored."""
+    if row.status != "over":
+        return None
+    stored = (row.settings or {}).get("result")
+    if isinstance(stored, dict):
+        return stored
+    async with sessions() as db:
+        record = await db.scalar(select(GameTable.record).where(GameTable.id == row.id))
+    if not record:
+        return None
+    found = await asyncio.to_thread(outcome_of_record, record)
+    if found is not None:
+        async with sessions() as db, db.begin():
+            fresh = await db.get(GameTable, row.id)
+            if fresh is not None:
+                fresh.settings = {**(fresh.settings or {}), "result": found}
     return found
 
 
@@ -101,49 +100,37 @@ def player_json(i: int, s: dict[str, Any]) -> JSON:
 async def profile(
     sessions: async_sessionmaker[AsyncSession], user_id: int, viewer: int | None
 ) -> JSON | None:
-    """The public profile of ``user_id`` as ``viewer`` may see it (``None``: no such person)."""
+    """The public profile of ``user_id`` as ``viewer`` may see it (``None``: no such person).
+
+    The history and the counts come from the per-person table index, so another person's
+    tables never push a game out of it."""
     async with sessions() as s:
         user = await s.get(User, user_id)
         if user is None:
             return None
+        visible: ColumnElement[bool] = true()
+        if viewer != user_id:  # a private table's game only to someone who sat at it
+            theirs = select(TablePlayer.table_id).where(TablePlayer.user_id == (viewer or 0))
+            visible = GameTable.private.is_(False) | GameTable.id.in_(theirs)
         rows = (
-            await s.scalars(select(GameTable).order_by(GameTable.created_at.desc()).limit(SCAN))
-        ).all()
-    stats: dict[str, JSON] = {}
-    games: list[JSON] = []
-    for row in rows:
-        seats = list(row.seats)
-        seat = seat_of(seats, user_id)
-        if seat is None:
-            continue
-        if row.private and (viewer is None or seat_of(seats, viewer) is None):
-            continue
-        spec = get_spec(row.game)
-        item: JSON = {
-            "table": row.id,
-            "game": row.game,
-            "title": spec.title,
-            "date": row.created_at.isoformat(),
-            "status": row.status,
-            "seat": seat,
-            "players": [player_json(i, x) for i, x in enumerate(seats)],
-            "opponents": [x.get("name") for i, x in enumerate(seats) if i != seat],
-            "result": None,
-            "replay": None,
-        }
-        found = outcome(row)
-        if found is not None:
-            winner, scores, teams = found
-            word = result_word(winner, seat, teams)
-            item.update(result=word, winner=winner, scores=scores, replay=f"/replay/{row.id}")
-            entry = stats.setdefault(
-                row.game, {"game": row.game, "title": spec.title, "played": 0, "won": 0}
+            await s.execute(
+                select(GameTable, TablePlayer.seat)
+                .options(defer(GameTable.record))  # (large; read only when needed)
+                .join(TablePlayer, TablePlayer.table_id == GameTable.id)
+                .where(TablePlayer.user_id == user_id, visible, GameTable.status != "broken")
+                .order_by(TablePlayer.created_at.desc())
+                .limit(HISTORY)
             )
-            entry["played"] += 1
-            entry["won"] += word == "won"
-        if len(games) < HISTORY:
-            games.append(item)
-    per_game = [stats[g] for g in sorted(stats)]
+        ).all()
+        counts = (
+            await s.execute(
+                select(GameTable.game, func.count())
+                .join(TablePlayer, TablePlayer.table_id == GameTable.id)
+                .where(TablePlayer.user_id == user_id, visible, GameTable.status == "over")
+                .group_by(GameTable.game)
+            )
+        ).all()
+    games = [await history_item(sessions, row, seat) for row, seat in rows]
     return {
         "user": {
             "id": user.id,
@@ -151,17 +138,87 @@ async def profile(
             "guest": user.is_guest,
             "member_since": user.created_at.date().isoformat(),
         },
-        "stats": {
-            "played": sum(int(g["played"]) for g in per_game),
-            "won": sum(int(g["won"]) for g in per_game),
-            "games": per_game,
-        },
+        "stats": await stats(sessions, user_id, dict(counts)),
         "games": games,
     }
 
 
+async def history_item(
+    sessions: async_sessionmaker[AsyncSession], row: GameTable, seat: int
+) -> JSON:
+    """One line of a history: the game, its players, and the result from ``seat``'s side."""
+    seats = list(row.seats)
+    spec = get_spec(row.game)
+    item: JSON = {
+        "table": row.id,
+        "game": row.game,
+        "title": spec.title,
+        "date": row.created_at.isoformat(),
+        "status": row.status,
+        "seat": seat,
+        "players": [player_json(i, x) for i, x in enumerate(seats)],
+        "opponents": [x.get("name") for i, x in enumerate(seats) if i != seat],
+        "result": None,
+        "replay": None,
+    }
+    found = await outcome(sessions, row)
+    if found is not None:
+        word = result_word(found.get("winner"), seat, bool(found.get("partnerships")))
+        item.update(
+            result=word,
+            winner=found.get("winner"),
+            scores=found.get("scores"),
+            replay=f"/replay/{row.id}",
+        )
+    return item
+
+
+async def stats(
+    sessions: async_sessionmaker[AsyncSession], user_id: int, played: dict[str, int]
+) -> JSON:
+    """Games played and won per game (won: counted in SQL from the stored results)."""
+    per_game = []
+    for game in sorted(played):
+        won = await wins(sessions, user_id, game)
+        per_game.append(
+            {"game": game, "title": get_spec(game).title, "played": played[game], "won": won}
+        )
+    return {
+        "played": sum(g["played"] for g in per_game),
+        "won": sum(g["won"] for g in per_game),
+        "games": per_game,
+    }
+
+
+async def wins(sessions: async_sessionmaker[AsyncSession], user_id: int, game: str) -> int:
+    """How many finished games of ``game`` ``user_id`` won."""
+    async with sessions() as s:
+        rows = (
+            await s.execute(
+                select(GameTable, TablePlayer.seat)
+                .options(defer(GameTable.record))
+                .join(TablePlayer, TablePlayer.table_id == GameTable.id)
+                .where(
+                    TablePlayer.user_id == user_id,
+                    GameTable.game == game,
+                    GameTable.status == "over",
+                )
+            )
+        ).all()
+    won = 0
+    for row, seat in rows:
+        found = await outcome(sessions, row)
+        teams = bool(found and found.get("partnerships"))
+        if found and result_word(found.get("winner"), seat, teams) == "won":
+            won += 1
+    return won
+
+
 def add_routes(
-    app: FastAPI, sessions: async_sessionmaker[AsyncSession], errors: dict[int | str, Any]
+    app: FastAPI,
+    sessions: async_sessionmaker[AsyncSession],
+    current_user: Callable[[Request], Awaitable[Any]],
+    errors: dict[int | str, Any],
 ) -> None:
     """``GET /api/users/{id}`` and the page ``/profile/{id}``."""
 
@@ -171,7 +228,7 @@ def add_routes(
     ) -> JSON:
         """A person's public profile: name, member since, games played and won per game, and
         their game history (opponents, result, date, replay link)."""
-        viewer = await request.app.state.user_for_token(request.cookies.get(auth.SESSION_COOKIE))
+        viewer = await current_user(request)
         found = await profile(sessions, user_id, viewer.id if viewer else None)
         if found is None:
             raise HTTPException(404, "no such player")

@@ -1,9 +1,12 @@
 """OpenSkill ratings on the site, per game and player-count category (docs/events.md).
 
-Which games are rated: every table that finishes with a result and has at least one person
-seated, and whose seats are distinct players (a bot plays as ``bot:<name>``, so two greedy bots
-are one player and their game is not rated). Event games count like any other table; a result
-given by a ruling or a forfeit is not rated (nobody played it out).
+Which games are rated: every table that finishes with a result, where people hold every seat
+(a person whose seat a bot took over — they left, or their clock ran out — still holds it, and
+ranks last: leaving never saves a rating). A game where a bot held a seat from the start is not
+rated unless the operator sets ``rate_bot_games`` (then only the people's ratings change: bots
+are never rated, so playing the shared ``random`` bot over and over earns nothing). Event games
+count like any other table; a result given by a ruling or a forfeit is not rated (nobody played
+it out).
 """
 
 from __future__ import annotations
@@ -67,18 +70,37 @@ def as_rating(row: PlayerRating | None) -> Rating:
     return Rating(mu=row.mu, sigma=row.sigma, games=row.games)
 
 
-async def rate_table(sessions: async_sessionmaker[AsyncSession], table: LiveTable) -> bool:
-    """Update the ratings after ``table``'s game ended; false when the game is not rated."""
+def holder(seat: Mapping[str, Any]) -> tuple[str | None, bool]:
+    """Who a seat's result belongs to, and whether they left: the person seated, or the person
+    a bot replaced (who left); a bot's own seat: its ``bot:<name>``.
+
+    >>> holder({"kind": "bot", "bot": "medium", "replaced": {"user_id": 5}})
+    ('u:5', True)
+    """
+    replaced = seat.get("replaced")
+    if seat.get("kind") == "bot" and isinstance(replaced, dict) and replaced.get("user_id"):
+        return f"u:{replaced['user_id']}", True
+    return player_key(seat), False
+
+
+async def rate_table(
+    sessions: async_sessionmaker[AsyncSession], table: LiveTable, rate_bots: bool = False
+) -> bool:
+    """Update the ratings after ``table``'s game ended; false when the game is not rated (see
+    the module docstring; ``rate_bots``: the operator's ``rate_bot_games``)."""
     st = table.state
     result: GameResult | None = st.result() if st is not None else None
     if result is None:
         return False
-    keys = [player_key(s) for s in table.seats]
+    held = [holder(s) for s in table.seats]
+    keys = [k for k, _left in held]
     if any(k is None for k in keys) or len(set(keys)) != len(keys):
         return False
-    if not any(s.get("kind") == "person" for s in table.seats):
-        return False
     players = [k for k in keys if k is not None]
+    people = [p for p in players if not p.startswith("bot:")]
+    if not people or (len(people) < len(players) and not rate_bots):
+        return False
+    leavers = [i for i, (_k, left) in enumerate(held) if left]
     category = table_category(table)
     async with sessions() as db, db.begin():
         rows = await load(db, table.game, category, players)
@@ -87,13 +109,18 @@ async def rate_table(sessions: async_sessionmaker[AsyncSession], table: LiveTabl
             list(result.scores),
             result.winner,
             category,
+            leavers,
         )
         for i, (p, r) in enumerate(zip(players, new, strict=True)):
+            if p.startswith("bot:"):
+                continue  # bots are never rated
             row = rows.get(p)
             if row is None:
                 row = PlayerRating(game=table.game, category=category, player=p)
                 db.add(row)
-            row.name = str(table.seats[i].get("name") or p)[:40]
+            seat = table.seats[i]
+            name = (seat.get("replaced") or {}).get("name") or seat.get("name") or p
+            row.name = str(name)[:40]
             row.mu, row.sigma, row.games, row.updated_at = r.mu, r.sigma, r.games, now()
     return True
 

@@ -13,9 +13,10 @@ finished (public once the hand is over), for the table page's hand summaries.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, HTTPException, Request
+from cachetools import LRUCache
+from fastapi import FastAPI, HTTPException, Request, Response
 from pydantic import BaseModel
 
 from boneyard.core.errors import BoneyardError, RecordError
@@ -23,12 +24,18 @@ from boneyard.core.protocol import JSON, GameState
 from boneyard.core.records import Record, record_from_json
 from boneyard.games.registry import get_spec
 from boneyard.server import fairness
-from boneyard.server.tables import LiveTable, TableManager
 from boneyard.server.validation import encodable
 
-MAX_UPLOAD = 2_000_000  # bytes of an uploaded record
-MAX_EVENTS = 20_000  # events in one replayed record
-CACHE_SIZE = 64
+if TYPE_CHECKING:
+    from boneyard.server.lobby import Lobby
+    from boneyard.server.ratelimit import Limits
+    from boneyard.server.tables import LiveTable
+    from boneyard.server.workers import Workers
+
+MAX_EVENTS = 5_000
+"""Events in one replayed record (the longest real games have a few hundred)."""
+CACHE_BYTES = 64_000_000
+"""Bytes of finished tables' replays kept in memory."""
 
 
 class RecordIn(BaseModel):
@@ -175,61 +182,76 @@ def hand_ends(table: LiveTable) -> list[JSON]:
     return out
 
 
-def add_routes(app: FastAPI, tables: TableManager, errors: dict[int | str, Any]) -> None:
-    """The replay endpoints (docs/server.md)."""
-    cache: dict[str, JSON] = {}
+def count_events(raw: dict[str, Any]) -> int:
+    """How many events an uploaded record holds (counted before any replay; a malformed
+    record counts 0 and is refused by the replay with its reason).
 
-    async def need_table(table_id: str) -> LiveTable:
-        table = await tables.get(table_id) if len(table_id) <= 32 else None
-        if table is None:
-            raise HTTPException(404, "no such table")
-        return table
+    >>> count_events({"hands": [{"events": [{}, {}]}, {"events": [{}]}]})
+    3
+    """
+    hands = raw.get("hands")
+    if not isinstance(hands, list):
+        return 0
+    return sum(
+        len(h["events"]) for h in hands if isinstance(h, dict) and isinstance(h.get("events"), list)
+    )
+
+
+def add_routes(
+    app: FastAPI, lobby: Lobby, workers: Workers, limits: Limits, errors: dict[int | str, Any]
+) -> None:
+    """The replay endpoints (docs/server.md). Every replay is computed by a worker process
+    (boneyard.server.workers); a finished table's is kept (at most ``CACHE_BYTES``)."""
+    from boneyard.server import jobs  # (jobs import this module: the workers run it)
+    from boneyard.server.accounts import address
+    from boneyard.server.workers import Busy, TooSlow
+
+    cache: LRUCache[str, bytes] = LRUCache(maxsize=CACHE_BYTES, getsizeof=len)
+    ends: LRUCache[tuple[str, int], list[JSON]] = LRUCache(maxsize=256)
+    metrics = lobby.tables.metrics
+
+    async def job(record: dict[str, Any], table: str | None = None) -> bytes:
+        try:
+            status, value = await workers.run(jobs.replay, record, table)
+        except Busy as exc:
+            metrics.jobs.labels("busy").inc()
+            raise HTTPException(503, str(exc)) from None
+        except TooSlow as exc:
+            metrics.jobs.labels("timeout").inc()
+            raise HTTPException(400, f"the record could not be replayed: {exc}") from None
+        metrics.jobs.labels(status).inc()
+        if status != "ok":
+            raise HTTPException(400, str(value))
+        assert isinstance(value, bytes)
+        return value
 
     @app.get("/api/tables/{table_id}/replay", responses=errors)
-    async def table_replay(table_id: str, request: Request) -> JSON:
+    async def table_replay(table_id: str, request: Request) -> Response:
         """Every step of a finished game, as public views with all hands shown."""
-        table = await need_table(table_id)
-        await request.app.state.visible_table(table_id, request)  # a private table: invite
+        table = await lobby.visible_table(table_id, request)
         if table.state is None or not table.state.is_over:
             raise HTTPException(400, "the replay is available once the game is over")
-        if table_id not in cache:
-            try:
-                out = replay_steps(record_from_json(table.record()))
-            except BoneyardError as exc:  # pragma: no cover - a table's own record replays
-                raise HTTPException(400, f"the record does not replay: {exc}") from None
-            out["table"] = table.id
-            if len(cache) >= CACHE_SIZE:
-                cache.pop(next(iter(cache)))
-            cache[table_id] = out
-        return cache[table_id]
+        body = cache.get(table_id)
+        if body is None:
+            body = cache[table_id] = await job(table.record(), table.id)
+        return Response(body, media_type="application/json")
 
     @app.get("/api/tables/{table_id}/hands", responses=errors)
     async def table_hands(table_id: str, request: Request) -> JSON:
         """The ends (winner, award, scores) of the hands this table has finished."""
-        table = await need_table(table_id)
-        await request.app.state.visible_table(table_id, request)  # a private table: invite
-        async with table.lock:
-            return {"hands": hand_ends(table)}
+        table = await lobby.visible_table(table_id, request)
+        key = (table.id, table.version)
+        if key not in ends:
+            async with table.lock:
+                ends[key] = hand_ends(table)
+        return {"hands": ends[key]}
 
-    @app.post("/api/replays", responses=errors)
-    async def upload_replay(body: RecordIn, request: Request) -> JSON:
+    @app.post("/api/replays", responses={**errors, 503: {"description": "Busy: try again"}})
+    async def upload_replay(body: RecordIn, request: Request) -> Response:
         """Replay an uploaded record; a record that does not replay is refused with why."""
-        length = request.headers.get("content-length") or "0"
-        if not length.isdigit():
-            raise HTTPException(400, "the request's Content-Length is not a number")
-        if int(length) > MAX_UPLOAD:
-            raise HTTPException(400, f"the record is too large (over {MAX_UPLOAD} bytes)")
+        await limits.check("uploads", address(request), "too many uploads from your address")
         if not encodable(body.record):
             raise HTTPException(400, "the record is not valid UTF-8 text (a lone surrogate)")
-        try:
-            record = record_from_json(body.record)
-            return replay_steps(record)
-        except RecordError as exc:
-            where = ""
-            if exc.hand is not None:
-                where = f" (hand {exc.hand}" + (
-                    f", event {exc.event})" if exc.event is not None else ")"
-                )
-            raise HTTPException(400, f"the record does not replay: {exc.why}{where}") from None
-        except BoneyardError as exc:
-            raise HTTPException(400, f"the record does not replay: {exc}") from None
+        if count_events(body.record) > MAX_EVENTS:
+            raise HTTPException(400, f"the record is too long to view (over {MAX_EVENTS} events)")
+        return Response(await job(body.record), media_type="application/json")

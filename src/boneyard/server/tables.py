@@ -17,10 +17,10 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -34,6 +34,7 @@ from boneyard.server.clock import TurnClock, public_seat_name, substitutions
 from boneyard.server.metrics import Metrics
 from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, HandSeed, LogEntry
+from boneyard.store.players import add_players
 from boneyard.store.writer import LogWriter, Row, Write, entry_row, seed_row
 
 log = logging.getLogger("boneyard.server")
@@ -53,11 +54,14 @@ def seat_names(seats: list[dict[str, Any]]) -> list[str]:
 
 @dataclass(eq=False)
 class Client:
-    """One connected socket: where to send and which seat it sees (``None``: spectator)."""
+    """One connected socket: where to send and which seat it sees (``None``: spectator);
+    ``session`` (the hash of its session token) and ``close`` end it when its session ends."""
 
     send: Sender
     seat: int | None
     user_id: int | None = None
+    session: str = ""
+    close: Callable[[], Awaitable[None]] | None = None
 
 
 @dataclass(eq=False)
@@ -92,6 +96,9 @@ class LiveTable:
     # The status the database has (``status`` runs ahead of it while a commit is in flight).
     stored_status: str = ""
     clock: TurnClock | None = None
+    created_at: datetime | None = None
+    # No person seated, no seat open: its bots move only while someone watches.
+    bot_only: bool = False
 
     def make_bots(self) -> None:
         """Bot players for the bot seats (their own randomness: they never see the state)."""
@@ -256,6 +263,8 @@ class UnavailableError(BoneyardError):
 
 SEED_WINDOW = 5.0
 """Seconds a table created full waits for its players' seeds for hand 0 (docs/fairness.md)."""
+SITE = "*"
+"""The broadcast "table id" of site-wide messages (e.g. sessions that ended)."""
 DB_ERRORS = (SQLAlchemyError, OSError)
 """What a database outage raises (IntegrityError, a lost race, is handled before these)."""
 MessageHandler = Callable[["LiveTable", dict[str, Any]], Awaitable[None]]
@@ -272,6 +281,9 @@ class TableManager:
         metrics: Metrics | None = None,
         seed_window: float = SEED_WINDOW,
         writer: LogWriter | None = None,
+        open_minutes: float = 60.0,
+        unwatched_minutes: float = 10.0,
+        pause_unwatched: bool = True,
     ):
         self.sessions = sessions
         # Log writes of every table go through one group-commit writer.
@@ -281,7 +293,12 @@ class TableManager:
         # A table created with every seat taken waits this long (at most) for its players'
         # seeds for hand 0 before it deals (see arm_start; 0: it deals at once).
         self.seed_window = seed_window
+        # Tables nobody uses are closed (see expire).
+        self.open_minutes = open_minutes
+        self.unwatched_minutes = unwatched_minutes
+        self.pause_unwatched = pause_unwatched
         self.starters: dict[str, asyncio.Task[None]] = {}
+        self.redealers: dict[str, asyncio.Task[None]] = {}
         self.closing = False  # set on shutdown: bots stop after the move they are making
         self.live: dict[str, LiveTable] = {}
         self.clock: TurnClock | None = None  # set by create_app (boneyard.server.clock)
@@ -295,6 +312,13 @@ class TableManager:
         # advance their brackets and ratings are updated (boneyard.server.events).
         self.on_game_over: list[Callable[[LiveTable], Coroutine[Any, Any, None]]] = []
         self._hooks: set[asyncio.Task[None]] = set()
+        # Searching bots think one at a time (each holds a core for up to a second): many
+        # expert tables slow each other down, never the people's moves.
+        self.thinking = asyncio.Semaphore(1)
+        # Handlers of site-wide broadcast messages (table id "*"), by type.
+        self.site_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
+        self.expirer: asyncio.Task[None] | None = None
+        self.on_game_over.append(self.store_result)
 
     def _observe_commit(self, writes: int, seconds: float) -> None:
         self.metrics.commit_writes.observe(writes)
@@ -303,25 +327,82 @@ class TableManager:
     # -- loading -----------------------------------------------------------------------------
 
     async def resume_all(self) -> int:
-        """Rebuild every unfinished table from its log (on start); returns how many."""
+        """Rebuild every unfinished table from its log (on start); returns how many.
+
+        A table whose log no longer replays (a damaged copy, a rules change) is set aside
+        (:meth:`set_aside`) and the others start as usual."""
         async with self.sessions() as db:
-            ids = (await db.scalars(select(GameTable.id).where(GameTable.status != "over"))).all()
+            ids = (
+                await db.scalars(
+                    select(GameTable.id).where(GameTable.status.in_(("open", "playing")))
+                )
+            ).all()
+            broken = await db.scalar(
+                select(func.count()).select_from(GameTable).where(GameTable.status == "broken")
+            )
+        self.metrics.broken_tables.set(broken or 0)
+        resumed = 0
         for tid in ids:
             table = await self.get(tid)
             if table is not None:
                 await self.deal_awaited(table)
                 self.arm_start(table)
-        return len(ids)
+                resumed += 1
+        return resumed
+
+    async def set_aside(self, table_id: str, exc: BaseException) -> None:
+        """Mark a table whose log does not replay as broken: it is never loaded again, the
+        reason is logged, kept in its settings and counted in ``boneyard_broken_tables``, and
+        ``boneyard tables broken`` lists it (docs/operations.md)."""
+        log.error("table %s does not replay and is set aside: %s", table_id, exc, exc_info=exc)
+        async with self.sessions() as db, db.begin():
+            row = await db.get(GameTable, table_id)
+            if row is None or row.status == "broken":
+                return
+            settings = dict(row.settings or {})
+            settings["broken"] = {
+                "reason": f"{type(exc).__name__}: {exc}"[:500],
+                "status": row.status,
+                "at": now().isoformat(),
+            }
+            row.settings, row.status = settings, "broken"
+        self.live.pop(table_id, None)
+        self.metrics.broken_tables.inc()
 
     async def deal_awaited(self, table: LiveTable) -> None:
-        """Deal if the game awaits a deal (a redeal whose commit failed, or a table left waiting
-        by an older server), then let the bots move."""
+        """Deal if the game awaits a deal (a thrown-in hand's redeal, one whose commit failed,
+        or a table left waiting by a server that stopped), then let the bots move."""
+        dealt = False
         async with table.lock:
             st = table.state
             if st is not None and st.awaiting_deal and not st.is_over and table.status == "playing":
                 await self._advance(table, [], [])
                 await table.broadcast()
+                dealt = True
+        if dealt:
+            await self.announce(table)
         self.schedule_bots(table)
+
+    def arm_redeal(self, table: LiveTable) -> None:
+        """A thrown-in hand (High Five: nobody holds a double) is dealt again like every hand:
+        under the commitment published with the thrown-in deal, with the players' seeds — as
+        soon as every seated person has sent one, at the latest after the seed window."""
+        task = self.redealers.get(table.id)
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            return
+        self.redealers[table.id] = asyncio.create_task(self._redeal_later(table))
+
+    async def _redeal_later(self, table: LiveTable) -> None:
+        await asyncio.sleep(self.seed_window)
+        await self.deal_awaited(table)
+
+    def seeded_for_redeal(self, table: LiveTable) -> bool:
+        """Whether ``table`` awaits a redeal and every seated person has seeded it."""
+        st = table.state
+        if st is None or not st.awaiting_deal or st.is_over:
+            return False
+        given = table.client_seeds.get(table.hands_dealt(), {})
+        return all(i in given for i, s in enumerate(table.seats) if s.get("kind") == "person")
 
     async def get(self, table_id: str) -> LiveTable | None:
         """The live table, loaded from the database on first use (``None``: no such table)."""
@@ -329,7 +410,13 @@ class TableManager:
             return self.live[table_id]
         if len(table_id) > 64 or not storable(table_id):  # the database would refuse it
             return None
-        table = await self._load(table_id)
+        try:
+            table = await self._load(table_id)
+        except DB_ERRORS:
+            raise
+        except Exception as exc:  # its log no longer replays: the others go on without it
+            await self.set_aside(table_id, exc)
+            return None
         if table is not None:
             self.live.setdefault(table_id, table)
             return self.live[table_id]
@@ -338,7 +425,7 @@ class TableManager:
     async def _load(self, table_id: str) -> LiveTable | None:
         async with self.sessions() as db:
             row = await db.get(GameTable, table_id)
-            if row is None:
+            if row is None or row.status == "broken":
                 return None
             seeds = (await db.scalars(select(HandSeed).where(HandSeed.table_id == table_id))).all()
             entries = (
@@ -350,7 +437,8 @@ class TableManager:
         table.stored_status = row.status
         table.settings, table.clock = dict(row.settings or {}), self.clock
         table.private, table.invite_token = bool(row.private), row.invite_token
-        table.created_by = row.created_by
+        table.created_by, table.created_at = row.created_by, row.created_at
+        table.bot_only = bool(row.bot_only)
         if any(e.kind == "deal" and "scheme" not in e.payload for e in entries):
             table.scheme = fairness.SCHEME_V1  # begun before client seeds: keeps its rule
         _take_seeds(table, seeds, entries)
@@ -445,11 +533,17 @@ class TableManager:
 
     async def on_event(self, table_id: str, message: dict[str, Any]) -> None:
         """A broadcast message: catch up (``type: table``), a registered handler, or else send
-        it as it is to the table's local sockets. Tables not live here are ignored."""
+        it as it is to the table's local sockets. Tables not live here are ignored; table id
+        ``*`` is a site-wide message for the handler of its type (:attr:`site_handlers`)."""
+        kind = message.get("type")
+        if table_id == SITE:
+            handler = self.site_handlers.get(kind) if isinstance(kind, str) else None
+            if handler is not None:
+                await handler(message)
+            return
         table = self.live.get(table_id)
         if table is None:
             return
-        kind = message.get("type")
         if kind == "table":
             version = message.get("version")
             if isinstance(version, int) and version < table.version:
@@ -508,6 +602,7 @@ class TableManager:
             lambda: self.broadcaster.status,
         )
         self.lag_watch = asyncio.create_task(self.metrics.watch_loop_lag())
+        self.expirer = asyncio.create_task(self._expire_loop())
         await self.broadcaster.start(self.on_event, self.catch_up_all)
         if self.broadcaster.distributed:
             self.sweeper = asyncio.create_task(self._sweep_loop(interval, idle))
@@ -519,6 +614,63 @@ class TableManager:
                 await self.sweep(max(idle, 4 * self.bot_delay))
             except DB_ERRORS as exc:
                 log.warning("bot sweep failed: %s", exc)
+
+    # -- closing tables nobody uses -----------------------------------------------------------
+
+    async def _expire_loop(self, every: float = 60.0) -> None:
+        while True:
+            try:
+                await self.expire()
+            except DB_ERRORS as exc:
+                log.warning("closing idle tables failed: %s", exc)
+            await asyncio.sleep(every)
+
+    async def expire(self) -> list[str]:
+        """Close (status ``closed``) every table still waiting for players after
+        ``open_minutes``, and every bot-only table nobody watched for ``unwatched_minutes``
+        (its bots only move while someone watches, so its log stops). Returns their ids."""
+        t = now()
+        open_cut = t - timedelta(minutes=self.open_minutes)
+        idle_cut = t - timedelta(minutes=self.unwatched_minutes)
+        last = (
+            select(func.max(LogEntry.created_at))
+            .where(LogEntry.table_id == GameTable.id)
+            .scalar_subquery()
+        )
+        async with self.sessions() as db, db.begin():
+            stale = select(GameTable.id).where(
+                or_(
+                    and_(
+                        GameTable.status == "open",
+                        GameTable.bot_only.is_(False),
+                        GameTable.created_at < open_cut,
+                    ),
+                    and_(
+                        GameTable.status.in_(("open", "playing")),
+                        GameTable.bot_only.is_(True),
+                        func.coalesce(last, GameTable.created_at) < idle_cut,
+                    ),
+                )
+            )
+            ids = list((await db.scalars(stale)).all())
+            if ids:
+                await db.execute(
+                    update(GameTable).where(GameTable.id.in_(ids)).values(status="closed")
+                )
+        for tid in ids:
+            table = self.live.get(tid)
+            if table is not None and not table.clients:
+                self.live.pop(tid, None)
+            elif table is not None:
+                async with table.lock:
+                    table.status = table.stored_status = "closed"
+                    await table.broadcast()
+            await self.announce_id(tid)
+        return ids
+
+    async def announce_id(self, table_id: str) -> None:
+        """Tell the other processes that the table ``table_id`` changed."""
+        await self.broadcaster.publish(table_id, {"type": "table"}, local=False)
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -555,6 +707,7 @@ class TableManager:
                 row.seats = seats
                 if settings is not None:
                     row.settings = settings
+                await add_players(db, table.id, seats, row.created_at)
         table.seats = seats
         if settings is not None:
             table.settings = settings
@@ -622,7 +775,10 @@ class TableManager:
         self.schedule_bots(table)
 
     async def _advance(self, table: LiveTable, entries: list[Row], seeds: list[Row]) -> None:
-        """Deal if a hand is awaited, then commit ``entries`` (and the deal) in one transaction."""
+        """Deal if a hand is awaited, then commit ``entries`` (and the deal) in one transaction.
+
+        A deal that is thrown in is dealt again at once when nobody could seed it (no person
+        seated, or no seed window), else by :meth:`arm_redeal`."""
         st = table.state
         assert st is not None
         version = table.version + len(entries)
@@ -664,9 +820,13 @@ class TableManager:
             table.pending = following
         self.metrics.actions.inc(len(entries))
         if st.awaiting_deal and not st.is_over:
-            # The deal was thrown in (High Five: nobody holds a double): deal again at once, in
-            # a transaction of its own, or the table would wait for a deal forever.
-            await self._advance(table, [], [])
+            # The deal was thrown in (High Five: nobody holds a double): deal again, in a
+            # transaction of its own, or the table would wait for a deal forever.
+            people = any(s.get("kind") == "person" for s in table.seats)
+            if self.seed_window <= 0 or not people:
+                await self._advance(table, [], [])
+            else:
+                self.arm_redeal(table)
 
     async def act(self, table: LiveTable, seat: int | None, seq: Any, event: Any) -> None:
         """Apply ``event`` for ``seat`` acting on version ``seq``.
@@ -679,6 +839,8 @@ class TableManager:
             st = table.state
             if st is None:
                 raise IllegalActionError("the game has not started yet")
+            if table.status == "closed":
+                raise IllegalActionError("this table was closed: nobody played at it for too long")
             if not isinstance(seq, int) or isinstance(seq, bool) or seq != table.version:
                 raise StaleError()
             if seat is None:
@@ -727,6 +889,21 @@ class TableManager:
         if new.is_over:
             table.status = "over"
             self.game_over(table)
+
+    async def store_result(self, table: LiveTable) -> None:
+        """Keep the finished game's result in the table's settings (``result``): a person's
+        history reads it there instead of replaying every record."""
+        found = result_json(table)
+        if found is None:
+            return
+        try:
+            async with self.sessions() as db, db.begin():
+                row = await db.get(GameTable, table.id)
+                if row is not None:
+                    row.settings = {**(row.settings or {}), "result": found}
+                    table.settings = {**table.settings, "result": found}
+        except DB_ERRORS as exc:  # the history computes it again from the record
+            log.warning("table %s: storing the result failed: %s", table.id, exc)
 
     def game_over(self, table: LiveTable) -> None:
         """Run every ``on_game_over`` hook for ``table`` in the background."""
@@ -790,6 +967,11 @@ class TableManager:
                 if timer is not None:
                     timer.cancel()
                 self.starters[table.id] = asyncio.create_task(self.start_when_due(table))
+            elif self.seeded_for_redeal(table):  # a thrown-in hand: redeal now
+                timer = self.redealers.pop(table.id, None)
+                if timer is not None:
+                    timer.cancel()
+                self.redealers[table.id] = asyncio.create_task(self.deal_awaited(table))
             return {
                 "type": "seed",
                 "hand": hand,
@@ -808,7 +990,14 @@ class TableManager:
         st = table.state
         if st is None or st.is_over or st.current_seat not in table.bots:
             return
+        if self.paused(table):
+            return  # nobody watches: paused (a socket that opens starts them again)
         table.bot_task = asyncio.create_task(self._run_bots(table))
+
+    def paused(self, table: LiveTable) -> bool:
+        """Whether ``table``'s bots wait: a bot-only table nobody watches (operators may turn
+        this off: ``pause_unwatched``)."""
+        return self.pause_unwatched and table.bot_only and not table.clients
 
     async def _run_bots(self, table: LiveTable) -> None:
         while not self.closing:
@@ -816,6 +1005,8 @@ class TableManager:
                 await asyncio.sleep(self.bot_delay)
             if self.closing:
                 return
+            if self.paused(table):
+                return  # nobody watches any more: paused
             async with table.lock:
                 st = table.state
                 if st is None or st.is_over or st.current_seat not in table.bots:
@@ -826,8 +1017,9 @@ class TableManager:
                     obs: Any = st.observation(seat)
                     if isinstance(bot, RandomBot | GreedyBot):  # microseconds: no thread
                         action = bot.choose(obs)
-                    else:  # in a thread: an expert bot searches for up to a second
-                        action = await asyncio.to_thread(bot.choose, obs)
+                    else:  # a search of up to a second, in a thread, one table at a time
+                        async with self.thinking:
+                            action = await asyncio.to_thread(bot.choose, obs)
                     await self._apply(table, seat, action)
                 except StaleError:
                     continue
@@ -842,13 +1034,13 @@ class TableManager:
 
     async def close(self) -> None:
         """Stop the bot tasks, the game-over hooks and the broadcaster (on shutdown)."""
-        for background in (self.sweeper, self.lag_watch):
+        for background in (self.sweeper, self.lag_watch, self.expirer):
             if background is not None:
                 background.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await background
         await self.broadcaster.close()
-        for task in [*self._hooks, *self.starters.values()]:
+        for task in [*self._hooks, *self.starters.values(), *self.redealers.values()]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
@@ -896,6 +1088,51 @@ def _replay_entries(table: LiveTable, state: GameState, entries: Any) -> None:
         table.hand_scores.append(_scores(state))
 
 
+async def inspect_log(sessions: async_sessionmaker[AsyncSession], table_id: str) -> JSON | None:
+    """For the operator (``boneyard tables inspect``): replay a table's log one entry at a time
+    and report where it fails and why (``None``: no such table)."""
+    async with sessions() as db:
+        row = await db.get(GameTable, table_id)
+        if row is None:
+            return None
+        seeds = (await db.scalars(select(HandSeed).where(HandSeed.table_id == table_id))).all()
+        entries = (
+            await db.scalars(
+                select(LogEntry).where(LogEntry.table_id == table_id).order_by(LogEntry.seq)
+            )
+        ).all()
+    out: JSON = {
+        "table": row.id,
+        "game": row.game,
+        "status": row.status,
+        "broken": (row.settings or {}).get("broken"),
+        "entries": len(entries),
+        "replays_until": 0,
+        "error": None,
+    }
+    table = LiveTable(row.id, row.game, dict(row.options), list(row.seats), row.status)
+    _take_seeds(table, seeds, entries)
+    try:
+        state = fairness.new_state(row.game, row.options, seat_names(row.seats))
+    except Exception as exc:
+        out["error"] = {"seq": None, "why": f"{type(exc).__name__}: {exc}"}
+        return out
+    for e in entries:
+        try:
+            _replay_entries(table, state, [e])
+        except Exception as exc:
+            out["error"] = {
+                "seq": e.seq,
+                "kind": e.kind,
+                "seat": e.seat,
+                "payload": e.payload,
+                "why": f"{type(exc).__name__}: {exc}",
+            }
+            return out
+        out["replays_until"] = e.seq
+    return out
+
+
 def _take_seeds(table: LiveTable, rows: Any, entries: Any) -> None:
     """Hand seeds read from the database: the dealt hands' (and those ``entries`` deal) go to
     ``table.seeds``, the committed next hand's to ``table.pending`` with its client seeds."""
@@ -907,6 +1144,21 @@ def _take_seeds(table: LiveTable, rows: Any, entries: Any) -> None:
             table.pending = (s.hand, s.server_seed, s.commitment)
             given = s.client_seeds or {}
             table.client_seeds[s.hand] = {int(k): str(v) for k, v in given.items()}
+
+
+def result_json(table: LiveTable) -> JSON | None:
+    """A finished table's result: winner seat, final scores, how it ended, partnerships."""
+    st = table.state
+    result = st.result() if st is not None else None
+    if st is None or result is None:
+        return None
+    teams = bool(st.observation(None).to_json().get("partnerships"))
+    return {
+        "winner": result.winner,
+        "scores": list(result.scores),
+        "reason": result.reason,
+        "partnerships": teams,
+    }
 
 
 def first_commitment(table_id: str) -> HandSeed:

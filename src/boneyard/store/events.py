@@ -46,6 +46,8 @@ class Entrant(Base):
     """One entrant of an event: a person (``user_id``) or a bot (``bot``)."""
 
     __tablename__ = "event_entrants"
+    # A person enters an event once (two registrations at once: one row; migration 0004).
+    __table_args__ = (UniqueConstraint("event_id", "user_id", name="uq_entrants_event_user"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
@@ -104,6 +106,22 @@ class EventAction(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     kind: Mapped[str] = mapped_column(String(24))
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    note: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EventOffer(Base):
+    """The director's offer of an entrant's place to a person (by username): the person takes
+    the place only by accepting it (migration 0004). ``status``: ``pending``, ``accepted``,
+    ``declined`` or ``withdrawn``."""
+
+    __tablename__ = "event_offers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    entrant_id: Mapped[int] = mapped_column(ForeignKey("event_entrants.id", ondelete="CASCADE"))
+    username: Mapped[str] = mapped_column(String(40), index=True)
+    status: Mapped[str] = mapped_column(String(12))
     note: Mapped[str | None] = mapped_column(String(500), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 

@@ -5,11 +5,32 @@ Kept in step with ``migrations/versions`` by hand: a new column needs a new migr
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def name_key(name: str) -> str:
+    """The form two display names are compared in: Unicode-normalised (NFKC), case-folded,
+    with runs of spaces as one (so "ＡＮＮ", "ann" and "Ann " are the same name).
+
+    >>> name_key("  ＡＮＮ   Lee ") == name_key("ann lee")
+    True
+    """
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join(folded.split())
 
 
 class Base(DeclarativeBase):
@@ -20,10 +41,13 @@ class User(Base):
     """A person: a registered account (``password_hash`` set) or a guest (no password)."""
 
     __tablename__ = "users"
+    __table_args__ = (UniqueConstraint("display_key", name="uq_users_display_key"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     username: Mapped[str | None] = mapped_column(String(40), unique=True, nullable=True)
     display_name: Mapped[str] = mapped_column(String(40))
+    # name_key(display_name): display names are unique in this form (migration 0004).
+    display_key: Mapped[str] = mapped_column(String(120))
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     is_guest: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -38,18 +62,32 @@ class Session(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # When it was last renewed, and the browser it was made in (migration 0004).
+    last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    label: Mapped[str | None] = mapped_column(String(120), nullable=True)
+
+
+class SiteSecret(Base):
+    """A secret every server process of the site shares (e.g. the CSRF signing key)."""
+
+    __tablename__ = "site_secrets"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
 
 
 class GameTable(Base):
     """A table: game, options, seats (person/bot/open), status and, once over, its record."""
 
     __tablename__ = "game_tables"
+    __table_args__ = (Index("ix_game_tables_created_by_status", "created_by", "status"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(16), index=True)  # open | playing | over
+    # open | playing | over | closed (expired unfinished) | broken (its log no longer replays)
+    status: Mapped[str] = mapped_column(String(16), index=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
@@ -57,6 +95,25 @@ class GameTable(Base):
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     private: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     invite_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # No person seated and no seat open (migration 0004): capped, paused while unwatched.
+    bot_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+
+
+class TablePlayer(Base):
+    """A person who sat at a table (or whose seat a bot took over): the index behind a person's
+    game history, so that it never depends on how many other tables the site has."""
+
+    __tablename__ = "table_players"
+    __table_args__ = (Index("ix_table_players_user_created", "user_id", "created_at"),)
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # the table's
 
 
 class HandSeed(Base):

@@ -98,9 +98,13 @@ def rate_teams(
     )
 
 
-def _ranks(scores: Sequence[int], winner: int | None) -> list[int]:
-    """Competition ranks: the winner first, then by score (higher is better)."""
-    keys = [(i == winner, s) for i, s in enumerate(scores)]
+def _ranks(
+    scores: Sequence[int], winner: int | None, left: Sequence[bool] | None = None
+) -> list[int]:
+    """Competition ranks: whoever stayed before whoever left, then the winner, then by score
+    (higher is better)."""
+    stayed = [not x for x in left] if left is not None else [True] * len(scores)
+    keys = [(stayed[i], i == winner, s) for i, s in enumerate(scores)]
     return [1 + sum(1 for k in keys if k > mine) for mine in keys]
 
 
@@ -109,14 +113,22 @@ def rate_game(
     scores: Sequence[int],
     winner: int | None,
     category: str,
+    leavers: Sequence[int] = (),
 ) -> tuple[Rating, ...]:
     """New ratings by seat after one rated game (``scores`` and ``winner`` as in the game's
     result). ``partnership``: seats 0+2 play 1+3, a team ranked by its winner seat, then by
     its best score; otherwise every seat ranks alone, the winner first, then by score.
 
+    ``leavers``: seats whose person left the game (abandoned it or ran out of time; a bot
+    finished it): they rank last whatever the score, so leaving a lost game never saves a
+    rating (a team with a leaver ranks last).
+
     >>> new = rate_game([Rating()] * 4, (61, 40, 61, 40), 0, "partnership")
     >>> new[0] == new[2], new[0].mu > new[1].mu
     (True, True)
+    >>> leaver, stayer = rate_game([Rating(), Rating()], (150, 90), 0, "2p", leavers=[0])
+    >>> leaver.mu < stayer.mu
+    True
     """
     if category not in CATEGORIES:
         raise TournamentError(f"rating category {category!r} is unknown ({', '.join(CATEGORIES)})")
@@ -128,12 +140,14 @@ def rate_game(
             raise TournamentError("a partnership game has 4 seats")
         team_scores = [max(scores[0], scores[2]), max(scores[1], scores[3])]
         team_winner = None if winner is None else winner % 2
+        team_left = [any(s % 2 == t for s in leavers) for t in (0, 1)]
         (a0, a2), (b1, b3) = rate_teams(
             [[ratings[0], ratings[2]], [ratings[1], ratings[3]]],
-            _ranks(team_scores, team_winner),
+            _ranks(team_scores, team_winner, team_left),
         )
         return (a0, b1, a2, b3)
     if category != f"{n}p":
         raise TournamentError(f"a {n}-player game is not in category {category!r}")
-    rated = rate_teams([[r] for r in ratings], _ranks(scores, winner))
+    left = [i in leavers for i in range(n)]
+    rated = rate_teams([[r] for r in ratings], _ranks(scores, winner, left))
     return tuple(t[0] for t in rated)

@@ -237,7 +237,8 @@ export function fivesBoard(view, ctx = {}) {
 
 export function towerBoard(view, ctx = {}) {
   const box = el("div", { class: "felt" });
-  const grid = el("div", { class: "tower", style: `grid-template-columns: repeat(${view.cols}, 4.2em)` });
+  const grid = el("div", { class: "tower" });
+  grid.style.gridTemplateColumns = `repeat(${view.cols}, 4.2em)`;  // (CSSOM: the CSP allows it)
   const targets = ctx.targets || new Set();
   const picked = ctx.picked || new Set();
   const cells = new Map((view.tower || []).map((c) => [`${c.cell[0]},${c.cell[1]}`, c]));

@@ -42,12 +42,63 @@ function historyTable(games) {
   return rows;
 }
 
+// Your own profile: where you are signed in (end one session, or all of them) and the places in
+// events that directors offered you.
+function sessionRows(sessions) {
+  const rows = [el("tr", {}, el("th", {}, "Browser"), el("th", {}, "Signed in"), el("th", {}, "Last used"), el("th", {}, ""))];
+  for (const s of sessions) {
+    const end = s.current ? el("span", { class: "note" }, "this browser")
+      : el("button", { type: "button", class: "end-session", onclick: () => endSession(s.id) }, "Sign out");
+    rows.push(el("tr", { class: "session" }, el("td", {}, s.browser || "unknown browser"),
+      el("td", {}, dateText(s.created_at)), el("td", {}, dateText(s.last_seen_at)), el("td", {}, end)));
+  }
+  return rows;
+}
+
+async function endSession(id) {
+  try {
+    const r = await api("DELETE", `/api/me/sessions/${encodeURIComponent(id)}`);
+    $("sessions").replaceChildren(...sessionRows(r.sessions));
+  } catch (e) { $("account-error").textContent = e.message; }
+}
+
+function offerItem(o) {
+  const act = (verb) => async () => {
+    try {
+      await api("POST", `/api/events/${encodeURIComponent(o.event)}/offers/${o.id}/${verb}`);
+      if (verb === "accept") location.href = `/events/${encodeURIComponent(o.event)}`;
+      else loadAccount();
+    } catch (e) { $("account-error").textContent = e.message; }
+  };
+  return el("li", { class: "offer" }, `${o.event_name}: the place of ${o.place_of} `,
+    el("button", { type: "button", onclick: act("accept") }, "Accept"), " ",
+    el("button", { type: "button", onclick: act("decline") }, "Decline"));
+}
+
+async function loadAccount() {
+  try {
+    const [{ sessions }, { offers }] = await Promise.all([api("GET", "/api/me/sessions"), api("GET", "/api/me/offers")]);
+    $("sessions").replaceChildren(...sessionRows(sessions));
+    $("offers").replaceChildren(...(offers.length ? offers.map(offerItem) : [el("li", { class: "note" }, "None.")]));
+    $("account").hidden = false;
+  } catch (e) { $("account-error").textContent = e.message; }
+}
+
+$("end-all").addEventListener("click", async () => {
+  if (!confirm("Sign out of Boneyard in every browser, this one too?")) return;
+  try {
+    await api("POST", "/api/me/sessions/end-all");
+    location.href = "/";
+  } catch (e) { $("account-error").textContent = e.message; }
+});
+
 async function load() {
   api("GET", "/api/me").then(({ user }) => {
     if (!user) return;
     $("who").textContent = `${user.display_name}${user.guest ? " (guest)" : ""}`;
     $("my-profile").href = `/profile/${user.id}`;
     $("my-profile").hidden = false;
+    if (String(user.id) === userId) loadAccount();
   }).catch(() => {});
   try {
     const p = await api("GET", `/api/users/${encodeURIComponent(userId)}`);

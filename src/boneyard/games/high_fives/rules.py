@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from boneyard.core.errors import OptionError
-from boneyard.core.options import build_options
+from boneyard.core.options import Bounds, build_options
 from boneyard.core.tiles import DOUBLE_FIFTEEN, Tile
 
 GAME = "high-fives"
@@ -102,7 +102,7 @@ class HighFivesOptions:
     claimable_pairs: Literal["any", "left_by_player"] = "any"
     capture_choice: Literal["player", "first_in_row"] = "player"
     remainder_timing: Literal["with_last_deal", "short_final_deal"] = "with_last_deal"
-    target: int = 100
+    target: Annotated[int, Bounds(1, 1000)] = 100
     win_check: Literal["immediate", "end_of_pass"] = "immediate"
     leader_next_pass: Literal["rotate_left", "same"] = "rotate_left"
     first_leader: Literal["random", 0, 1, 2, 3, 4, 5, 6, 7] = "random"
@@ -132,8 +132,6 @@ def build_high_fives_options(raw: Mapping[str, Any] | None, num_seats: int) -> H
     boneyard.core.errors.OptionError: option first_leader is seat 5, but 3 players sit at seats 0-2
     """
     opts = build_options(HighFivesOptions, raw)
-    if opts.target < 1:
-        raise OptionError(f"option target must be at least 1, not {opts.target}")
     if opts.first_leader != "random" and opts.first_leader >= num_seats:
         raise OptionError(
             f"option first_leader is seat {opts.first_leader}, but {num_seats} players sit at "

@@ -14,14 +14,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from boneyard.core.errors import BoneyardError, OptionError
-from boneyard.core.options import build_options
+from boneyard.core.options import Bounds, build_options
 from boneyard.core.tiles import HIGHRISE_36, Tile, TileSet
 
 DEFAULT_TILESET = "d6_plus_wild_suit"
 CARRY_OVER = "carry_over"
+MAX_SPACERS = 36
+"""More spacers than the 36 tiles could never all be placed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +45,7 @@ class HighriseOptions:
     first_player: Literal["youngest", "random", 0, 1, 2, 3] = "youngest"
     spacers_per_hand: int | str = 12
     early_block: bool = False
-    target: int = 300
+    target: Annotated[int, Bounds(1, 3000)] = 300
     single_hand: bool = False
 
     def tile_set(self) -> TileSet:
@@ -86,10 +88,11 @@ def _tileset(value: Any) -> str | tuple[str, ...]:
 def _spacers(value: Any) -> int | str:
     if value == CARRY_OVER:
         return CARRY_OVER
-    if type(value) is int and value >= 0:
+    if type(value) is int and 0 <= value <= MAX_SPACERS:
         return value
     raise OptionError(
-        f"option spacers_per_hand cannot be {value!r} (a whole number ≥ 0, or {CARRY_OVER!r})"
+        f"option spacers_per_hand cannot be {value!r} (a whole number from 0 to {MAX_SPACERS}, "
+        f"or {CARRY_OVER!r})"
     )
 
 
@@ -98,8 +101,6 @@ def build_highrise_options(raw: Mapping[str, Any] | None) -> HighriseOptions:
     rest = dict(raw or {})
     special = {k: rest.pop(k) for k in _SPECIAL if k in rest}
     opts = build_options(HighriseOptions, rest)
-    if opts.target < 1:
-        raise OptionError(f"option target must be at least 1, not {opts.target}")
     changes: dict[str, Any] = {}
     if "tileset" in special:
         changes["tileset"] = _tileset(special["tileset"])

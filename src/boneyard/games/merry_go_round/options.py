@@ -16,10 +16,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from boneyard.core.errors import OptionError
-from boneyard.core.options import build_options
+from boneyard.core.options import Bounds, build_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,14 +49,12 @@ class MerryGoRoundOptions:
     boneyard_reserve: Literal["none", "kelley"] = "none"
     score_floor_zero: bool = True
     block_vs: Literal["opponents", "all_others"] = "opponents"
-    target: int = 61
+    target: Annotated[int, Bounds(1, 500)] = 61
 
     @staticmethod
     def build(raw: Mapping[str, Any] | None, players: int) -> MerryGoRoundOptions:
         """Options from a record/CLI mapping for ``players`` seats; raises OptionError."""
         opts = build_options(MerryGoRoundOptions, raw)
-        if opts.target < 1:
-            raise OptionError(f"option target must be at least 1, not {opts.target}")
         if opts.first_setter != "random" and opts.first_setter >= players:
             raise OptionError(
                 f"option first_setter is seat {opts.first_setter}, but {players} players sit "

@@ -1,0 +1,42 @@
+"""The per-person table index (``table_players``): who sat at which table.
+
+Written whenever a table's seats change; read by a person's history ("Your games", profiles),
+which therefore costs the same however many tables the site has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from boneyard.store.models import TablePlayer
+from boneyard.store.upsert import insert_ignore
+
+
+def seated_people(seats: Sequence[dict[str, Any]]) -> dict[int, int]:
+    """``{user id: seat}`` of the people at a table (a seat a bot took over is still theirs).
+
+    >>> ann = {"kind": "person", "user_id": 4}
+    >>> seated_people([ann, {"kind": "bot", "replaced": {"user_id": 7}}])
+    {4: 0, 7: 1}
+    """
+    out: dict[int, int] = {}
+    for i, seat in enumerate(seats):
+        for uid in (seat.get("user_id"), (seat.get("replaced") or {}).get("user_id")):
+            if isinstance(uid, int) and not isinstance(uid, bool):
+                out.setdefault(uid, i)
+    return out
+
+
+async def add_players(
+    db: AsyncSession, table_id: str, seats: Sequence[dict[str, Any]], created_at: datetime
+) -> None:
+    """Index every person of ``seats`` at ``table_id`` (rows already there are kept)."""
+    rows = [
+        {"table_id": table_id, "user_id": uid, "seat": seat, "created_at": created_at}
+        for uid, seat in seated_people(seats).items()
+    ]
+    await insert_ignore(db, TablePlayer, rows)

@@ -1,0 +1,64 @@
+"""In Chromium: every page of the site runs under its Content-Security-Policy with no violation,
+and a person manages their sessions from their profile (sign out everywhere) — issue 14."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.browser import csp_violations, launch, needs_chromium, serve, wait_until
+
+SHOT = Path("/tmp/boneyard-browser-sessions.png")
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    with serve(tmp_path / "site.db", tmp_path / "server.log") as url:
+        yield url
+
+
+def test_every_page_passes_the_csp_and_sessions_end_everywhere(live_server: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            violations = csp_violations(page)
+            page.goto(live_server + "/")
+            page.fill("#reg-username", "carol")
+            page.fill("#reg-password", "a good password")
+            page.click("#register")
+            expect(page.locator("#who")).to_have_text("carol")
+            page.click("#quickplay")
+            page.wait_for_url("**/table/*")
+            expect(page.locator("#status")).to_have_text("connected")
+            wait_until(page, "document.body.dataset.version !== undefined")
+            me = page.evaluate("fetch('/api/me').then(r => r.json())")["user"]["id"]
+            for path in ("/replay", "/events", "/leaderboard", f"/profile/{me}"):
+                page.goto(live_server + path)
+                page.wait_for_load_state("networkidle")
+            # A second browser signed in as carol too: her own profile lists both sessions.
+            other = browser.new_context().new_page()
+            other.goto(live_server + "/")
+            other.fill("#login-username", "carol")
+            other.fill("#login-password", "a good password")
+            other.click("#login")
+            expect(other.locator("#who")).to_have_text("carol")
+            page.reload()
+            expect(page.locator("#sessions tr.session")).to_have_count(2)
+            expect(page.locator("#sessions")).to_contain_text("this browser")
+            page.screenshot(path=str(SHOT), full_page=True)
+            page.once("dialog", lambda d: d.accept())
+            page.click("#end-all")
+            page.wait_for_url(live_server + "/")
+            expect(page.locator("#who")).to_have_text("")
+            other.reload()
+            expect(other.locator("#who")).to_have_text("")
+            assert violations == []
+        finally:
+            browser.close()
