@@ -8,6 +8,9 @@ sending and checking, and of drawing in the child process) and the answers by ty
 status: pytest's (0 when no message broke a table).
 
     .venv/bin/python bench/abuse.py [--messages N]
+
+With ``--attacks [NAME ...]`` it runs instead the attacks of issue 14 (bench/attacks.py) against
+a live server with the site's default settings, one line of figures per attack.
 """
 
 from __future__ import annotations
@@ -27,7 +30,20 @@ def main() -> int:
     """Run the abuse test at the given volume; print its summary line and the wall time."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=1_000_000)
+    parser.add_argument(
+        "--attacks",
+        nargs="*",
+        metavar="NAME",
+        help="instead: the attacks of issue 14 against a live server (bench/attacks.py), all or "
+        "the ones named",
+    )
     args = parser.parse_args()
+    if args.attacks is not None:
+        sys.path.insert(0, str(ROOT))
+        from bench.attacks import run_all
+
+        run_all(args.attacks or None)
+        return 0
     env = {**os.environ, "BONEYARD_ABUSE_MESSAGES": str(args.messages)}
     started = time.monotonic()
     proc = subprocess.run(

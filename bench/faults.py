@@ -47,6 +47,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Origin
 
+from boneyard.server.ratelimit import DEFAULT_LIMITS
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -262,6 +264,16 @@ def _drop_data_dir(args: list[str]) -> list[str]:
 
 # -- servers ----------------------------------------------------------------------------------
 
+ROOMY_ENV = {
+    "BONEYARD_BOT_TABLES": "everyone",
+    "BONEYARD_BOT_TABLES_PER_PERSON": "10000",
+    "BONEYARD_BOT_TABLES_TOTAL": "10000",
+    "BONEYARD_OPEN_TABLES_PER_PERSON": "10000",
+    **{f"BONEYARD_LIMIT_{name.upper()}": "1000000/second" for name in DEFAULT_LIMITS},
+}
+"""Settings of the served sites of drills and browser tests: caps and rate limits no drill
+reaches (a drill signs many people up from one address) unless it sets its own."""
+
 
 @dataclass
 class Server:
@@ -274,6 +286,8 @@ class Server:
     log: Path = field(default_factory=lambda: Path(tempfile.mkstemp(prefix="boneyard-serve-")[1]))
     proc: subprocess.Popen[bytes] | None = None
     extra_env: dict[str, str] = field(default_factory=dict)
+    roomy: bool = True  # ROOMY_ENV's caps and limits (false: the site's defaults)
+    args: tuple[str, ...] = ()
 
     @property
     def base(self) -> str:
@@ -291,7 +305,8 @@ class Server:
         ]  # fmt: skip
         if self.broadcast:
             cmd += ["--broadcast", self.broadcast]
-        env = {**os.environ, **self.extra_env}
+        cmd += list(self.args)
+        env = {**os.environ, **(ROOMY_ENV if self.roomy else {}), **self.extra_env}
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + timeout

@@ -45,7 +45,11 @@ import asyncio, json, signal, sys, uvicorn
 from boneyard.server.app import create_app
 db, port, prof, gc_on, stalls = sys.argv[1:6]
 port, gc_on = int(port), gc_on == "1"
-app = create_app(db, bot_delay=0, login_limit=10**9, ws_rate=(10**6, 1.0), gc_pacing=gc_on)
+from boneyard.server.ratelimit import DEFAULT_LIMITS
+from boneyard.server.settings import SiteSettings
+unlimited = dict.fromkeys(DEFAULT_LIMITS, "1000000/second")
+roomy = SiteSettings(open_tables_per_person=10**6, bot_tables="everyone")
+app = create_app(db, bot_delay=0, gc_pacing=gc_on, settings=roomy, limits=unlimited)
 served = app
 if stalls:  # watch the loop from a thread (bench/stalls.py): SIGUSR1 starts, SIGUSR2 ends
     sys.path.insert(0, sys.argv[6])
