@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from boneyard.tournament.double import DoubleElimination
 from boneyard.tournament.elimination import SingleElimination
 from boneyard.tournament.errors import TournamentError
 from boneyard.tournament.match import Match, MatchGame
@@ -26,11 +27,12 @@ from boneyard.tournament.seeding import seed_by_rating, seed_random
 from boneyard.tournament.standings import Standing
 from boneyard.tournament.swiss import Swiss
 
-Event = SingleElimination | Swiss | RoundRobin
+Event = SingleElimination | DoubleElimination | Swiss | RoundRobin
 """Any tournament format; they share one interface (see tournament-api.md)."""
 
-FORMATS: dict[str, type[SingleElimination] | type[Swiss] | type[RoundRobin]] = {
+FORMATS: dict[str, type[Event]] = {
     "single_elimination": SingleElimination,
+    "double_elimination": DoubleElimination,
     "swiss": Swiss,
     "round_robin": RoundRobin,
 }
@@ -55,6 +57,7 @@ __all__ = [
     "CATEGORIES",
     "FORMATS",
     "PDA",
+    "DoubleElimination",
     "Event",
     "Match",
     "MatchGame",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Self
 
@@ -11,6 +12,7 @@ from boneyard.tournament.schedule import Schedule
 from boneyard.tournament.standings import Standing
 
 VERSION = 1
+_ID_TAIL = re.compile(r"[A-Z](\d+)M(\d+)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +39,17 @@ class EventBase:
         r, i = self._locate(match_id)
         return self.rounds[r][i]
 
+    def _guess(self, match_id: str) -> tuple[int, int]:
+        """Where a match id such as ``R2M5`` or ``P3R2M5`` should sit in ``rounds`` (checked by
+        :meth:`_locate`, which falls back to a scan)."""
+        m = _ID_TAIL.search(match_id)
+        return (int(m[1]) - 1, int(m[2]) - 1) if m else (-1, -1)
+
     def _locate(self, match_id: str) -> tuple[int, int]:
-        head, sep, tail = match_id[1:].partition("M")
-        if match_id[:1] == "R" and sep and head.isdigit() and tail.isdigit():
-            r, i = int(head) - 1, int(tail) - 1
-            rounds = self.rounds
-            if 0 <= r < len(rounds) and 0 <= i < len(rounds[r]) and rounds[r][i].id == match_id:
-                return r, i
+        r, i = self._guess(match_id)
+        rounds = self.rounds
+        if 0 <= r < len(rounds) and 0 <= i < len(rounds[r]) and rounds[r][i].id == match_id:
+            return r, i
         for r, rnd in enumerate(self.rounds):
             for i, m in enumerate(rnd):
                 if m.id == match_id:
@@ -106,11 +112,13 @@ class EventBase:
         self._check_playable(m)
         return self._put(m.with_game(winner, scores, reason))
 
-    def record_forfeit(self, match_id: str, loser: str) -> Self:
-        """The event with ``match_id`` forfeited by ``loser``."""
+    def record_forfeit(self, match_id: str, loser: str, reason: str = "forfeit") -> Self:
+        """The event with ``match_id`` forfeited by ``loser``; ``reason`` (``forfeit``,
+        ``no_show``, ``abandoned``, ``withdrawn``, ``timeout``, ``ruling``, ``disqualified``)
+        marks the match in brackets and standings."""
         m = self.match(match_id)
         self._check_playable(m)
-        return self._put(m.with_forfeit(loser))
+        return self._put(m.with_forfeit(loser, reason))
 
     def _put(self, m: Match) -> Self:
         r, i = self._locate(m.id)
