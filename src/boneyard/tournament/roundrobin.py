@@ -10,7 +10,7 @@ from boneyard.tournament.base import EventBase
 from boneyard.tournament.errors import TournamentError, check_entrants
 from boneyard.tournament.match import Match, match_id
 from boneyard.tournament.schedule import Schedule
-from boneyard.tournament.standings import Standing, ranked, tally
+from boneyard.tournament.standings import Standing, check_bye_points, ranked, tally
 
 MAX_ENTRANTS = 64
 BO1 = Schedule(default=1, final=None)
@@ -55,10 +55,16 @@ class RoundRobin(EventBase):
     format: ClassVar[str] = "round_robin"
 
     double: bool = False
+    bye_points: float = 0.0
+    """What a bye scores: nothing by default (every entrant of an odd field has the same
+    number of byes), or 0.5 or 1."""
 
     @staticmethod
     def create(
-        entrants: Sequence[str], schedule: Schedule = BO1, double: bool = False
+        entrants: Sequence[str],
+        schedule: Schedule = BO1,
+        double: bool = False,
+        bye_points: float = 0.0,
     ) -> RoundRobin:
         """A round robin for ``entrants`` in seed order (2 to 64 entrants)."""
         check_entrants(entrants, 2, MAX_ENTRANTS)
@@ -84,19 +90,21 @@ class RoundRobin(EventBase):
                     for i, x in enumerate(real)
                 )
             )
-        return RoundRobin(tuple(entrants), schedule, tuple(rounds), double)
+        return RoundRobin(
+            tuple(entrants), schedule, tuple(rounds), double, check_bye_points(bye_points)
+        )
 
     def standings(self) -> tuple[Standing, ...]:
-        """By points (a won match 1; a bye nothing), Sonneborn-Berger (the sum of the points
-        of the opponents beaten), game difference, seed. Ranks are unique."""
+        """By points (a won match 1; a bye :attr:`bye_points`), Sonneborn-Berger (the sum of
+        the points of the opponents beaten), game difference, seed. Ranks are unique."""
         t = tally(self.entrants, self.matches())
-        points = {e: float(x.wins) for e, x in t.items()}
+        points = {e: x.wins + x.byes * self.bye_points for e, x in t.items()}
         sb = {e: sum(points[o] for o in x.beaten) for e, x in t.items()}
         return ranked(self.entrants, t, points, {e: (sb[e],) for e in t})
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (tournament-api.md), with ``double``."""
-        return {**self._json_base(), "double": self.double}
+        return {**self._json_base(), "double": self.double, "bye_points": self.bye_points}
 
     @staticmethod
     def from_json(doc: dict[str, Any]) -> RoundRobin:
@@ -104,4 +112,5 @@ class RoundRobin(EventBase):
         entrants, schedule, rounds = EventBase._parse_base(doc, RoundRobin.format)
         if not rounds:
             raise TournamentError("a round robin has at least one round")
-        return RoundRobin(entrants, schedule, rounds, bool(doc.get("double", False)))
+        bye_points = check_bye_points(doc.get("bye_points", 0.0))
+        return RoundRobin(entrants, schedule, rounds, bool(doc.get("double", False)), bye_points)

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from boneyard.tournament.errors import TournamentError
 from boneyard.tournament.match import Match
 
 
@@ -13,9 +14,10 @@ from boneyard.tournament.match import Match
 class Standing:
     """One entrant's line in the standings.
 
-    ``points`` are match points (win 1, loss 0; a Swiss bye 1). ``tiebreaks`` are the format's
-    tie-break values in order (Swiss: Buchholz, Sonneborn-Berger; round robin:
-    Sonneborn-Berger; bracket: the last round reached).
+    ``points`` are match points (win 1, loss 0, a bye what the format says). ``tiebreaks`` are
+    the format's tie-break values in order (Swiss: Buchholz, Sonneborn-Berger; round robin:
+    Sonneborn-Berger; single elimination: the last round reached; double elimination: the
+    losses); ``Event.tiebreak_labels()`` names and explains them.
     """
 
     entrant: str
@@ -45,6 +47,17 @@ class Standing:
             "tiebreaks": list(self.tiebreaks),
             "eliminated_in": self.eliminated_in,
         }
+
+
+def check_bye_points(value: object) -> float:
+    """What a bye may score: 0, 0.5 or 1 match points.
+
+    >>> check_bye_points(0.5)
+    0.5
+    """
+    if isinstance(value, bool) or value not in (0, 0.5, 1):
+        raise TournamentError(f"a bye scores 0, 0.5 or 1 point, not {value!r}")
+    return float(value)
 
 
 @dataclass(slots=True)
