@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Self
 
 from boneyard.tournament.errors import TournamentError
+from boneyard.tournament.labels import Label, criterion
 from boneyard.tournament.match import Match
 from boneyard.tournament.schedule import Schedule
 from boneyard.tournament.standings import Standing
@@ -20,6 +21,10 @@ class EventBase:
     """Entrants in seed order, the schedule, and the rounds of matches known so far."""
 
     format: ClassVar[str] = ""
+    RANKING: ClassVar[tuple[str, ...]] = ()
+    """The standings criteria in order (keys of :mod:`boneyard.tournament.labels`)."""
+    TIEBREAKS: ClassVar[tuple[str, ...]] = ()
+    """The criteria held in ``Standing.tiebreaks``, in order."""
 
     entrants: tuple[str, ...]
     schedule: Schedule
@@ -92,6 +97,22 @@ class EventBase:
     def standings(self) -> tuple[Standing, ...]:
         """The standings (see the format)."""
         raise NotImplementedError
+
+    def _bye_points(self) -> float | None:
+        """What a bye scores, for formats that count byes as points."""
+        return None
+
+    def ranking(self) -> tuple[Label, ...]:
+        """What orders the standings, first criterion first, with names and explanations."""
+        return tuple(criterion(k, self._bye_points()) for k in self.RANKING)
+
+    def tiebreak_labels(self) -> tuple[Label, ...]:
+        """The names and explanations of the ``Standing.tiebreaks`` values, in order."""
+        return tuple(criterion(k) for k in self.TIEBREAKS)
+
+    def round_titles(self) -> tuple[str, ...]:
+        """A title for each entry of ``rounds``: ``Round 1``, ``Round 2`` ..."""
+        return tuple(f"Round {r}" for r in range(1, len(self.rounds) + 1))
 
     def _check_playable(self, m: Match) -> None:
         if m.is_ready and m.round != self.current_round:

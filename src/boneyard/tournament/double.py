@@ -115,6 +115,8 @@ class DoubleElimination(EventBase):
     """
 
     format: ClassVar[str] = "double_elimination"
+    RANKING: ClassVar[tuple[str, ...]] = ("finish", "seed")
+    TIEBREAKS: ClassVar[tuple[str, ...]] = ("losses",)
 
     reset: bool = True
     """A win by the losers' champion in the grand final forces a second grand final."""

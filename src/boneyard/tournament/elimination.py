@@ -40,6 +40,8 @@ class SingleElimination(EventBase):
     """
 
     format: ClassVar[str] = "single_elimination"
+    RANKING: ClassVar[tuple[str, ...]] = ("finish", "seed")
+    TIEBREAKS: ClassVar[tuple[str, ...]] = ("reached",)
 
     third_place: bool = False
     """The semi-final losers play for third place (match ``R{last}M2``)."""
@@ -112,6 +114,17 @@ class SingleElimination(EventBase):
     def is_over(self) -> bool:
         """The final (and the third-place match, if any) is decided."""
         return all(m.is_over for m in self.rounds[-1])
+
+    def round_titles(self) -> tuple[str, ...]:
+        """``Round 1`` ... ``Quarter-finals``, ``Semi-finals``, ``Final`` (whose round also
+        holds the third-place match, ``R{last}M2``).
+
+        >>> SingleElimination.create([str(i) for i in range(9)]).round_titles()
+        ('Round 1', 'Quarter-finals', 'Semi-finals', 'Final')
+        """
+        k = self.num_rounds
+        names = {k: "Final", k - 1: "Semi-finals", k - 2: "Quarter-finals"}
+        return tuple(names.get(r, f"Round {r}") for r in range(1, k + 1))
 
     def standings(self) -> tuple[Standing, ...]:
         """Champion, runner-up, (third-place winner, loser), then by the round of elimination

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from boneyard.tournament.base import EventBase
+from boneyard.tournament.crosstable import Crosstable, crosstable
 from boneyard.tournament.errors import TournamentError, check_entrants
 from boneyard.tournament.match import Match, match_id
 from boneyard.tournament.schedule import Schedule
@@ -53,6 +54,8 @@ class RoundRobin(EventBase):
     """
 
     format: ClassVar[str] = "round_robin"
+    RANKING: ClassVar[tuple[str, ...]] = ("points", "sonneborn_berger", "game_difference", "seed")
+    TIEBREAKS: ClassVar[tuple[str, ...]] = ("sonneborn_berger",)
 
     double: bool = False
     bye_points: float = 0.0
@@ -94,6 +97,9 @@ class RoundRobin(EventBase):
             tuple(entrants), schedule, tuple(rounds), double, check_bye_points(bye_points)
         )
 
+    def _bye_points(self) -> float | None:
+        return self.bye_points if len(self.entrants) % 2 else None
+
     def standings(self) -> tuple[Standing, ...]:
         """By points (a won match 1; a bye :attr:`bye_points`), Sonneborn-Berger (the sum of
         the points of the opponents beaten), game difference, seed. Ranks are unique."""
@@ -101,6 +107,10 @@ class RoundRobin(EventBase):
         points = {e: x.wins + x.byes * self.bye_points for e, x in t.items()}
         sb = {e: sum(points[o] for o in x.beaten) for e, x in t.items()}
         return ranked(self.entrants, t, points, {e: (sb[e],) for e in t})
+
+    def crosstable(self) -> Crosstable:
+        """Every entrant's results against every other, in standings order."""
+        return crosstable(self.standings(), self.matches())
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (tournament-api.md), with ``double``."""

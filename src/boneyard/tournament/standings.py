@@ -31,6 +31,10 @@ class Standing:
     game_losses: int
     tiebreaks: tuple[float, ...] = ()
     eliminated_in: int | None = None
+    forfeit_wins: int = 0
+    """Matches won because the opponent forfeited (no-show, abandonment ...), among ``wins``."""
+    forfeit_losses: int = 0
+    """Matches lost by forfeit, among ``losses``."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict with the same field names."""
@@ -46,6 +50,8 @@ class Standing:
             "game_losses": self.game_losses,
             "tiebreaks": list(self.tiebreaks),
             "eliminated_in": self.eliminated_in,
+            "forfeit_wins": self.forfeit_wins,
+            "forfeit_losses": self.forfeit_losses,
         }
 
 
@@ -69,6 +75,8 @@ class Tally:
     byes: int = 0
     game_wins: int = 0
     game_losses: int = 0
+    forfeit_wins: int = 0
+    forfeit_losses: int = 0
     opponents: list[str] = field(default_factory=list)
     beaten: list[str] = field(default_factory=list)
 
@@ -101,6 +109,9 @@ def tally(entrants: Iterable[str], matches: Iterable[Match]) -> dict[str, Tally]
         out[w].wins += 1
         out[w].beaten.append(loser)
         out[loser].losses += 1
+        if m.forfeit is not None:
+            out[w].forfeit_wins += 1
+            out[loser].forfeit_losses += 1
         out[m.a].opponents.append(m.b)
         out[m.b].opponents.append(m.a)
     return out
@@ -128,6 +139,8 @@ def standing(
         t.game_losses,
         tiebreaks,
         eliminated_in,
+        t.forfeit_wins,
+        t.forfeit_losses,
     )
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from boneyard.tournament.base import EventBase
+from boneyard.tournament.crosstable import Crosstable, crosstable
 from boneyard.tournament.errors import TournamentError, check_entrants
 from boneyard.tournament.match import Match, match_id
 from boneyard.tournament.schedule import Schedule
@@ -135,6 +136,14 @@ class Swiss(EventBase):
     """
 
     format: ClassVar[str] = "swiss"
+    RANKING: ClassVar[tuple[str, ...]] = (
+        "points",
+        "buchholz",
+        "sonneborn_berger",
+        "game_difference",
+        "seed",
+    )
+    TIEBREAKS: ClassVar[tuple[str, ...]] = ("buchholz", "sonneborn_berger")
 
     planned: int = 1
     bye_points: float = 1.0
@@ -176,6 +185,9 @@ class Swiss(EventBase):
             )
         joined = (*self.joined, (entrant, len(self.rounds) + 1))
         return replace(self, entrants=(*self.entrants, entrant), joined=joined)
+
+    def _bye_points(self) -> float:
+        return self.bye_points
 
     def first_round(self, entrant: str) -> int:
         """The first round ``entrant`` is paired in (1, or later for a late entrant)."""
@@ -234,6 +246,10 @@ class Swiss(EventBase):
         buchholz = {e: sum(points[o] for o in x.opponents) for e, x in t.items()}
         sb = {e: sum(points[o] for o in x.beaten) for e, x in t.items()}
         return ranked(self.entrants, t, points, {e: (buchholz[e], sb[e]) for e in t})
+
+    def crosstable(self) -> Crosstable:
+        """Every entrant's results against every other, in standings order."""
+        return crosstable(self.standings(), self.matches())
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (tournament-api.md), with ``num_rounds``."""
