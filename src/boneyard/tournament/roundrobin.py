@@ -68,8 +68,10 @@ class RoundRobin(EventBase):
         schedule: Schedule = BO1,
         double: bool = False,
         bye_points: float = 0.0,
+        prefix: str = "",
     ) -> RoundRobin:
-        """A round robin for ``entrants`` in seed order (2 to 64 entrants)."""
+        """A round robin for ``entrants`` in seed order (2 to 64 entrants); ``prefix`` goes in
+        front of the match ids (``P2`` gives ``P2R1M1``: pool 2 of a pools event)."""
         check_entrants(entrants, 2, MAX_ENTRANTS)
         n = len(entrants)
         table = berger_rounds(n)
@@ -83,13 +85,13 @@ class RoundRobin(EventBase):
             for a, b in rnd:
                 if a > n or b > n:
                     bye = entrants[min(a, b) - 1]
-                    ms.append(Match(match_id(r, 0), r, 0, bye, None, best_of, bye=True))
+                    ms.append(Match("", r, 0, bye, None, best_of, bye=True))
                 else:
                     ms.append(Match("", r, 0, entrants[a - 1], entrants[b - 1], best_of))
             real = [x for x in ms if not x.bye] + [x for x in ms if x.bye]
             rounds.append(
                 tuple(
-                    Match(match_id(r, i), r, i, x.a, x.b, best_of, bye=x.bye)
+                    Match(prefix + match_id(r, i), r, i, x.a, x.b, best_of, bye=x.bye)
                     for i, x in enumerate(real)
                 )
             )
