@@ -134,6 +134,7 @@ def test_sixteen_in_four_pools_to_a_double_bracket() -> None:
         ({"pools": 0}, "1 to 5 pools"),
         ({"pools": 6}, "1 to 5 pools"),
         ({"pools": 2, "advance": 6}, "1 to 5 of each pool"),
+        ({"pools": 3, "advance": 4}, "1 to 3 of each pool"),  # pools of 3, 3 and 4
         ({"pools": 1, "advance": 1}, "and 2 in all"),
         ({"pools": 2, "bracket": "triple"}, "single or double"),
         ({"pools": 2, "advance": 1, "third_place": True}, "third-place"),

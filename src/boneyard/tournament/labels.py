@@ -104,7 +104,7 @@ CRITERIA: dict[str, Label] = dict(
         _label(
             "pool_place",
             "Pool place",
-            "Pool",
+            "Place",
             "The place in the pool; for those who did not reach the bracket.",
         ),
         _label(

@@ -131,7 +131,7 @@ class Pools:
         if not 1 <= pools <= n // 2:
             raise TournamentError(f"{n} entrants make 1 to {n // 2} pools, not {pools}")
         groups = snake(entrants, pools)
-        smallest, largest = len(groups[-1]), len(groups[0])
+        smallest, largest = min(map(len, groups)), max(map(len, groups))
         if largest > 64:
             raise TournamentError(f"a pool has at most 64 entrants, not {largest}: add pools")
         if not 1 <= advance <= smallest or pools * advance < 2:
