@@ -1,11 +1,13 @@
-"""Tournament speed: a whole PDA single-elimination event of greedy bots, timed.
+"""Tournament speed: whole PDA single- and double-elimination events of greedy bots, timed.
 
-Run ``.venv/bin/python bench/tournament.py`` (``--entrants``, ``--jobs``, ``--bots``, ``--seed``,
-``--json``). The target is a 1,024-entrant PDA bracket (best of 5, final best of 7, High Five with
-the ``pda`` rule preset, games to 150) of greedy bots in at most 60 seconds on the project
-machine. It prints entrants, matches, games, seconds, games per second and the CPU seconds used
-(this process and its workers: the wall time an idle machine would need with one job); figures in
-docs/tournaments.md.
+Run ``.venv/bin/python bench/tournament.py`` (``--format single|double|both``, ``--entrants``,
+``--jobs``, ``--bots``, ``--seed``, ``--json``). The target is a 1,024-entrant PDA bracket (best
+of 5, final best of 7, High Five with the ``pda`` rule preset, games to 150) of greedy bots in at
+most 60 seconds on the project machine. ``both`` (the default) plays the single-elimination
+bracket, then the double-elimination one (grand final best of 7, with a reset), in the same run,
+so the two figures compare on the same machine load. For each it prints entrants, matches,
+games, seconds, games per second and the CPU seconds used (this process and its workers: the
+wall time an idle machine would need with one job); figures in docs/tournaments.md.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ import platform
 import random
 import resource
 import time
+from typing import Any
 
-from boneyard.tournament import PDA, SingleElimination, seed_random
+from boneyard.tournament import PDA, DoubleElimination, SingleElimination, seed_random
 from boneyard.tournament.simulate import simulate
 
 TARGET_SECONDS = 60.0
@@ -31,25 +34,21 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def main() -> None:
-    """Run the bench and print its figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--entrants", type=int, default=1024)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--bots", default="greedy")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parser.parse_args()
+def run(fmt: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Play one event of ``fmt`` (single or double) and return its figures."""
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     ids = [f"{names[i % len(names)]}-{i + 1:04d}" for i in range(args.entrants)]
     bots = {e: names[i % len(names)] for i, e in enumerate(ids)}
-    event = SingleElimination.create(seed_random(ids, random.Random(args.seed)), PDA)
+    order = seed_random(ids, random.Random(args.seed))
+    cls = DoubleElimination if fmt == "double" else SingleElimination
+    event = cls.create(order, PDA)
     start = time.perf_counter()
     cpu_start = _cpu()
     result = simulate(event, bots, "highfive", {"preset": "pda"}, seed=args.seed, jobs=args.jobs)
     seconds = time.perf_counter() - start
     cpu = _cpu() - cpu_start
-    figures = {
+    return {
+        "format": f"{fmt}_elimination",
         "entrants": args.entrants,
         "bots": names,
         "jobs": args.jobs,
@@ -65,11 +64,28 @@ def main() -> None:
         "cpus": os.cpu_count(),
         "load_average_1min": round(os.getloadavg()[0], 2),
     }
-    if args.json:
-        print(json.dumps(figures))
-        return
-    for key, value in figures.items():
-        print(f"{key:>18}: {value}")
+
+
+def main() -> None:
+    """Run the bench and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--format", choices=("single", "double", "both"), default="both")
+    parser.add_argument("--entrants", type=int, default=1024)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--bots", default="greedy")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object per format")
+    args = parser.parse_args()
+    formats = ("single", "double") if args.format == "both" else (args.format,)
+    for i, fmt in enumerate(formats):
+        figures = run(fmt, args)
+        if args.json:
+            print(json.dumps(figures), flush=True)
+            continue
+        if i:
+            print()
+        for key, value in figures.items():
+            print(f"{key:>18}: {value}", flush=True)
 
 
 if __name__ == "__main__":

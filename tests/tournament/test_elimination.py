@@ -157,3 +157,45 @@ def test_seeding() -> None:
     assert seed_by_rating({"x": 1.0, "y": 3.0, "z": 3.0}) == ("y", "z", "x")
     a = seed_random(ids(10), random.Random(7))
     assert a == seed_random(ids(10), random.Random(7)) and sorted(a) == ids(10)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(4, 64), seed=st.integers(0, 2**32))
+def test_third_place_is_played_by_the_semi_final_losers(n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    ev = SingleElimination.create(ids(n), PDA, third_place=True)
+    last = ev.num_rounds
+    assert [m.id for m in ev.rounds[-1]] == [f"R{last}M1", f"R{last}M2"]
+    assert [m.best_of for m in ev.rounds[-1]] == [7, 5]
+    ev = play_out(ev, rng)
+    semis = ev.rounds[-2]
+    assert len(semis) == 2 and all(not m.bye for m in semis)
+    third = ev.match(f"R{last}M2")
+    assert third.sides == (semis[0].loser, semis[1].loser)
+    assert third.is_over and ev.is_over
+    final = ev.rounds[-1][0]
+    top = [(s.entrant, s.rank) for s in ev.standings()[:4]]
+    assert top == [(final.winner, 1), (final.loser, 2), (third.winner, 3), (third.loser, 4)]
+    assert all(s.rank >= 5 for s in ev.standings()[4:])
+    assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+
+
+def test_third_place_waits_for_both_matches() -> None:
+    ev = SingleElimination.create(["a", "b", "c", "d"], Schedule.preset("bo1"), True)
+    ev = ev.record_game("R1M1", "a").record_game("R1M2", "c")
+    assert ev.match("R2M2").sides == ("d", "b")
+    ev = ev.record_game("R2M1", "a")
+    assert not ev.is_over and ev.champion == "a"
+    assert [(s.entrant, s.rank) for s in ev.standings()] == [
+        ("a", 1),
+        ("c", 2),
+        ("b", 3),
+        ("d", 3),
+    ]
+    ev = ev.record_forfeit("R2M2", "d", "no_show")
+    assert ev.is_over and ev.match("R2M2").outcome == "no_show"
+    assert [s.entrant for s in ev.standings()] == ["a", "c", "b", "d"]
+    with pytest.raises(TournamentError, match="at least 4"):
+        SingleElimination.create(["a", "b", "c"], PDA, third_place=True)
+    with pytest.raises(TournamentError, match="a forfeit is for one of"):
+        SingleElimination.create(["a", "b"]).record_forfeit("R1M1", "a", "bored")

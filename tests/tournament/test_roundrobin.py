@@ -71,3 +71,17 @@ def test_malformed_json() -> None:
 def test_limits() -> None:
     with pytest.raises(TournamentError, match="2 to 64"):
         RoundRobin.create([f"e{i}" for i in range(65)])
+
+
+def test_bye_points() -> None:
+    for bye_points in (0.0, 0.5, 1.0):
+        ev = RoundRobin.create(["a", "b", "c"], bye_points=bye_points)
+        while not ev.is_over:
+            m = ev.pending()[0]
+            ev = ev.record_game(m.id, m.a or "")
+        s = {x.entrant: x for x in ev.standings()}
+        assert all(x.byes == 1 for x in s.values())
+        assert sum(x.points for x in s.values()) == 3 + 3 * bye_points
+        assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+    with pytest.raises(TournamentError, match=r"0, 0\.5 or 1"):
+        RoundRobin.create(["a", "b"], bye_points=0.25)

@@ -10,7 +10,14 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from boneyard.cli.main import app
-from boneyard.tournament import Schedule, SingleElimination, Swiss, event_from_json
+from boneyard.tournament import (
+    DoubleElimination,
+    Pools,
+    Schedule,
+    SingleElimination,
+    Swiss,
+    event_from_json,
+)
 from boneyard.tournament.simulate import playable_matches, simulate
 
 
@@ -94,7 +101,49 @@ def test_cli_errors() -> None:
         (["--entrants", "1"], "2 to 1024 entrants"),
         (["--schedule", "bo2"], "odd number"),
         (["--jobs", "0"], "--jobs must be at least 1"),
+        (["--format", "pools", "--bracket-format", "triple"], "single or double"),
+        (["--format", "elimination", "--entrants", "3", "--third-place"], "at least 4"),
     ]:
         result = runner.invoke(app, ["tournament", "simulate", *args])
         assert result.exit_code == 2, result.output
         assert message in result.stderr
+
+
+def test_new_formats_simulate_alike_with_any_jobs() -> None:
+    ids = [f"p{i}" for i in range(7)]
+    bots = dict(zip(ids, ["greedy", "random"] * 4, strict=False))
+    bo1 = Schedule.preset("bo1")
+    for ev in (
+        DoubleElimination.create(ids, bo1, reset=False),
+        Pools.create(ids, 2, 2, bo1, "double", bo1, reset=False),
+        SingleElimination.create(ids, bo1, third_place=True),
+    ):
+        one = simulate(ev, bots, seed=5)
+        two = simulate(ev, bots, seed=5, jobs=2)
+        assert one.event == two.event and one.event.is_over
+        assert one.matches == playable_matches(ev)
+
+
+def test_cli_double_elimination_and_pools(tmp_path: Path) -> None:
+    path = tmp_path / "double.json"
+    proc = run(
+        "simulate", "--entrants", "6", "--format", "double", "--no-reset", "--out", str(path)
+    )
+    assert proc.returncode == 0, proc.stderr
+    for head in ("Winners' round 1 · best of 3", "Losers' final", "Grand final · best of 3"):
+        assert head in proc.stdout
+    assert "Standings" in proc.stdout and "Champion:" in proc.stdout
+    ev = event_from_json(json.loads(path.read_text()))
+    assert isinstance(ev, DoubleElimination) and ev.is_over and not ev.reset
+    proc = run(
+        "simulate",
+        *("--entrants", "9", "--format", "pools", "--pools", "3", "--advance", "1"),
+        *("--bracket-format", "single", "--bracket-schedule", "bo1", "--seed", "4"),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Pools, round 1 · best of 1" in proc.stdout and "Final · best of 1" in proc.stdout
+    assert "Place" in proc.stdout  # the labelled tiebreak column
+    assert "9 entrants, 11 matches" in proc.stdout
+    proc = run("simulate", "--entrants", "8", "--format", "elimination", "--third-place")
+    assert proc.returncode == 0, proc.stderr
+    assert "R3M2" in proc.stdout and "8 entrants, 8 matches" in proc.stdout

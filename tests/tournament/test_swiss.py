@@ -141,3 +141,62 @@ def test_round_checks() -> None:
     assert ev.rounds[0][0].best_of == 3
     ev = ev.record_game("R1M1", "a")
     assert not ev.match("R1M1").is_over and len(ev.rounds) == 1
+
+
+@settings(max_examples=120, deadline=None)
+@given(n=st.integers(3, 7), seed=st.integers(0, 2**32), data=st.data())
+def test_late_entry_keeps_the_pairing_rules(n: int, seed: int, data: st.DataObject) -> None:
+    rng = random.Random(seed)
+    entrants = [f"p{i}" for i in range(1, n + 1)]
+    rounds = data.draw(st.integers(2, max_rounds(n)))
+    bye_points = data.draw(st.sampled_from([0.0, 0.5, 1.0]))
+    ev = Swiss.create(entrants, rounds, bye_points=bye_points)
+    late: dict[str, int] = {}
+    while True:
+        # Newcomers before the next round is paired (at most 3 over the event).
+        if len(ev.rounds) < rounds and len(late) < 3 and data.draw(st.booleans()):
+            name = f"late{len(late) + 1}"
+            ev = ev.add_entrant(name)
+            late[name] = len(ev.rounds) + 1
+            assert ev.seed_of(name) == len(ev.entrants)
+        rnd = ev.rounds[-1]
+        r = len(ev.rounds)
+        active = [e for e in ev.entrants if late.get(e, 1) <= r]
+        before = replace(ev, rounds=ev.rounds[:-1])
+        met = {frozenset(m.sides) for m in before.matches() if not m.bye}
+        had_bye = {m.a for m in before.matches() if m.bye and m.a}
+        assert sorted(e for m in rnd for e in m.sides if e) == sorted(active)
+        byes = [m.a for m in rnd if m.bye]
+        assert len(byes) == len(active) % 2
+        if any(frozenset(m.sides) in met for m in rnd if not m.bye):
+            assert not rematch_free_exists(active, met, had_bye)
+        for b in byes:  # a second bye only when everyone has had one
+            assert b not in had_bye or set(active) <= had_bye
+        if ev.is_over:
+            break
+        ev = play_round(ev, rng)
+    for e, first in late.items():
+        assert ev.first_round(e) == first
+        assert all(e not in m.sides for m in ev.matches() if m.round < first)
+    s = {x.entrant: x for x in ev.standings()}
+    for e in ev.entrants:
+        assert s[e].points == s[e].wins + s[e].byes * bye_points
+    assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+    with pytest.raises(TournamentError, match="can no longer join"):
+        ev.add_entrant("too-late")
+
+
+def test_late_entry_errors() -> None:
+    ev = Swiss.create(["a", "b", "c", "d"], rounds=2)
+    with pytest.raises(TournamentError, match="twice"):
+        ev.add_entrant("a")
+    with pytest.raises(TournamentError, match="non-empty"):
+        ev.add_entrant("")
+    with pytest.raises(TournamentError, match=r"0, 0\.5 or 1"):
+        Swiss.create(["a", "b"], bye_points=2)
+    ev = ev.add_entrant("e").record_game("R1M1", "a").record_game("R1M2", "b")
+    # The newcomer, lowest seed with no points, takes round 2's bye, worth 1 point.
+    assert ev.rounds[1][-1].sides == ("e", None)
+    assert {s.entrant: s.points for s in ev.standings()}["e"] == 1
+    with pytest.raises(TournamentError, match="can no longer join"):
+        ev.add_entrant("f")

@@ -6,7 +6,7 @@ import json
 import random
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -19,21 +19,33 @@ from boneyard.cli.options import parse_bot_names, parse_option_pairs
 from boneyard.core.errors import BoneyardError, OptionError
 from boneyard.games.registry import MODULES
 from boneyard.tournament import (
+    DoubleElimination,
     Event,
     Match,
+    Pools,
     RoundRobin,
     Schedule,
     SingleElimination,
     Swiss,
     seed_random,
 )
+from boneyard.tournament.labels import outcome_label
 from boneyard.tournament.simulate import MatchPlay, playable_matches, simulate
 
-app = typer.Typer(help="Tournaments: brackets, Swiss, round robin.", no_args_is_help=True)
+app = typer.Typer(
+    help="Tournaments: brackets (single, double), Swiss, round robin, pools.", no_args_is_help=True
+)
 out = Console(highlight=False)
 err = Console(stderr=True)
 
-DEFAULT_SCHEDULE = {"pda": "pda", "elimination": "bo3", "swiss": "bo1", "roundrobin": "bo1"}
+DEFAULT_SCHEDULE = {
+    "pda": "pda",
+    "elimination": "bo3",
+    "double": "bo3",
+    "swiss": "bo1",
+    "roundrobin": "bo1",
+    "pools": "bo1",
+}
 
 
 def _fail(message: str) -> None:
@@ -41,11 +53,27 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-def _build(fmt: str, entrants: list[str], schedule: Schedule, rounds: int | None) -> Event:
+def _build(fmt: str, entrants: list[str], schedule: Schedule, how: dict[str, Any]) -> Event:
+    """The event of format ``fmt``; ``how`` holds the format's own command-line options."""
     if fmt in ("pda", "elimination"):
-        return SingleElimination.create(entrants, schedule)
+        return SingleElimination.create(entrants, schedule, how["third_place"])
+    if fmt == "double":
+        return DoubleElimination.create(entrants, schedule, how["reset"])
     if fmt == "swiss":
-        return Swiss.create(entrants, rounds, schedule)
+        return Swiss.create(entrants, how["rounds"], schedule)
+    if fmt == "pools":
+        pools = how["pools"] or max(1, len(entrants) // 4)
+        bracket = Schedule.parse(how["bracket_schedule"] or "bo3")
+        return Pools.create(
+            entrants,
+            pools,
+            how["advance"],
+            schedule,
+            how["bracket"],
+            bracket,
+            how["third_place"],
+            how["reset"],
+        )
     return RoundRobin.create(entrants, schedule)
 
 
@@ -64,23 +92,33 @@ def _match_line(ev: Event, m: Match) -> str:
         a = f"[bold]{a}[/]"
     elif m.winner == m.b:
         b = f"[bold]{b}[/]"
-    score = f"{wa}–{wb}" + (f" (forfeit by {escape(m.forfeit)})" if m.forfeit else "")
+    score = f"{wa}–{wb}"
+    if m.forfeit:
+        score += f" ({outcome_label(m.forfeit_reason).name.lower()}: {escape(m.forfeit)})"
+    elif m.outcome not in (None, "played"):
+        score += f" ({outcome_label(m.outcome or '').name.lower()})"
     return f"  {m.id:<8} {a}  {score}  {b}"
 
 
+def _titles(ev: Event) -> tuple[str, ...]:
+    """Round headings: a single-elimination bracket reads Round 1, Round 2 ... Final."""
+    if ev.format == "single_elimination":
+        k = len(ev.rounds)
+        return tuple("Final" if r == k else f"Round {r}" for r in range(1, k + 1))
+    return ev.round_titles()
+
+
 def print_event(ev: Event, console: Console, max_rows: int = 32) -> None:
-    """The rounds (match scores) and, for Swiss and round robin, the standings."""
-    for rnd in ev.rounds:
+    """The rounds (match scores) and, but for single elimination, the standings."""
+    for rnd, head in zip(ev.rounds, _titles(ev), strict=True):
         if not rnd:
             continue
-        title = "Final" if ev.format == "single_elimination" and len(rnd) == 1 else "Round"
-        head = f"{title}" if title == "Final" else f"Round {rnd[0].round}"
         console.print(f"[bold underline]{head}[/] · best of {rnd[0].best_of}")
         for m in rnd:
             console.print(_match_line(ev, m))
     if ev.format != "single_elimination":
         table = Table(title="Standings")
-        breaks = ("Buchholz", "S-B") if ev.format == "swiss" else ("S-B",)
+        breaks = tuple(label.short for label in ev.tiebreak_labels())
         for col in ("#", "entrant", "seed", "points", "W-L", "byes", "games", *breaks):
             table.add_column(col, justify="left" if col == "entrant" else "right")
         for s in ev.standings()[:max_rows]:
@@ -105,7 +143,7 @@ def simulate_cmd(
         typer.Option(
             "--format",
             help="pda (single elimination, best of 5, final best of 7, PDA rules), "
-            "elimination, swiss or roundrobin.",
+            "elimination, double, swiss, roundrobin or pools.",
         ),
     ] = "pda",
     bots: Annotated[
@@ -119,6 +157,26 @@ def simulate_cmd(
         typer.Option(help="Best-of per round: pda, bo1, bo3, ... or a list such as 3,5,7."),
     ] = None,
     rounds: Annotated[int | None, typer.Option(help="Swiss rounds (default ceil(log2 n)).")] = None,
+    third_place: Annotated[
+        bool, typer.Option("--third-place", help="Single elimination: a third-place match.")
+    ] = False,
+    reset: Annotated[
+        bool,
+        typer.Option(
+            "--reset/--no-reset",
+            help="Double elimination: a grand-final win from the losers' side forces a reset.",
+        ),
+    ] = True,
+    pools: Annotated[
+        int | None, typer.Option(help="Pools: how many (default: pools of about 4).")
+    ] = None,
+    advance: Annotated[int, typer.Option(help="Pools: how many of each go through.")] = 2,
+    bracket_format: Annotated[
+        str, typer.Option(help="Pools: the bracket after them, single or double.")
+    ] = "single",
+    bracket_schedule: Annotated[
+        str | None, typer.Option(help="Pools: best-of per bracket round (default bo3).")
+    ] = None,
     seeding: Annotated[
         str, typer.Option(help="draw (a random draw from the seed) or order (entrant order).")
     ] = "draw",
@@ -158,7 +216,16 @@ def simulate_cmd(
         sched = Schedule.parse(schedule or DEFAULT_SCHEDULE[fmt])
         options = parse_option_pairs(option or [], preset)
         order = seed_random(ids, random.Random(seed)) if seeding == "draw" else tuple(ids)
-        event = _build(fmt, list(order), sched, rounds)
+        how = {
+            "rounds": rounds,
+            "third_place": third_place,
+            "reset": reset,
+            "pools": pools,
+            "advance": advance,
+            "bracket": bracket_format,
+            "bracket_schedule": bracket_schedule,
+        }
+        event = _build(fmt, list(order), sched, how)
     except BoneyardError as exc:
         _fail(str(exc))
         raise

@@ -47,6 +47,7 @@ from boneyard.server.accounts import Accounts
 from boneyard.server.tables import LiveTable, TableManager, now
 from boneyard.store.events import Entrant, Event, EventAction, EventGame, EventOffer
 from boneyard.store.models import GameTable, LogEntry, User
+from boneyard.tournament import Event as Tournament
 from boneyard.tournament import (
     RoundRobin,
     Schedule,
@@ -68,7 +69,6 @@ SWEEP_EVERY = 10.0  # seconds between abandonment checks of one event
 MAX_ID = 2**31 - 1
 BOGUS_SCORES = (150, 100)  # PDA 8c-e: beneficiary 150, bogus player 100
 
-Tournament = SingleElimination | Swiss | RoundRobin
 RowId = Annotated[int, PathParam(ge=0, le=2**31 - 1)]
 UserDep = Callable[..., Awaitable[Any]]
 

@@ -1,4 +1,5 @@
-"""Tournaments: single elimination, Swiss and round robin; match play; standings; ratings.
+"""Tournaments: single and double elimination, Swiss, round robin, pools then a bracket; match
+play; standings, crosstables and their labels; score-card checks; ratings.
 
 Pure logic: no I/O, no clock, randomness only from an injected ``random.Random``; every value
 is immutable and every "update" returns a new value. Entrant ids are strings, given to each
@@ -16,9 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from boneyard.tournament.double import DoubleElimination
 from boneyard.tournament.elimination import SingleElimination
 from boneyard.tournament.errors import TournamentError
 from boneyard.tournament.match import Match, MatchGame
+from boneyard.tournament.pools import Pools
 from boneyard.tournament.ratings import CATEGORIES, Rating, category_for, rate_game, rate_teams
 from boneyard.tournament.roundrobin import RoundRobin
 from boneyard.tournament.schedule import PDA, Schedule
@@ -26,13 +29,15 @@ from boneyard.tournament.seeding import seed_by_rating, seed_random
 from boneyard.tournament.standings import Standing
 from boneyard.tournament.swiss import Swiss
 
-Event = SingleElimination | Swiss | RoundRobin
+Event = SingleElimination | DoubleElimination | Swiss | RoundRobin | Pools
 """Any tournament format; they share one interface (see tournament-api.md)."""
 
-FORMATS: dict[str, type[SingleElimination] | type[Swiss] | type[RoundRobin]] = {
+FORMATS: dict[str, type[Event]] = {
     "single_elimination": SingleElimination,
+    "double_elimination": DoubleElimination,
     "swiss": Swiss,
     "round_robin": RoundRobin,
+    "pools": Pools,
 }
 
 
@@ -55,9 +60,11 @@ __all__ = [
     "CATEGORIES",
     "FORMATS",
     "PDA",
+    "DoubleElimination",
     "Event",
     "Match",
     "MatchGame",
+    "Pools",
     "Rating",
     "RoundRobin",
     "Schedule",

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Self
 
 from boneyard.tournament.errors import TournamentError
+from boneyard.tournament.labels import Label, criterion
 from boneyard.tournament.match import Match
 from boneyard.tournament.schedule import Schedule
 from boneyard.tournament.standings import Standing
 
 VERSION = 1
+_ID_TAIL = re.compile(r"[A-Z](\d+)M(\d+)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +21,10 @@ class EventBase:
     """Entrants in seed order, the schedule, and the rounds of matches known so far."""
 
     format: ClassVar[str] = ""
+    RANKING: ClassVar[tuple[str, ...]] = ()
+    """The standings criteria in order (keys of :mod:`boneyard.tournament.labels`)."""
+    TIEBREAKS: ClassVar[tuple[str, ...]] = ()
+    """The criteria held in ``Standing.tiebreaks``, in order."""
 
     entrants: tuple[str, ...]
     schedule: Schedule
@@ -37,13 +44,17 @@ class EventBase:
         r, i = self._locate(match_id)
         return self.rounds[r][i]
 
+    def _guess(self, match_id: str) -> tuple[int, int]:
+        """Where a match id such as ``R2M5`` or ``P3R2M5`` should sit in ``rounds`` (checked by
+        :meth:`_locate`, which falls back to a scan)."""
+        m = _ID_TAIL.search(match_id)
+        return (int(m[1]) - 1, int(m[2]) - 1) if m else (-1, -1)
+
     def _locate(self, match_id: str) -> tuple[int, int]:
-        head, sep, tail = match_id[1:].partition("M")
-        if match_id[:1] == "R" and sep and head.isdigit() and tail.isdigit():
-            r, i = int(head) - 1, int(tail) - 1
-            rounds = self.rounds
-            if 0 <= r < len(rounds) and 0 <= i < len(rounds[r]) and rounds[r][i].id == match_id:
-                return r, i
+        r, i = self._guess(match_id)
+        rounds = self.rounds
+        if 0 <= r < len(rounds) and 0 <= i < len(rounds[r]) and rounds[r][i].id == match_id:
+            return r, i
         for r, rnd in enumerate(self.rounds):
             for i, m in enumerate(rnd):
                 if m.id == match_id:
@@ -87,6 +98,22 @@ class EventBase:
         """The standings (see the format)."""
         raise NotImplementedError
 
+    def _bye_points(self) -> float | None:
+        """What a bye scores, for formats that count byes as points."""
+        return None
+
+    def ranking(self) -> tuple[Label, ...]:
+        """What orders the standings, first criterion first, with names and explanations."""
+        return tuple(criterion(k, self._bye_points()) for k in self.RANKING)
+
+    def tiebreak_labels(self) -> tuple[Label, ...]:
+        """The names and explanations of the ``Standing.tiebreaks`` values, in order."""
+        return tuple(criterion(k) for k in self.TIEBREAKS)
+
+    def round_titles(self) -> tuple[str, ...]:
+        """A title for each entry of ``rounds``: ``Round 1``, ``Round 2`` ..."""
+        return tuple(f"Round {r}" for r in range(1, len(self.rounds) + 1))
+
     def _check_playable(self, m: Match) -> None:
         if m.is_ready and m.round != self.current_round:
             raise TournamentError(
@@ -106,11 +133,13 @@ class EventBase:
         self._check_playable(m)
         return self._put(m.with_game(winner, scores, reason))
 
-    def record_forfeit(self, match_id: str, loser: str) -> Self:
-        """The event with ``match_id`` forfeited by ``loser``."""
+    def record_forfeit(self, match_id: str, loser: str, reason: str = "forfeit") -> Self:
+        """The event with ``match_id`` forfeited by ``loser``; ``reason`` (``forfeit``,
+        ``no_show``, ``abandoned``, ``withdrawn``, ``timeout``, ``ruling``, ``disqualified``)
+        marks the match in brackets and standings."""
         m = self.match(match_id)
         self._check_playable(m)
-        return self._put(m.with_forfeit(loser))
+        return self._put(m.with_forfeit(loser, reason))
 
     def _put(self, m: Match) -> Self:
         r, i = self._locate(m.id)

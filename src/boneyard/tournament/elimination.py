@@ -40,12 +40,22 @@ class SingleElimination(EventBase):
     """
 
     format: ClassVar[str] = "single_elimination"
+    RANKING: ClassVar[tuple[str, ...]] = ("finish", "seed")
+    TIEBREAKS: ClassVar[tuple[str, ...]] = ("reached",)
+
+    third_place: bool = False
+    """The semi-final losers play for third place (match ``R{last}M2``)."""
 
     @staticmethod
-    def create(entrants: Sequence[str], schedule: Schedule = PDA) -> SingleElimination:
-        """A bracket for ``entrants`` given in seed order (seed 1 first)."""
+    def create(
+        entrants: Sequence[str], schedule: Schedule = PDA, third_place: bool = False
+    ) -> SingleElimination:
+        """A bracket for ``entrants`` given in seed order (seed 1 first); ``third_place`` adds
+        a match between the semi-final losers (4 entrants or more), as long as a semi-final."""
         check_entrants(entrants, 2, MAX_ENTRANTS)
         n = len(entrants)
+        if third_place and n < 4:
+            raise TournamentError("a third-place match needs at least 4 entrants")
         total = (n - 1).bit_length()
         size = 1 << total
         order = bracket_order(size)
@@ -67,8 +77,10 @@ class SingleElimination(EventBase):
                         ms[m.index // 2] = (
                             replace(nxt, a=m.a) if m.index % 2 == 0 else replace(nxt, b=m.a)
                         )
+            if r == total and third_place:
+                ms.append(Match(match_id(r, 1), r, 1, None, None, schedule.best_of(r - 1, total)))
             rounds.append(tuple(ms))
-        return SingleElimination(tuple(entrants), schedule, tuple(rounds))
+        return SingleElimination(tuple(entrants), schedule, tuple(rounds), third_place)
 
     def pending(self) -> tuple[Match, ...]:
         """Every match ready to play, in any round (a bracket need not advance evenly)."""
@@ -80,14 +92,18 @@ class SingleElimination(EventBase):
     def _advanced(self, m: Match) -> SingleElimination:
         if m.round >= self.num_rounds:
             return self
-        winner = m.winner
-        nxt = self.rounds[m.round][m.index // 2]
-        nxt = replace(nxt, a=winner) if m.index % 2 == 0 else replace(nxt, b=winner)
-        rounds = list(self.rounds)
-        rnd = list(rounds[m.round])
-        rnd[m.index // 2] = nxt
-        rounds[m.round] = tuple(rnd)
-        return replace(self, rounds=tuple(rounds))
+        side = m.index % 2
+        ev = self._seat(m.round, m.index // 2, side, m.winner)
+        if self.third_place and m.round == self.num_rounds - 1:
+            ev = ev._seat(m.round, 1, side, m.loser)
+        return ev
+
+    def _seat(self, r: int, i: int, side: int, entrant: str | None) -> SingleElimination:
+        """The event with ``entrant`` on ``side`` of match ``i`` of ``rounds[r]``."""
+        nxt = self.rounds[r][i]
+        nxt = replace(nxt, a=entrant) if side == 0 else replace(nxt, b=entrant)
+        rnd = (*self.rounds[r][:i], nxt, *self.rounds[r][i + 1 :])
+        return replace(self, rounds=(*self.rounds[:r], rnd, *self.rounds[r + 1 :]))
 
     @property
     def champion(self) -> str | None:
@@ -96,35 +112,53 @@ class SingleElimination(EventBase):
 
     @property
     def is_over(self) -> bool:
-        """The final is decided."""
-        return self.rounds[-1][0].is_over
+        """The final (and the third-place match, if any) is decided."""
+        return all(m.is_over for m in self.rounds[-1])
+
+    def round_titles(self) -> tuple[str, ...]:
+        """``Round 1`` ... ``Quarter-finals``, ``Semi-finals``, ``Final`` (whose round also
+        holds the third-place match, ``R{last}M2``).
+
+        >>> SingleElimination.create([str(i) for i in range(9)]).round_titles()
+        ('Round 1', 'Quarter-finals', 'Semi-finals', 'Final')
+        """
+        k = self.num_rounds
+        names = {k: "Final", k - 1: "Semi-finals", k - 2: "Quarter-finals"}
+        return tuple(names.get(r, f"Round {r}") for r in range(1, k + 1))
 
     def standings(self) -> tuple[Standing, ...]:
-        """Champion, runner-up, then by the round of elimination (later is better); entrants
-        out in the same round share a rank and are listed by seed. ``tiebreaks`` is
-        ``(last round reached,)``."""
+        """Champion, runner-up, (third-place winner, loser), then by the round of elimination
+        (later is better); entrants out in the same round share a rank and are listed by seed.
+        ``tiebreaks`` is ``(last round reached,)``."""
         reached = dict.fromkeys(self.entrants, 1)
+        tier = dict.fromkeys(self.entrants, 0)  # 1: playing for third place
         out_in: dict[str, int] = {}
+        lost_last: dict[str, bool] = {}
         for m in self.matches():
             for e in m.sides:
                 if e is not None:
                     reached[e] = max(reached[e], m.round)
+                    tier[e] = m.index if m.round == self.num_rounds else 0
+                    lost_last[e] = m.loser == e
             if m.loser is not None:
                 out_in[m.loser] = m.round
         t = tally(self.entrants, self.matches())
         seeds = {e: i + 1 for i, e in enumerate(self.entrants)}
-        order = sorted(self.entrants, key=lambda e: (-reached[e], e in out_in, seeds[e]))
-        keys = [(-reached[e], e in out_in) for e in order]
+
+        def key(e: str) -> tuple[int, int, bool]:
+            return (-reached[e], tier[e], lost_last.get(e, False))
+
+        order = sorted(self.entrants, key=lambda e: (*key(e), seeds[e]))
         out = []
-        for e, rank in zip(order, competition_ranks(keys), strict=True):
+        for e, rank in zip(order, competition_ranks([key(e) for e in order]), strict=True):
             te = t[e]
             points = float(te.wins + te.byes)
             out.append(standing(e, rank, seeds[e], points, te, (float(reached[e]),), out_in.get(e)))
         return tuple(out)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form (tournament-api.md)."""
-        return self._json_base()
+        """The JSON form (tournament-api.md), with ``third_place``."""
+        return {**self._json_base(), "third_place": self.third_place}
 
     @staticmethod
     def from_json(doc: dict[str, Any]) -> SingleElimination:
@@ -132,4 +166,4 @@ class SingleElimination(EventBase):
         entrants, schedule, rounds = EventBase._parse_base(doc, SingleElimination.format)
         if not rounds:
             raise TournamentError("a bracket has at least one round")
-        return SingleElimination(entrants, schedule, rounds)
+        return SingleElimination(entrants, schedule, rounds, bool(doc.get("third_place", False)))

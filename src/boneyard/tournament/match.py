@@ -7,6 +7,21 @@ from typing import Any
 
 from boneyard.tournament.errors import TournamentError
 
+FORFEIT_REASONS = (
+    "forfeit",
+    "no_show",
+    "abandoned",
+    "withdrawn",
+    "timeout",
+    "ruling",
+    "disqualified",
+)
+"""Why a whole match was forfeited (``Match.forfeit_reason``)."""
+
+_GAME_MARKS = ("ruling", "forfeit", "abandoned", "timeout")
+"""Game reasons that mark a decided match (in this order of precedence); ``target`` and
+``bogus`` games were played out."""
+
 
 @dataclass(frozen=True, slots=True)
 class MatchGame:
@@ -55,6 +70,8 @@ class Match:
     games: tuple[MatchGame, ...] = ()
     forfeit: str | None = None
     """The entrant who forfeited the whole match (the other side wins)."""
+    forfeit_reason: str = "forfeit"
+    """Why, when ``forfeit`` is set: one of :data:`FORFEIT_REASONS`."""
     bye: bool = False
     """A walk-over: ``a`` advances without games (``b`` is ``None``)."""
     _winner: str | None = field(init=False, repr=False, compare=False, default=None)
@@ -106,6 +123,28 @@ class Match:
         return self.winner is not None
 
     @property
+    def outcome(self) -> str | None:
+        """How the match was decided, for brackets and standings to mark it: ``None`` while
+        undecided, ``bye``, the forfeit's reason (``forfeit``, ``no_show``, ``abandoned`` ...),
+        else the first of ``ruling``, ``forfeit``, ``abandoned``, ``timeout`` among its games'
+        reasons, else ``played``.
+
+        >>> m = Match("R1M1", 1, 0, "ann", "bo", 1)
+        >>> m.outcome, m.with_game("bo", (150, 100), "ruling").outcome
+        (None, 'ruling')
+        >>> m.with_forfeit("ann", "abandoned").outcome, m.with_game("bo", (5, 150)).outcome
+        ('abandoned', 'played')
+        """
+        if not self.is_over:
+            return None
+        if self.bye:
+            return "bye"
+        if self.forfeit is not None:
+            return self.forfeit_reason
+        reasons = {g.reason for g in self.games}
+        return next((r for r in _GAME_MARKS if r in reasons), "played")
+
+    @property
     def is_ready(self) -> bool:
         """Both sides known and not decided: a game can be played now."""
         return self.a is not None and self.b is not None and not self.is_over
@@ -132,10 +171,15 @@ class Match:
         game = MatchGame(winner, (int(scores[0]), int(scores[1])), reason)
         return replace(self, games=(*self.games, game))
 
-    def with_forfeit(self, loser: str) -> Match:
-        """This match forfeited by ``loser`` (the games played so far are kept)."""
+    def with_forfeit(self, loser: str, reason: str = "forfeit") -> Match:
+        """This match forfeited by ``loser`` for ``reason`` (one of :data:`FORFEIT_REASONS`);
+        the games played so far are kept."""
+        if reason not in FORFEIT_REASONS:
+            raise TournamentError(
+                f"a forfeit is for one of {', '.join(FORFEIT_REASONS)}, not {reason!r}"
+            )
         self._check_ready(loser)
-        return replace(self, forfeit=loser)
+        return replace(self, forfeit=loser, forfeit_reason=reason)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (see tournament-api.md)."""
@@ -148,6 +192,7 @@ class Match:
             "best_of": self.best_of,
             "games": [g.to_json() for g in self.games],
             "forfeit": self.forfeit,
+            "forfeit_reason": self.forfeit_reason,
             "bye": self.bye,
         }
 
@@ -163,6 +208,7 @@ class Match:
             best_of=doc["best_of"],
             games=tuple(MatchGame.from_json(g) for g in doc.get("games", ())),
             forfeit=doc.get("forfeit"),
+            forfeit_reason=doc.get("forfeit_reason", "forfeit"),
             bye=doc.get("bye", False),
         )
 

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from boneyard.tournament.base import EventBase
+from boneyard.tournament.crosstable import Crosstable, crosstable
 from boneyard.tournament.errors import TournamentError, check_entrants
 from boneyard.tournament.match import Match, match_id
 from boneyard.tournament.schedule import Schedule
-from boneyard.tournament.standings import Standing, ranked, tally
+from boneyard.tournament.standings import Standing, check_bye_points, ranked, tally
 
 MAX_ENTRANTS = 64
 BO1 = Schedule(default=1, final=None)
@@ -53,14 +54,24 @@ class RoundRobin(EventBase):
     """
 
     format: ClassVar[str] = "round_robin"
+    RANKING: ClassVar[tuple[str, ...]] = ("points", "sonneborn_berger", "game_difference", "seed")
+    TIEBREAKS: ClassVar[tuple[str, ...]] = ("sonneborn_berger",)
 
     double: bool = False
+    bye_points: float = 0.0
+    """What a bye scores: nothing by default (every entrant of an odd field has the same
+    number of byes), or 0.5 or 1."""
 
     @staticmethod
     def create(
-        entrants: Sequence[str], schedule: Schedule = BO1, double: bool = False
+        entrants: Sequence[str],
+        schedule: Schedule = BO1,
+        double: bool = False,
+        bye_points: float = 0.0,
+        prefix: str = "",
     ) -> RoundRobin:
-        """A round robin for ``entrants`` in seed order (2 to 64 entrants)."""
+        """A round robin for ``entrants`` in seed order (2 to 64 entrants); ``prefix`` goes in
+        front of the match ids (``P2`` gives ``P2R1M1``: pool 2 of a pools event)."""
         check_entrants(entrants, 2, MAX_ENTRANTS)
         n = len(entrants)
         table = berger_rounds(n)
@@ -74,29 +85,38 @@ class RoundRobin(EventBase):
             for a, b in rnd:
                 if a > n or b > n:
                     bye = entrants[min(a, b) - 1]
-                    ms.append(Match(match_id(r, 0), r, 0, bye, None, best_of, bye=True))
+                    ms.append(Match("", r, 0, bye, None, best_of, bye=True))
                 else:
                     ms.append(Match("", r, 0, entrants[a - 1], entrants[b - 1], best_of))
             real = [x for x in ms if not x.bye] + [x for x in ms if x.bye]
             rounds.append(
                 tuple(
-                    Match(match_id(r, i), r, i, x.a, x.b, best_of, bye=x.bye)
+                    Match(prefix + match_id(r, i), r, i, x.a, x.b, best_of, bye=x.bye)
                     for i, x in enumerate(real)
                 )
             )
-        return RoundRobin(tuple(entrants), schedule, tuple(rounds), double)
+        return RoundRobin(
+            tuple(entrants), schedule, tuple(rounds), double, check_bye_points(bye_points)
+        )
+
+    def _bye_points(self) -> float | None:
+        return self.bye_points if len(self.entrants) % 2 else None
 
     def standings(self) -> tuple[Standing, ...]:
-        """By points (a won match 1; a bye nothing), Sonneborn-Berger (the sum of the points
-        of the opponents beaten), game difference, seed. Ranks are unique."""
+        """By points (a won match 1; a bye :attr:`bye_points`), Sonneborn-Berger (the sum of
+        the points of the opponents beaten), game difference, seed. Ranks are unique."""
         t = tally(self.entrants, self.matches())
-        points = {e: float(x.wins) for e, x in t.items()}
+        points = {e: x.wins + x.byes * self.bye_points for e, x in t.items()}
         sb = {e: sum(points[o] for o in x.beaten) for e, x in t.items()}
         return ranked(self.entrants, t, points, {e: (sb[e],) for e in t})
 
+    def crosstable(self) -> Crosstable:
+        """Every entrant's results against every other, in standings order."""
+        return crosstable(self.standings(), self.matches())
+
     def to_json(self) -> dict[str, Any]:
         """The JSON form (tournament-api.md), with ``double``."""
-        return {**self._json_base(), "double": self.double}
+        return {**self._json_base(), "double": self.double, "bye_points": self.bye_points}
 
     @staticmethod
     def from_json(doc: dict[str, Any]) -> RoundRobin:
@@ -104,4 +124,5 @@ class RoundRobin(EventBase):
         entrants, schedule, rounds = EventBase._parse_base(doc, RoundRobin.format)
         if not rounds:
             raise TournamentError("a round robin has at least one round")
-        return RoundRobin(entrants, schedule, rounds, bool(doc.get("double", False)))
+        bye_points = check_bye_points(doc.get("bye_points", 0.0))
+        return RoundRobin(entrants, schedule, rounds, bool(doc.get("double", False)), bye_points)

@@ -23,7 +23,7 @@ from typing import Any
 from boneyard.bots import make_bot
 from boneyard.bots.expert import check_game
 from boneyard.games.registry import get_spec, play_out
-from boneyard.tournament import Event
+from boneyard.tournament import DoubleElimination, Event, Pools, SingleElimination, Swiss
 from boneyard.tournament.errors import TournamentError
 from boneyard.tournament.match import Match, MatchGame
 from boneyard.tournament.ratings import Rating, rate_game
@@ -106,12 +106,19 @@ def play_match(task: MatchTask) -> MatchPlay:
 
 
 def playable_matches(event: Event) -> int:
-    """How many matches with games the whole event will have (for progress bars)."""
+    """How many matches with games the whole event will have (for progress bars; a double
+    elimination's grand-final reset is not counted)."""
     n = len(event.entrants)
-    if event.format == "single_elimination":
-        return n - 1
-    if event.format == "swiss":
+    if isinstance(event, SingleElimination):
+        return n - 1 + event.third_place
+    if isinstance(event, DoubleElimination):
+        return 2 * n - 2
+    if isinstance(event, Swiss):
         return event.num_rounds * (n // 2)
+    if isinstance(event, Pools):
+        q = len(event.groups) * event.advance
+        bracket = 2 * q - 2 if event.bracket_format == "double" else q - 1 + event.third_place
+        return sum(playable_matches(g) for g in event.groups) + bracket
     return sum(1 for m in event.matches() if not m.bye)
 
 

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from boneyard.tournament.errors import TournamentError
 from boneyard.tournament.match import Match
 
 
@@ -13,9 +14,10 @@ from boneyard.tournament.match import Match
 class Standing:
     """One entrant's line in the standings.
 
-    ``points`` are match points (win 1, loss 0; a Swiss bye 1). ``tiebreaks`` are the format's
-    tie-break values in order (Swiss: Buchholz, Sonneborn-Berger; round robin:
-    Sonneborn-Berger; bracket: the last round reached).
+    ``points`` are match points (win 1, loss 0, a bye what the format says). ``tiebreaks`` are
+    the format's tie-break values in order (Swiss: Buchholz, Sonneborn-Berger; round robin:
+    Sonneborn-Berger; single elimination: the last round reached; double elimination: the
+    losses); ``Event.tiebreak_labels()`` names and explains them.
     """
 
     entrant: str
@@ -29,6 +31,10 @@ class Standing:
     game_losses: int
     tiebreaks: tuple[float, ...] = ()
     eliminated_in: int | None = None
+    forfeit_wins: int = 0
+    """Matches won because the opponent forfeited (no-show, abandonment ...), among ``wins``."""
+    forfeit_losses: int = 0
+    """Matches lost by forfeit, among ``losses``."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict with the same field names."""
@@ -44,7 +50,20 @@ class Standing:
             "game_losses": self.game_losses,
             "tiebreaks": list(self.tiebreaks),
             "eliminated_in": self.eliminated_in,
+            "forfeit_wins": self.forfeit_wins,
+            "forfeit_losses": self.forfeit_losses,
         }
+
+
+def check_bye_points(value: object) -> float:
+    """What a bye may score: 0, 0.5 or 1 match points.
+
+    >>> check_bye_points(0.5)
+    0.5
+    """
+    if isinstance(value, bool) or value not in (0, 0.5, 1):
+        raise TournamentError(f"a bye scores 0, 0.5 or 1 point, not {value!r}")
+    return float(value)
 
 
 @dataclass(slots=True)
@@ -56,6 +75,8 @@ class Tally:
     byes: int = 0
     game_wins: int = 0
     game_losses: int = 0
+    forfeit_wins: int = 0
+    forfeit_losses: int = 0
     opponents: list[str] = field(default_factory=list)
     beaten: list[str] = field(default_factory=list)
 
@@ -88,6 +109,9 @@ def tally(entrants: Iterable[str], matches: Iterable[Match]) -> dict[str, Tally]
         out[w].wins += 1
         out[w].beaten.append(loser)
         out[loser].losses += 1
+        if m.forfeit is not None:
+            out[w].forfeit_wins += 1
+            out[loser].forfeit_losses += 1
         out[m.a].opponents.append(m.b)
         out[m.b].opponents.append(m.a)
     return out
@@ -115,6 +139,8 @@ def standing(
         t.game_losses,
         tiebreaks,
         eliminated_in,
+        t.forfeit_wins,
+        t.forfeit_losses,
     )
 
 

@@ -20,10 +20,11 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from boneyard.tournament.base import EventBase
+from boneyard.tournament.crosstable import Crosstable, crosstable
 from boneyard.tournament.errors import TournamentError, check_entrants
 from boneyard.tournament.match import Match, match_id
 from boneyard.tournament.schedule import Schedule
-from boneyard.tournament.standings import Standing, ranked, tally
+from boneyard.tournament.standings import Standing, check_bye_points, ranked, tally
 
 SEARCH_BUDGET = 200_000
 BO1 = Schedule(default=1, final=None)
@@ -135,12 +136,27 @@ class Swiss(EventBase):
     """
 
     format: ClassVar[str] = "swiss"
+    RANKING: ClassVar[tuple[str, ...]] = (
+        "points",
+        "buchholz",
+        "sonneborn_berger",
+        "game_difference",
+        "seed",
+    )
+    TIEBREAKS: ClassVar[tuple[str, ...]] = ("buchholz", "sonneborn_berger")
 
     planned: int = 1
+    bye_points: float = 1.0
+    """What a bye scores: 1 (a won match, the default), 0.5 or 0."""
+    joined: tuple[tuple[str, int], ...] = ()
+    """Late entrants and the first round each was paired in."""
 
     @staticmethod
     def create(
-        entrants: Sequence[str], rounds: int | None = None, schedule: Schedule = BO1
+        entrants: Sequence[str],
+        rounds: int | None = None,
+        schedule: Schedule = BO1,
+        bye_points: float = 1.0,
     ) -> Swiss:
         """A Swiss event for ``entrants`` in seed order; ``rounds`` defaults to ceil(log2 n)."""
         check_entrants(entrants, 2, 1024)
@@ -150,8 +166,33 @@ class Swiss(EventBase):
             raise TournamentError(
                 f"a Swiss event of {n} entrants has 1 to {max_rounds(n)} rounds, not {planned}"
             )
-        ev = Swiss(tuple(entrants), schedule, (), planned)
+        ev = Swiss(tuple(entrants), schedule, (), planned, check_bye_points(bye_points))
         return ev._pair_next()
+
+    def add_entrant(self, entrant: str) -> Swiss:
+        """The event with a late entrant, the lowest seed, who is paired from the next round
+        on (the rounds missed score nothing). Only while a round is still to be paired.
+
+        >>> ev = Swiss.create(["a", "b", "c", "d"], rounds=2).add_entrant("e")
+        >>> ev = ev.record_game("R1M1", "a").record_game("R1M2", "d")
+        >>> [m.sides for m in ev.rounds[1]], ev.first_round("e")
+        ([('a', 'd'), ('b', 'c'), ('e', None)], 2)
+        """
+        check_entrants([*self.entrants, entrant], 2, 1024)
+        if len(self.rounds) >= self.planned:
+            raise TournamentError(
+                f"every round of this event is paired: {entrant} can no longer join"
+            )
+        joined = (*self.joined, (entrant, len(self.rounds) + 1))
+        return replace(self, entrants=(*self.entrants, entrant), joined=joined)
+
+    def _bye_points(self) -> float:
+        return self.bye_points
+
+    def first_round(self, entrant: str) -> int:
+        """The first round ``entrant`` is paired in (1, or later for a late entrant)."""
+        self.seed_of(entrant)
+        return dict(self.joined).get(entrant, 1)
 
     @property
     def num_rounds(self) -> int:
@@ -197,21 +238,32 @@ class Swiss(EventBase):
         return self
 
     def standings(self) -> tuple[Standing, ...]:
-        """By points (win or bye 1), Buchholz (the sum of the opponents' points; a bye adds
-        nothing), Sonneborn-Berger (the sum of the points of the opponents beaten), game
-        difference, seed. Ranks are unique (the seed settles the last ties)."""
+        """By points (a win 1, a bye :attr:`bye_points`), Buchholz (the sum of the opponents'
+        points; a bye adds nothing), Sonneborn-Berger (the sum of the points of the opponents
+        beaten), game difference, seed. Ranks are unique (the seed settles the last ties)."""
         t = tally(self.entrants, self.matches())
-        points = {e: float(x.wins + x.byes) for e, x in t.items()}
+        points = {e: x.wins + x.byes * self.bye_points for e, x in t.items()}
         buchholz = {e: sum(points[o] for o in x.opponents) for e, x in t.items()}
         sb = {e: sum(points[o] for o in x.beaten) for e, x in t.items()}
         return ranked(self.entrants, t, points, {e: (buchholz[e], sb[e]) for e in t})
 
+    def crosstable(self) -> Crosstable:
+        """Every entrant's results against every other, in standings order."""
+        return crosstable(self.standings(), self.matches())
+
     def to_json(self) -> dict[str, Any]:
         """The JSON form (tournament-api.md), with ``num_rounds``."""
-        return {**self._json_base(), "num_rounds": self.planned}
+        return {
+            **self._json_base(),
+            "num_rounds": self.planned,
+            "bye_points": self.bye_points,
+            "joined": dict(self.joined),
+        }
 
     @staticmethod
     def from_json(doc: dict[str, Any]) -> Swiss:
         """The inverse of :meth:`to_json`."""
         entrants, schedule, rounds = EventBase._parse_base(doc, Swiss.format)
-        return Swiss(entrants, schedule, rounds, int(doc["num_rounds"]))
+        bye_points = check_bye_points(doc.get("bye_points", 1.0))
+        joined = tuple((str(e), int(r)) for e, r in doc.get("joined", {}).items())
+        return Swiss(entrants, schedule, rounds, int(doc["num_rounds"]), bye_points, joined)

@@ -1,0 +1,127 @@
+"""Score cards of over-the-board games: what a game's final scores can be, and stable game
+numbers.
+
+A card typed in by a player or the director is checked against the game's rules before it
+counts: the winner reached the target (150 under PDA), the loser did not, and no score is above
+what a game allows (High Five with chips ends on exactly 150). A card that fails gets a reason
+in the player's words; the director may still record the result as a ruling, which is not
+checked (that is the override).
+
+This module reads the games' options (to know the target), so it imports the games layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from boneyard.games.high_fives.rules import build_high_fives_options
+from boneyard.games.highfive.options import HighFiveOptions
+from boneyard.games.highfive.state import TARGET as HIGH_FIVE_TARGET
+from boneyard.games.highrise.options import build_highrise_options
+from boneyard.games.merry_go_round.options import MerryGoRoundOptions
+from boneyard.tournament.errors import TournamentError
+
+CHECKED = ("target", "bogus")
+"""Game reasons whose scores are checked; the others (``ruling``, ``forfeit`` ...) are the
+director's decision."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRule:
+    """What the final scores of a two-player game can be.
+
+    ``target``: the winner reached it (``None``: the higher score wins, whatever it is);
+    ``exact``: the winner ends on exactly the target (High Five's chips run out, Merry-Go-Round's
+    bust rule); ``step``: every score is a multiple of it; ``loser_below``: the loser ended under
+    the target (not in Highrise, where the highest total wins once anyone is over); ``negative``:
+    scores may be below zero; ``bogus``: the card of a game ended by a bogus play (PDA 8c-e:
+    150 for the other player, 100 for the offender).
+
+    >>> PDA_CARD.problem((100, 90))
+    'Nobody reached 150 (100-90): the game was not over.'
+    >>> PDA_CARD.problem((400, 20))
+    '400 is more than a game allows: the winner ends on exactly 150.'
+    >>> PDA_CARD.problem((95, 150)) is None
+    True
+    """
+
+    target: int | None = 150
+    exact: bool = False
+    step: int = 1
+    loser_below: bool = True
+    negative: bool = False
+    bogus: tuple[int, int] | None = None
+
+    @staticmethod
+    def for_game(game: str, options: Mapping[str, Any] | None = None) -> ScoreRule:
+        """The rule of a two-player ``game`` played with ``options`` (as a table would)."""
+        opts = dict(options or {})
+        if game == "highfive":
+            hf = HighFiveOptions.build(opts)
+            pda = hf.bogus_effect == "end_game_150_100"
+            capped = hf.payment_cap == "chips"
+            return ScoreRule(HIGH_FIVE_TARGET, capped, 5, bogus=(150, 100) if pda else None)
+        if game == "merry-go-round":
+            mg = MerryGoRoundOptions.build(opts, 2)
+            return ScoreRule(mg.target, mg.exact_target_scope == "all_scores")
+        if game == "high-fives":
+            gf = build_high_fives_options(opts, 2)
+            return ScoreRule(gf.target, loser_below=gf.win_check == "immediate")
+        if game == "highrise":
+            hr = build_highrise_options(opts)
+            target = None if hr.single_hand else hr.target
+            return ScoreRule(target, loser_below=False, negative=hr.allow_negative)
+        raise TournamentError(f"score cards are not known for the game {game!r}")
+
+    def problem(self, scores: tuple[int, int], reason: str = "target") -> str | None:
+        """Why these final scores (side a, side b) cannot end a game, in the player's words;
+        ``None`` when they can. Games decided otherwise (``ruling``, ``forfeit`` ...) pass."""
+        if reason not in CHECKED:
+            return None
+        a, b = scores
+        card = f"{a}-{b}"
+        hi, lo = max(a, b), min(a, b)
+        if lo < 0 and not self.negative:
+            return f"A score cannot be negative ({card})."
+        if a == b:
+            return f"The scores are equal ({card}): a game has one winner."
+        odd = next((x for x in (a, b) if x % self.step), None)
+        if odd is not None:
+            return f"Scores go up in steps of {self.step}: {odd} cannot be a final score."
+        if reason == "bogus":
+            if self.bogus is None:
+                return "A bogus play does not end the game under these rules."
+            if (hi, lo) != self.bogus:
+                x, y = self.bogus
+                return f"A game ended by a bogus play is scored {x}-{y} (PDA 8c-e), not {card}."
+            return None
+        return self._target_problem(hi, lo, card)
+
+    def _target_problem(self, hi: int, lo: int, card: str) -> str | None:
+        if self.target is None:
+            return None
+        if hi < self.target:
+            return f"Nobody reached {self.target} ({card}): the game was not over."
+        if self.exact and hi > self.target:
+            return f"{hi} is more than a game allows: the winner ends on exactly {self.target}."
+        if self.loser_below and lo >= self.target:
+            return f"Both reached {self.target} ({card}): the game ends when the first does."
+        return None
+
+
+PDA_CARD = ScoreRule(150, exact=True, step=5, bogus=(150, 100))
+"""High Five under the PDA rules: 150 exactly, scores in fives, bogus 150-100."""
+
+
+def game_number(live: Iterable[int]) -> int:
+    """The number of a match's next game, given the numbers of its games that still count
+    (not void): the lowest number free. A voided game's number goes to the game that replaces
+    it, and the games after it keep theirs, so numbers never drift.
+
+    >>> game_number([]), game_number([1, 2]), game_number([1, 3]), game_number([2, 3])
+    (1, 3, 2, 1)
+    """
+    taken = set(live)
+    return next(n for n in range(1, len(taken) + 2) if n not in taken)
