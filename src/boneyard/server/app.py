@@ -27,7 +27,7 @@ from boneyard.bots import BOTS
 from boneyard.bots.expert import check_game
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.games.registry import available_games, get_spec
-from boneyard.server import access, auth, profiles, replays, validation
+from boneyard.server import access, auth, profiles, replays, rules, validation
 from boneyard.server import events as site_events
 from boneyard.server.broadcast import make_broadcaster
 from boneyard.server.chat import CHAT_RATE, Chat
@@ -719,6 +719,7 @@ def create_app(
 
     access.add_routes(app, tables)
     profiles.add_routes(app, sessions, ERRORS)
+    rules.add_routes(app)  # /rules and /rules/{game}
 
     @app.get("/replay", include_in_schema=False)
     async def replay_upload_page() -> FileResponse:
