@@ -15,6 +15,10 @@ function captureBoard(view) {
     row.append(tile(t, cls, 26, true));
   }
   box.append(played, row);
+  const legend = el("p", { class: "legend" });
+  if (view.claim.length) legend.append(el("span", { class: "key claimed" }, "claimed pair"));
+  if (view.capture.length) legend.append(el("span", { class: "key captured" }, "captured with it"));
+  if (legend.children.length) box.append(legend);
   return box;
 }
 
