@@ -255,6 +255,11 @@ export function towerBoard(view, ctx = {}) {
       const cls = ["cell"];
       if (c) cls.push(`level${Math.min(c.level, 5)}`);
       if (c && c.spacer) cls.push("spacer");
+      // The two halves of one domino touch, so that a player sees which squares it covers.
+      for (const [dr, dk, side] of [[0, 1, "r"], [0, -1, "l"], [1, 0, "d"], [-1, 0, "u"]]) {
+        const o = cells.get(`${r + dr},${k + dk}`);
+        if (c && o && o.tile === c.tile) cls.push(`join-${side}`);
+      }
       if (targets.has(key)) cls.push("target");
       if (picked.has(key)) cls.push("picked");
       const node = el("div", { class: cls.join(" "), "data-cell": key,
