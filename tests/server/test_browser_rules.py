@@ -111,11 +111,17 @@ def test_rules_pages_draw_their_pictures_and_fit_a_phone(live_server: str) -> No
             # The pictures say what the engine counts: a count of 20, a 20-point tower move.
             page = browser.new_page()
             page.goto(live_server + "/rules/highfive")
-            expect(page.locator("body")).to_contain_text("The open ends add up to 20")
+            expect(page.locator("body")).to_contain_text(
+                "The open ends add up to 20: a multiple of 5, it scores 20 points."
+            )
             assert page.locator("figure.board .spinner").count() >= 3
             page.goto(live_server + "/rules/highrise")
-            expect(page.locator("body")).to_contain_text("The last domino scores 20")
+            expect(page.locator("body")).to_contain_text("The last domino scores 20 points")
             assert page.locator("figure.board .tower .spacer").count() == 1
+            page.goto(live_server + "/rules/merry-go-round")  # a point for every five
+            expect(page.locator("body")).to_contain_text(
+                "add up to 20: a multiple of 5, it scores 4 points."
+            )
             page.goto(live_server + "/rules/high-fives")
             expect(page.locator("body")).to_contain_text("The turn wins 4 tiles worth 7 points")
         finally:

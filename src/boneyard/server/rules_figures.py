@@ -70,10 +70,13 @@ def fives_view(spec: str, policy: str = "sides_first") -> JSON:
                 raise FigureError(f"{step!r} is not a legal play on this layout")
             lay.place(tid, anchor, fits[0][2])
         last = str(tile)
+    scores = lay.count > 0 and lay.count % 5 == 0
     return {
         "layout": [p.to_json() for p in placed_views(lay)],
         "available_ends": ends_json(ends_view(lay.available(rule))),
         "count": lay.count,
+        # High Five scores the count; Merry-Go-Round a point for every five.
+        "points": (lay.count if policy == "sides_first" else lay.count // 5) if scores else 0,
         "last": last,
     }
 

@@ -23,10 +23,11 @@ function captureBoard(view) {
 }
 
 function describe(view) {
-  if (view.layout) return `The open ends add up to ${view.count}${view.count > 0 && view.count % 5 === 0 ? `: a multiple of 5, it scores ${view.count}` : ""}.`;
-  if (view.tower) return `The last domino scores ${view.points}. Spacers left: ${view.spacers_left}.`;
+  const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
+  if (view.layout) return `The open ends add up to ${view.count}${view.points ? `: a multiple of 5, it scores ${points(view.points)}` : ""}.`;
+  if (view.tower) return `The last domino scores ${points(view.points)}. Spacers left: ${view.spacers_left}.`;
   const won = view.capture.length + view.claim.length + (view.capture.length ? 1 : 0);
-  return `The turn wins ${won} tiles worth ${view.points} point${view.points === 1 ? "" : "s"}.`;
+  return `The turn wins ${won} tiles worth ${points(view.points)}.`;
 }
 
 for (const fig of document.querySelectorAll("figure.board[data-view]")) {
