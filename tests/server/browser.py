@@ -36,6 +36,39 @@ needs_chromium = pytest.mark.skipif(
     not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"
 )
 
+SCREENS = Path(os.environ.get("BONEYARD_SCREENS", "/tmp/boneyard-screens"))
+"""Where the browser tests write the screenshots a person looks at (docs/server.md)."""
+
+AXE = Path(__file__).resolve().parent.parent / "js" / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core, pinned in tests/js/package.json; ``npm ci --prefix tests/js`` installs it (.ci/run)."""
+needs_axe = pytest.mark.skipif(
+    not AXE.exists(), reason="axe-core is missing (npm ci --prefix tests/js)"
+)
+AXE_RUN = """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations.map(
+  (v) => ({ id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ") + " " + n.failureSummary) }))"""
+
+
+def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> list[Any]:
+    """axe-core's violations of ``impacts`` on the page as it is now (injected from tests/js)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        # (evaluated, not added as a <script>: the site's CSP refuses inline scripts)
+        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;true")
+    return [v for v in page.evaluate(AXE_RUN) if v["impact"] in impacts]
+
+
+def screenshot(page: Any, name: str) -> Path:
+    """A full-page screenshot ``SCREENS/name.png``, for a person to look at."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    path = SCREENS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def no_sideways_scroll(page: Any) -> bool:
+    """The page is no wider than the window (nothing to scroll sideways)."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
 
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 just now."""

@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import IntegrityError
 
 from boneyard import __version__
-from boneyard.server import access, profiles, replays, validation
+from boneyard.server import access, profiles, replays, rules, validation
 from boneyard.server import events as site_events
 from boneyard.server.accounts import Accounts
 from boneyard.server.accounts import router as accounts_router
@@ -185,6 +185,7 @@ def create_app(
 
     access.add_routes(app, tables)
     profiles.add_routes(app, sessions, accounts.current_user, ERRORS)
+    rules.add_routes(app)  # /rules and /rules/{game}
 
     @app.get("/replay", include_in_schema=False)
     async def replay_upload_page() -> FileResponse:

@@ -170,6 +170,9 @@ function slotFor(geo, end, taken) {
   return [box.x, box.y, box.h > box.w];
 }
 
+// What a spinner's edge is called where a person reads it (the records' SIDE_A etc. are not).
+const EDGE = { SIDE_A: ", a side of the spinner", SIDE_B: ", a side of the spinner", END_A: ", an end of the spinner", END_B: ", an end of the spinner" };
+
 export function endKey(on, port) {
   return `${on}|${port || "OUT"}`;
 }
@@ -215,7 +218,7 @@ export function fivesBoard(view, ctx = {}) {
     t.textContent = end[0];
     g.append(t);
     const title = svg("title");
-    title.textContent = `open end ${end[0]} (on ${end[1]}${end[2] && end[2] !== "OUT" ? ", " + end[2].replace("_", " ").toLowerCase() : ""})`;
+    title.textContent = `open end ${end[0]}, on ${end[1]}${EDGE[end[2]] || ""}`;
     g.append(title);
     if (move && ctx.onEnd) g.addEventListener("click", () => ctx.onEnd(move));
     root.append(g);
@@ -235,6 +238,10 @@ export function fivesBoard(view, ctx = {}) {
 // ---------------------------------------------------------------------------------------------
 // Highrise: the tower as a grid of top faces, with levels and spacer marks.
 
+function levelName(level) {
+  return level ? `level ${level}` : "in the basement";
+}
+
 export function towerBoard(view, ctx = {}) {
   const box = el("div", { class: "felt" });
   const grid = el("div", { class: "tower" });
@@ -249,13 +256,18 @@ export function towerBoard(view, ctx = {}) {
       const cls = ["cell"];
       if (c) cls.push(`level${Math.min(c.level, 5)}`);
       if (c && c.spacer) cls.push("spacer");
+      // The two halves of one domino touch, so that a player sees which squares it covers.
+      for (const [dr, dk, side] of [[0, 1, "r"], [0, -1, "l"], [1, 0, "d"], [-1, 0, "u"]]) {
+        const o = cells.get(`${r + dr},${k + dk}`);
+        if (c && o && o.tile === c.tile) cls.push(`join-${side}`);
+      }
       if (targets.has(key)) cls.push("target");
       if (picked.has(key)) cls.push("picked");
       const node = el("div", { class: cls.join(" "), "data-cell": key,
-        title: c ? `${c.tile} at (${r},${k}), level ${c.level}${c.spacer ? ", a spacer" : ""}` : `(${r},${k}) empty` });
+        title: c ? `${c.face} of ${c.tile}, row ${r + 1} square ${k + 1}, ${levelName(c.level)}${c.spacer ? ", on a clear spacer" : ""}` : `row ${r + 1} square ${k + 1}: empty` });
       if (c) {
-        node.append(el("b", { class: "face" }, c.face), el("small", { class: "lvl" }, `L${c.level}`));
-        if (c.spacer) node.append(el("span", { class: "spacer-mark", title: "spacer" }, "▣"));
+        node.append(el("b", { class: "face" }, c.face), el("small", { class: "lvl" }, c.level ? `level ${c.level}` : "base"));
+        if (c.spacer) node.append(el("span", { class: "spacer-mark", title: "on a clear spacer" }, "▣"));
       } else node.append(el("small", {}, "·"));
       if (targets.has(key) && ctx.onCell) node.addEventListener("click", () => ctx.onCell(key));
       grid.append(node);
@@ -288,7 +300,7 @@ export function highFivesBoard(view, ctx = {}) {
   if (!(view.layout || []).length) row.append(el("p", { class: "empty" }, "The layout is empty."));
   box.append(row);
   if ((view.claimable || []).length) {
-    box.append(el("p", { class: "note" }, "Claimable pairs: " + view.claimable.map((p) => p.join(" + ")).join(", ")));
+    box.append(el("p", { class: "note", title: "Two layout tiles that match each other: before you play, you may take one such pair." }, "Claimable pairs: " + view.claimable.map((p) => p.join(" + ")).join(", ")));
   }
   return box;
 }
@@ -296,7 +308,7 @@ export function highFivesBoard(view, ctx = {}) {
 export function pilesPanel(view, names) {
   const box = el("div", { class: "piles" });
   (view.piles || []).forEach((pile, i) => {
-    const row = el("div", { class: "pile" }, el("span", { class: "who" }, `${names[i]} (${(view.scores || [])[i] ?? 0} pts, ${pile.length} tiles)`));
+    const row = el("div", { class: "pile" }, el("span", { class: "who" }, `${names[i]} (${(view.scores || [])[i] ?? 0} points, ${pile.length} tiles)`));
     const tiles = el("div", { class: "row small" });
     for (const t of pile) tiles.append(tile(t, "", 17, true));
     row.append(tiles);

@@ -5,6 +5,13 @@ export function seatName(s, i) {
   return (s && (s.name || s)) || `Seat ${i + 1}`;
 }
 
+// How a hand ended, in words ("blocked: Bob wins it"), from a replay hand_end line.
+const ENDINGS = {
+  redeal: "no double to start with: the tiles were dealt again",
+  bogus: "bogus play ended the hand",
+  ruling: "a referee's ruling ended the hand",
+};
+
 // "Bob went out: award 15" from a replay hand_end line.
 export function handEndText(end, names) {
   const w = end.winner;
@@ -14,27 +21,60 @@ export function handEndText(end, names) {
   else if (end.reason === "block") text = who ? `blocked: ${who} wins it` : "blocked: no winner";
   else if (end.reason === "game_over") text = who ? `${who} reached the target` : "the game is over";
   else if (end.reason === "played_out") text = who ? `played out: ${who} wins it` : "played out";
-  else text = `${end.reason}${who ? `: ${who}` : ""}`;
+  else text = `${ENDINGS[end.reason] || "the hand ended"}${who ? `: ${who}` : ""}`;
   if (end.award) text += `, award ${end.award}`;
   if (Array.isArray(end.awards) && end.awards.some((a) => a)) text += ` (${end.awards.map((a, i) => `${names[i]} ${a > 0 ? "+" : ""}${a}`).join(", ")})`;
   return text;
 }
 
-// The few public numbers of a view worth a chip: [label, value, id].
+// Merry-Go-Round's stage of the hand: [what it says, what it means].
+const STAGES = {
+  set: ["set a double", "The hand starts: the first player sets a double in the middle."],
+  cross_sides: ["cross: the sides", "Both sides of the set double must be covered before anything else."],
+  cross_ends: ["cross: the ends", "Both ends of the set double must be covered before play opens up."],
+  cross: ["cross", "All four edges of the set double must be covered before anything else."],
+  open: ["open play", "The cross is complete: play on any open end."],
+  idle: ["between hands", "The hand is over."],
+};
+
+// The few public numbers of a view worth a chip: [label, value, id, tooltip], in plain words.
 export function infoItems(view) {
   const out = [];
-  if (view.hand_number !== undefined) out.push(["hand", view.hand_number + 1]);
-  if (view.pass !== undefined && view.deal !== undefined) out.push(["pass · deal", `${view.pass + 1} · ${view.deal + 1}`]);
-  if (view.count !== undefined) out.push(["count", view.count, "count"]);
-  if (view.boneyard_size !== undefined) out.push(["boneyard", view.boneyard_size]);
-  if (view.reserve) out.push(["reserve", view.reserve]);
-  if (view.pile_size !== undefined) out.push(["pile", view.pile_size]);
-  if (view.undealt !== undefined) out.push(["undealt", view.undealt]);
-  if (view.spacers_left !== undefined) out.push(["spacers", view.spacers_left]);
-  if (view.target !== undefined) out.push(["target", view.target]);
-  if (view.stage) out.push(["stage", view.stage]);
-  if (view.partnerships) out.push(["play", "partners"]);
+  if (view.hand_number !== undefined) out.push(["Hand", view.hand_number + 1, "", "The number of this hand in the game."]);
+  if (view.pass !== undefined && view.deal !== undefined) {
+    out.push(["Pass · deal", `${view.pass + 1} · ${view.deal + 1}`, "", "A pass is one shuffle of the whole set, dealt out over several deals."]);
+  }
+  if (view.count !== undefined) {
+    out.push(["Open ends", view.count, "count", `The open ends add up to ${view.count}. A play that leaves a multiple of 5 scores it.`]);
+  }
+  if (view.boneyard_size !== undefined) out.push(["Boneyard", view.boneyard_size, "", "Tiles left to draw."]);
+  if (view.reserve) out.push(["Never drawn", view.reserve, "", "Tiles at the bottom of the boneyard that can never be drawn."]);
+  if (view.pile_size !== undefined) out.push(["Draw pile", view.pile_size, "", "Dominoes left to draw: one a turn, when you cannot place."]);
+  if (view.undealt !== undefined) {
+    out.push(["Still to deal", view.undealt, "", "Tiles still to be dealt in this pass; those left at the last deal go face up on the layout."]);
+  }
+  if (view.spacers_left !== undefined) {
+    out.push(["Spacers", view.spacers_left, "", "Clear spacers left this hand: one lets a domino cover a square one level lower."]);
+  }
+  if (view.target !== undefined) {
+    const exact = view.stage !== undefined;
+    out.push([exact ? "Exactly" : "Playing to", view.target, "", exact ? `The first to reach exactly ${view.target} wins; a score that would pass it scores nothing.` : `The first to reach ${view.target} points wins.`]);
+  }
+  if (view.stage) {
+    const [text, tip] = STAGES[view.stage] || ["", ""];
+    if (text) out.push(["Now", text, "stage", tip]);
+  }
+  if (view.partnerships) out.push(["Partners", "sit opposite", "", "Partners sit opposite each other and share one score."]);
   return out;
+}
+
+// The chips of infoItems, each with its tooltip.
+export function infoChips(view) {
+  return infoItems(view).map(([label, value, id, tip]) => {
+    const attrs = { class: "chip", title: tip };
+    if (id) attrs.id = id;
+    return el("span", attrs, el("small", {}, label), el("b", {}, value));
+  });
 }
 
 async function sha256hex(text) {

@@ -11,6 +11,13 @@ let me = null;
 
 const FORMATS = { single_elimination: "single elimination", swiss: "Swiss", round_robin: "round robin" };
 
+// A match schedule as a person says it ("bo3" is "best of 3").
+function scheduleText(s) {
+  if (s === "pda") return "PDA: best of 5, final best of 7";
+  if (/^bo\d+$/.test(s || "")) return `best of ${s.slice(2)}`;
+  return s ? `best of ${s.replace(/,/g, ", ")} by round` : "";
+}
+
 function fail(id) {
   return (e) => { $(id).textContent = e.message; };
 }
@@ -37,13 +44,15 @@ function gameItem(data, m, g) {
 async function showList() {
   $("list").hidden = false;
   const { games } = await api("GET", "/api/games");
+  const titles = {};
+  for (const g of games) titles[g.game] = g.title;
   for (const g of games) if (g.min_players <= 2 && g.max_players >= 2) $("ev-game").append(el("option", { value: g.game }, g.title));
   const { events } = await api("GET", "/api/events");
   const ul = $("events");
   ul.replaceChildren();
   for (const e of events) {
     ul.append(el("li", {}, el("a", { href: `/events/${e.id}` }, e.name),
-      ` — ${e.game}, ${FORMATS[e.format]}, ${e.mode === "otb" ? "over the board" : "online"}, ${e.entrants}/${e.cap} entrants, ${e.status}`,
+      ` — ${titles[e.game] || e.game}, ${FORMATS[e.format]}, ${e.mode === "otb" ? "over the board" : "online"}, ${e.entrants}/${e.cap} entrants, ${e.status}`,
       e.starts_at ? `, starts ${new Date(e.starts_at).toLocaleString()}` : ""));
   }
   if (!events.length) ul.append(el("li", {}, "No events yet."));
@@ -89,7 +98,7 @@ function render(data) {
   document.body.dataset.status = data.status;
   $("ev-title").textContent = data.name;
   const when = data.starts_at ? `, starts ${new Date(data.starts_at).toLocaleString()}` : "";
-  $("ev-info").textContent = `${data.title}${data.options.preset ? ` (${data.options.preset})` : ""} · ${FORMATS[data.format]} · schedule ${data.schedule} · ${data.mode === "otb" ? "over the board" : "online"} · ${data.entrants.length}/${data.cap} entrants${when} · director ${data.director.name} · ${data.status}`;
+  $("ev-info").textContent = `${data.title}${data.options.preset ? ` (${data.options.preset})` : ""} · ${FORMATS[data.format]} · ${scheduleText(data.schedule)} · ${data.mode === "otb" ? "over the board" : "online"} · ${data.entrants.length}/${data.cap} entrants${when} · director ${data.director.name} · ${data.status}`;
   const bar = $("ev-actions");
   bar.replaceChildren();
   const mine = data.entrants.find((e) => e.id === data.me.entrant);
@@ -283,7 +292,7 @@ async function showCards() {
   for (const r of (await api("GET", `/api/events/${parts[1]}/scorecards.json`)).cards) signed[`${r.match}/${r.game}`] = r;
   document.title = `${data.name} — score cards`;
   $("sc-title").textContent = `${data.name} — official score cards`;
-  $("sc-info").textContent = `${data.title}${data.options.preset ? ` (${data.options.preset})` : ""} · ${FORMATS[data.format]} · schedule ${data.schedule} · director ${data.director.name}`;
+  $("sc-info").textContent = `${data.title}${data.options.preset ? ` (${data.options.preset})` : ""} · ${FORMATS[data.format]} · ${scheduleText(data.schedule)} · director ${data.director.name}`;
   $("sc-csv").href = `/api/events/${data.id}/scorecards.csv`;
   $("sc-json").href = `/api/events/${data.id}/scorecards.json`;
   const box = $("cards");

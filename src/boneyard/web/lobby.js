@@ -46,11 +46,26 @@ function setAllSeats() {
   for (const s of $("seat-list").querySelectorAll("select.seat-kind")) s.value = value;
 }
 
+// A table's status as the lobby says it.
+const STATUS = { open: "waiting for players", playing: "playing", over: "finished" };
+const titles = {};
+
+// The game picker's "How to play" link follows the game chosen.
+function gameRules() {
+  const g = $("game").value;
+  $("game-rules").href = `/rules/${g}`;
+  $("game-rules").textContent = `How to play ${titles[g] || "it"}`;
+}
+
 async function loadLobby() {
   const { games, bots } = await api("GET", "/api/games");
   const game = $("game");
   if (!game.options.length) {
-    for (const g of games) game.append(el("option", { value: g.game }, `${g.title} (${g.min_players}–${g.max_players})`));
+    for (const g of games) {
+      titles[g.game] = g.title;
+      game.append(el("option", { value: g.game }, `${g.title} (${g.min_players}–${g.max_players} players)`));
+    }
+    gameRules();
     for (const b of bots) $("bot").append(el("option", { value: b }, b));
     $("bot").value = "greedy";
     botLevels = bots;
@@ -61,16 +76,16 @@ async function loadLobby() {
   list.replaceChildren();
   for (const t of tables) {
     const seats = t.seats.map((s) => (s.kind === "open" ? "open seat" : s.name)).join(", ");
-    list.append(el("li", {}, el("a", { href: `/table/${t.id}` }, `${t.title} — ${seats} — ${t.status}`)));
+    list.append(el("li", {}, el("a", { href: `/table/${t.id}` }, `${t.title} — ${seats} — ${STATUS[t.status] || t.status}`)));
   }
   if (!tables.length) list.append(el("li", {}, "No open tables yet."));
   const mine = await api("GET", "/api/me/games");
   const hist = $("history");
   hist.replaceChildren();
   for (const g of mine.games) {
-    let what = g.status;
+    let what = STATUS[g.status] || g.status;
     if (g.scores) what = `${g.winner === g.seat ? "won" : "lost"} ${g.scores.join("–")}`;
-    const item = el("li", {}, el("a", { href: `/table/${g.id}` }, `${g.game}: ${g.seats.join(" v ")} — ${what}`));
+    const item = el("li", {}, el("a", { href: `/table/${g.id}` }, `${titles[g.game] || g.game}: ${g.seats.join(" v ")} — ${what}`));
     if (g.status === "over") {
       item.append(" ", el("a", { href: `/replay/${g.id}`, class: "replay" }, "replay"));
       item.append(" ", el("a", { href: `/api/tables/${g.id}/record`, download: `boneyard-${g.id}.json` }, "record"));
@@ -121,6 +136,7 @@ $("quickplay").addEventListener("click", async () => {
   } catch (e) { $("lobby-error").textContent = e.message; }
 });
 $("players").addEventListener("input", renderSeats);
+$("game").addEventListener("change", gameRules);
 $("others").addEventListener("change", setAllSeats);
 $("bot").addEventListener("change", setAllSeats);
 $("logout").addEventListener("click", async () => { show(await api("POST", "/api/logout")); });

@@ -3,7 +3,7 @@
 import { api, el } from "/static/api.js";
 import { tile } from "/static/tiles.js";
 import { board, pilesPanel } from "/static/board.js";
-import { handEndText, infoItems } from "/static/common.js";
+import { handEndText, infoChips } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -51,9 +51,7 @@ function render() {
   $("slider").value = String(at);
   $("step-no").textContent = `step ${at + 1} of ${data.steps.length} · hand ${step.hand + 1}`;
   $("step-text").textContent = step.text;
-  const info = $("info");
-  info.replaceChildren();
-  for (const [label, value, id] of infoItems(view)) info.append(el("span", { class: "chip", id: id || "" }, el("small", {}, label), el("b", {}, value)));
+  $("info").replaceChildren(...infoChips(view));
   const ctx = { hand: [], last: step.event !== null && step.lines && step.lines[0] ? step.lines[0].tile : null };
   $("layout").replaceChildren(board(view, ctx));
   const shown = $("hands-shown");

@@ -4,7 +4,7 @@ import { api, el } from "/static/api.js";
 import { tile, sameTile } from "/static/tiles.js";
 import { candidates as pick, cellTargets, spacerChoice, spacerLabel, tileMoves } from "/static/picker.js";
 import { board, endKey, pilesPanel } from "/static/board.js";
-import { handEndText, infoItems, seatName } from "/static/common.js";
+import { handEndText, infoChips, seatName } from "/static/common.js";
 import { autoSeed, renderFairness, seedRefused, seedTaken } from "/static/fairness.js";
 import { renderInvite } from "/static/invite.js";
 import { initChat, isChat, onChat } from "/static/chat.js";
@@ -112,10 +112,12 @@ function renderHandPanel() {
 function renderSeats() {
   const t = last.table;
   $("title").textContent = t.title;
+  $("rules-link").href = `/rules/${t.game}`; // opens beside the table
   const view = last.view;
   const scores = view && view.scores ? view.scores : [];
-  const rows = [el("tr", {}, el("th", {}, ""), el("th", {}, "Player"), el("th", {}, "Score"), el("th", {}, "Tiles"),
-    ...(view && view.chips_left ? [el("th", {}, "Chips")] : []))];
+  const rows = [el("tr", {}, el("th", { title: "Whose turn it is" }, el("span", { class: "sr-only" }, "Turn")), el("th", {}, "Player"),
+    el("th", { title: "Points scored in this game" }, "Score"), el("th", { title: "Tiles in hand" }, "Tiles"),
+    ...(view && view.chips_left ? [el("th", { title: "Chips left to pay with: each player starts with 150" }, "Chips")] : []))];
   t.seats.forEach((s, i) => {
     const sizes = view && view.hand_sizes ? view.hand_sizes[i] : "";
     const acting = view && !view.is_over && view.current_seat === i;
@@ -123,7 +125,7 @@ function renderSeats() {
     const who = s.kind === "open" ? "open seat" : `${s.name}${s.kind === "bot" && !s.replacing ? " (bot)" : ""}${i === last.seat ? " (you)" : ""}`;
     const team = view && view.partnerships ? ` · team ${i % 2 ? "B" : "A"}` : "";
     rows.push(el("tr", { class: cls, "data-seat": i },
-      el("td", {}, acting ? "▶" : ""),
+      el("td", acting ? { title: "to play" } : {}, acting ? "▶" : ""),
       el("td", {}, who + team),
       el("td", { class: "score num" }, scores[i] ?? ""),
       el("td", { class: "num" }, sizes ?? ""),
@@ -149,11 +151,7 @@ function renderSeats() {
 }
 
 function renderInfo(view) {
-  const box = $("info");
-  box.replaceChildren();
-  for (const [label, value, id] of infoItems(view)) {
-    box.append(el("span", { class: "chip", id: id || "" }, el("small", {}, label), el("b", {}, value)));
-  }
+  $("info").replaceChildren(...infoChips(view));
 }
 
 // -- moves -----------------------------------------------------------------------------------
