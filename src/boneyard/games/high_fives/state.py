@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
-from boneyard.core.errors import BoneyardError, IllegalActionError, RecordError
+from boneyard.core.errors import BoneyardError, IllegalActionError, RecordError, check_seat
 from boneyard.core.protocol import JSON, GameResult
 from boneyard.core.records import FORMAT, check_whole_set
 from boneyard.core.tiles import Tile
@@ -533,8 +533,7 @@ class HighFivesState:
 
     def observation(self, seat: int | None) -> HighFivesObservation:
         """What ``seat`` may see (``None``: a spectator, who sees no hand)."""
-        if seat is not None and not (type(seat) is int and 0 <= seat < self._n):
-            raise BoneyardError(f"there is no seat {seat!r} (seats 0-{self._n - 1})")
+        check_seat(seat, self._n)
         current = self.current_seat
         hand = () if seat is None else self.hand(seat)
         claimable: tuple[Pair, ...] = ()

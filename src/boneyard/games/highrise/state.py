@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from boneyard.core.errors import BoneyardError, IllegalActionError, OptionError
+from boneyard.core.errors import BoneyardError, IllegalActionError, OptionError, check_seat
 from boneyard.core.protocol import JSON, GameResult
 from boneyard.core.records import FORMAT
 from boneyard.core.tiles import WILD, Tile, TileSet
@@ -811,8 +811,7 @@ class HighriseState:
 
     def observation(self, seat: int | None) -> HighriseObservation:
         """What ``seat`` may see (``None``: a spectator)."""
-        if seat is not None and not (type(seat) is int and 0 <= seat < self._n):
-            raise BoneyardError(f"there is no seat {seat!r}")
+        check_seat(seat, self._n)
         tower = self._tower
         tiles = self._tiles.tiles
         current = self.current_seat

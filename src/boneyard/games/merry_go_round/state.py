@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from boneyard.core.errors import BoneyardError, IllegalActionError
+from boneyard.core.errors import BoneyardError, IllegalActionError, check_seat
 from boneyard.core.protocol import GameResult
 from boneyard.core.records import FORMAT
 from boneyard.core.tiles import Tile
@@ -763,6 +763,7 @@ class MerryGoRoundState:
 
     def observation(self, seat: int | None) -> MerryGoRoundObservation:
         """Everything ``seat`` may see: its own hand, never another's or the boneyard order."""
+        check_seat(seat, self.n)
         lay = self.layout
         to_move = seat is not None and self.in_hand and seat == self.turn
         legal = tuple(self.legal_actions()) if to_move else ()
