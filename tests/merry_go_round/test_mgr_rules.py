@@ -410,3 +410,28 @@ def test_describe_parse_render() -> None:
 
     four.deal_random(random.Random(1))
     assert "Ann & Cy" in SPEC.render(four.observation(0), ["Ann", "Bob", "Cy", "Di"])
+
+
+def test_render_says_a_bust_scores_nothing() -> None:
+    """T-MG-08 (play): Bob on 59 makes a count of 15; 3 points would pass 61, so the play
+    scores nothing, and the table must not say "3 points!"."""
+    from boneyard.core.records import record_from_json
+    from boneyard.games.merry_go_round.replay import replay_into, state_from_record
+
+    doc = load("t-mg-08-play")
+    doc["hands"] = doc["hands"][:8]
+    doc["hands"][7]["events"] = doc["hands"][7]["events"][:16]
+    rec = record_from_json(doc)
+    s = state_from_record(rec)
+    lines = list(replay_into(s, rec))
+    assert lines[-1]["count"] == 15 and lines[-1]["points"] == 0 and lines[-1]["seat"] == 1
+    text = SPEC.render(s.observation(0), ["Ann", "Bob"])
+    assert "3 points!" not in text
+    assert "Count: [bold]15[/] [yellow]— no points: 3 would take Bob past 61 (a bust)[/]" in text
+    # a play that scores says so (Ann's 3-4 at event 7: count 10, 2 points)
+    doc["hands"][7]["events"] = doc["hands"][7]["events"][:8]
+    rec = record_from_json(doc)
+    s = state_from_record(rec)
+    assert list(replay_into(s, rec))[-1]["points"] == 2
+    text = SPEC.render(s.observation(0), ["Ann", "Bob"])
+    assert "Count: [bold]10[/] [green]— 2 points![/]" in text

@@ -360,14 +360,15 @@ def ends_json(ends: Sequence[tuple[int, Tile, str]]) -> list[list[Any]]:
     return [[v, str(t), port] for v, t, port in ends]
 
 
-def play_view(seat: int, tile: int, anchor: int, code: int) -> PublicEvent:
-    """A placement as everyone sees it."""
+def play_view(seat: int, tile: int, anchor: int, code: int, points: int = 0) -> PublicEvent:
+    """A placement as everyone sees it, with the points it scored."""
     return PublicEvent(
         seat,
         "play",
         TILES[tile],
         TILES[anchor] if anchor >= 0 else None,
         PORT_NAMES[code] if code >= SIDE_A else None,
+        points,
     )
 
 

@@ -509,11 +509,11 @@ class MerryGoRoundState:
             lay.place(tile, anchor, code)
         self.hands[seat] = hand & ~(1 << tile)
         count = self.count
-        self.events.append((0, seat, tile, anchor, code))
         side = self.side_of[seat]
         points = count // 5 if count > 0 and count % 5 == 0 else 0
         if points:
             points = self._credit(side, points, exact=True)
+        self.events.append((0, seat, tile, anchor, code, points))
         if self.lines is not None:
             self._line_event(seat, "lead" if anchor < 0 else "play", tile, count, points)
         if points and self.side_scores[side] >= self.target:
@@ -720,7 +720,7 @@ class MerryGoRoundState:
         for ev in self.events:
             kind = ev[0]
             if kind == 0:
-                _k, seat, tile, anchor, code = ev
+                _k, seat, tile, anchor, code, _points = ev
                 out.append(play_json(seat, tile, anchor, code))
             elif kind == 1:
                 out.append({"seat": ev[1], "draw": NAMES[ev[2]]})
@@ -775,7 +775,7 @@ class MerryGoRoundState:
         for ev in self.events:
             kind = ev[0]
             if kind == 0:
-                history.append(play_view(ev[1], ev[2], ev[3], ev[4]))
+                history.append(play_view(ev[1], ev[2], ev[3], ev[4], ev[5]))
             elif kind == 1:
                 history.append(draw_view(ev[1], ev[2], seat))
             else:
