@@ -17,10 +17,14 @@ from highrise_helpers import (
 
 from boneyard.games.highrise import Draw, HighriseState, Pass, Place, new_game
 
+LITERAL = {"early_block": False}
+"""The reference model plays the literal rule (RULES HR-10, ``early_block: false``): a hand on
+a dead tower goes on with draws, then passes, which the positions below need."""
+
 
 def position(players: int, options: dict[str, Any], seed: int, moves: int) -> HighriseState:
-    """A seeded deal followed by ``moves`` seeded random legal actions."""
-    state = new_game(players, options)
+    """A seeded deal followed by ``moves`` seeded random legal actions (literal rule)."""
+    state = new_game(players, {**LITERAL, **options})
     rng = random.Random(seed)
     state.deal_random(rng)
     for _ in range(moves):
@@ -105,7 +109,7 @@ def test_every_step_matches_the_reference(players: int, options: dict[str, Any])
     steps = 0
     for seed in range(6):
         rng = random.Random(1000 * players + seed)
-        state = new_game(players, options)
+        state = new_game(players, {**LITERAL, **options})
         state.deal_random(rng)
         ref = RefGame(state)
         while not state.hand_over:

@@ -25,11 +25,11 @@ def test_keys_and_defaults() -> None:
         "tie_at_target": "play_another_hand",
         "first_player": "youngest",
         "spacers_per_hand": 12,
-        "early_block": False,
+        "early_block": True,
         "target": 300,
         "single_hand": False,
     }
-    assert o.tile_set() is HIGHRISE_36 and o.to_json() == {}
+    assert o.tile_set() is HIGHRISE_36
 
 
 @pytest.mark.parametrize(
@@ -45,14 +45,14 @@ def test_keys_and_defaults() -> None:
         {"first_player": 3},
         {"spacers_per_hand": 0},
         {"spacers_per_hand": "carry_over"},
-        {"early_block": True},
+        {"early_block": False},
         {"target": 150},
         {"single_hand": True},
     ],
 )
 def test_every_value_round_trips(raw: dict[str, Any]) -> None:
     o = build_highrise_options(raw)
-    assert o.to_json() == raw
+    assert o.to_json() == {**build_highrise_options({}).to_json(), **raw}
     assert build_highrise_options(o.to_json()) == o
 
 
@@ -98,3 +98,47 @@ def test_options_are_frozen() -> None:
     o = HighriseOptions()
     with pytest.raises(dataclasses.FrozenInstanceError):
         o.target = 5  # type: ignore[misc]
+
+
+def test_early_block_is_the_default() -> None:
+    """RULES HR-10 (revised): a dead tower ends the hand; ``false`` keeps the literal mode."""
+    assert build_highrise_options({}).early_block is True
+    assert new_game(2).options.early_block is True
+    assert build_highrise_options({"early_block": False}).early_block is False
+
+
+def test_new_records_carry_every_resolved_option() -> None:
+    """A record states the rules it was played under in full, so that a default changing later
+    cannot change how it replays."""
+    doc = new_game(2, {"target": 150}).record()
+    o = build_highrise_options({"target": 150})
+    assert doc["options"] == {
+        f.name: list(v) if isinstance(v := getattr(o, f.name), tuple) else v
+        for f in dataclasses.fields(o)
+    }
+    assert doc["options"]["early_block"] is True
+    assert build_highrise_options(doc["options"]) == o
+
+
+def test_an_older_record_without_early_block_replays_in_the_literal_mode() -> None:
+    """Records written before the default changed have no ``early_block``: they were played in
+    the literal mode and replay in it (selfplay-2p-default draws on a dead tower at event 38)."""
+    import json
+
+    from highrise_helpers import RECORDS, load_json
+
+    from boneyard.core.errors import RecordError
+    from boneyard.core.records import record_from_json
+    from boneyard.games.highrise import load, replay
+
+    doc = load_json("selfplay-2p-default.json")
+    assert "early_block" not in doc["options"]
+    expected = [
+        json.loads(x) for x in (RECORDS / "selfplay-2p-default.jsonl").read_text().splitlines()
+    ]
+    assert list(replay(record_from_json(doc))) == expected
+    assert load(record_from_json(doc)).options.early_block is False
+    doc["options"]["early_block"] = True
+    with pytest.raises(RecordError) as info:
+        list(replay(record_from_json(doc)))
+    assert (info.value.hand, info.value.event) == (0, 38)

@@ -14,6 +14,7 @@ from boneyard.core.errors import RecordError
 from boneyard.core.records import record_from_json
 from boneyard.core.tiles import Tile
 from boneyard.games.highrise import SPEC, load, replay
+from boneyard.games.highrise.options import recorded_options
 from boneyard.games.registry import get_spec
 
 GOLDEN = sorted(p.stem for p in RECORDS.glob("*.json"))
@@ -37,6 +38,11 @@ def test_golden_record_round_trip(name: str) -> None:
     state = load(record_from_json(doc))
     again = state.record()
     doc.pop("meta", None)
+    # the options come back resolved, every key stated (an absent early_block meant false)
+    doc["options"] = recorded_options(doc["options"]).to_json()
+    assert doc["options"]["early_block"] is (
+        name in ("t-hr-17", "selfplay-3p-carry-over-early-block")
+    )
     # unordered tiles (deal, pile) come back in the set's spelling ("5-2" -> "2-5"); oriented
     # ones (basement, plays) keep the record's writing
     for hand in doc["hands"]:

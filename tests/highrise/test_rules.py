@@ -74,7 +74,7 @@ def test_early_block_right_after_the_deal() -> None:
         }
     ]
     # under the literal rule the same deal is played out: draws, then passes
-    literal = new_game(2, {"tileset": low + high})
+    literal = new_game(2, {"tileset": low + high, "early_block": False})
     literal.deal(
         make_setup([low[:5], low[5:10]], basement=high, pile=low[10:], tileset=literal.tileset)
     )

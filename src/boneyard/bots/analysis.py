@@ -168,11 +168,11 @@ def _high_fives_positions(record: Record) -> Iterator[tuple[int, int, Any, Any]]
 
 def _highrise_positions(record: Record) -> Iterator[tuple[int, int, Any, Any]]:
     from boneyard.core.records import event_list
-    from boneyard.games.highrise.options import build_highrise_options
+    from boneyard.games.highrise.options import recorded_options
     from boneyard.games.highrise.replay import _action, _setup
     from boneyard.games.highrise.state import HighriseState
 
-    state = HighriseState(record.num_seats, build_highrise_options(record.options), record.seats)
+    state = HighriseState(record.num_seats, recorded_options(record.options), record.seats)
     for h, hand in enumerate(record.hands):
         state.deal(_setup(state, hand, h))
         for i, ev in enumerate(event_list(hand, h)):

@@ -18,7 +18,7 @@ from boneyard.core.errors import BoneyardError, IllegalActionError, RecordError
 from boneyard.core.protocol import JSON
 from boneyard.core.records import Record, event_list, tile_list
 from boneyard.core.tiles import Tile, parse_halves
-from boneyard.games.highrise.options import build_highrise_options
+from boneyard.games.highrise.options import recorded_options
 from boneyard.games.highrise.state import (
     Action,
     Draw,
@@ -48,7 +48,7 @@ class _Replayer:
         if record.game != "highrise":
             raise RecordError(f"this is a {record.game} record, not a highrise one")
         try:
-            options = build_highrise_options(record.options)
+            options = recorded_options(record.options)
         except BoneyardError as exc:
             raise RecordError(str(exc)) from None
         try:
