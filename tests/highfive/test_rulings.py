@@ -149,6 +149,74 @@ def test_grace_return_puts_the_tile_back_where_asked() -> None:
         s.apply(ReturnTile())
 
 
+def test_detect_grace_once_per_turn_a_draw_after_the_return_is_bogus() -> None:
+    """The box grace rule lets a player put back one wrongly drawn tile; it cannot be used to
+    look through the boneyard (RULES §1.10: "the offender must then play")."""
+    s = start([["6-6", "1-2"], ["6-3", "0-1"]], {"enforcement": "detect"})
+    s.apply(P("6-6"))
+    s.apply(DRAW)
+    s.apply(ReturnTile())
+    assert s.turn == 1 and not s.awaiting_deal
+    assert ReturnTile() not in s.legal_actions()
+    s.apply(DRAW)  # a second unnecessary draw in the same turn: no grace now
+    assert s.awaiting_deal and s.advantage == 0 and s.scores[0] == 50
+    doc = s.record()
+    kinds = [
+        next(k for k in ("play", "draw", "ruling") if k in e) for e in doc["hands"][0]["events"]
+    ]
+    assert kinds == ["play", "draw", "ruling", "draw"]
+    # a record that cycles draw / return (a look through the boneyard) does not replay
+    from tests.highfive.helpers import replay_error
+
+    doc["hands"][0]["events"].append({"seat": 1, "ruling": "DRAW_RETRACTED"})
+    err = replay_error(doc)
+    assert (err.hand, err.event) == (0, 4) and "the hand is over" in err.why
+
+
+def test_detect_grace_returns_again_in_a_later_turn() -> None:
+    s = start([["6-6", "6-4", "1-2"], ["6-3", "3-4", "0-1"]], {"enforcement": "detect"})
+    s.apply(P("6-6"))
+    s.apply(DRAW)
+    s.apply(ReturnTile())
+    s.apply(P("6-3", "6-6", "SIDE_A"))
+    s.apply(P("6-4", "6-6", "SIDE_B"))
+    s.apply(DRAW)  # seat 1 again holds a playable tile (3-4): a new turn, a new grace
+    assert ReturnTile() in s.legal_actions()
+
+
+def test_grace_return_goes_back_at_a_random_place_that_the_record_keeps() -> None:
+    """The returned tile is "shuffled back into the boneyard": not always last (which would let
+    the next draw show a new tile every time). The place is written in the record, so the game
+    replays; it is drawn from the hidden boneyard order, so nobody can foresee it."""
+    from tests.highfive.helpers import replay_state
+
+    places = set()
+    for first in ("2-4", "1-3", "0-2", "2-5", "1-4", "3-5", "0-4", "2-3"):
+        s = start([["6-6", "1-2"], ["6-3", "0-1"]], {"enforcement": "detect"}, [first])
+        s.apply(P("6-6"))
+        s.apply(DRAW)
+        left = len(s.boneyard) - s.bpos
+        s.apply(ReturnTile())
+        event = s.record()["hands"][0]["events"][-1]
+        assert event["ruling"] == "DRAW_RETRACTED" and 0 <= event["position"] <= left
+        assert s.boneyard[s.bpos + event["position"]] == DOUBLE_SIX.index(T(first))
+        places.add(event["position"])
+        again = replay_state(s.record())
+        assert again.boneyard == s.boneyard and again.bpos == s.bpos
+    assert len(places) > 1 and places != {left}
+
+
+def test_tabletop_a_second_return_in_a_turn_is_a_bogus_draw() -> None:
+    s = start([["6-6", "1-2"], ["6-3", "0-1"]], TABLETOP)
+    s.apply(P("6-6"))
+    s.apply(DRAW)
+    s.apply(Ruling("DRAW_RETRACTED", 1))
+    assert not s.awaiting_deal
+    s.apply(DRAW)
+    s.apply(Ruling("DRAW_RETRACTED", 1))  # the grace is used up: this return is bogus
+    assert s.awaiting_deal and s.advantage == 0 and s.scores[0] == 50
+
+
 def test_bogus_beneficiary_all_opponents_pays_each_in_turn_order() -> None:
     s = start(
         [["6-6", "1-2"], ["6-3", "0-1"], ["2-4", "2-5"]],

@@ -59,6 +59,8 @@ def parse_event(state: HighFiveState, ev: JSON, h: int, i: int) -> Any:
         position = opt_int(ev, "position", h, i)
         if kind == "DRAW_RETRACTED":
             check_turn(state.current_seat, seat, h, i)
+            if position is None:  # records written before returns went to a random place
+                position = len(state.boneyard) - state.bpos
             return ReturnTile(position)
         tiles = tuple(tile_list(DOUBLE_SIX, ev.get("tiles", []), "a ruling tile", h, i))
         adjust = ev.get("adjust", [])

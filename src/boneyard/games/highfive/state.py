@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -171,6 +172,7 @@ _SCALARS = (
     "turn",
     "big6",
     "pending_grace",
+    "grace_used",
     "undo",
     "hand_start_advantage",
 )
@@ -231,6 +233,9 @@ class HighFiveState:
         self.placed_by: set[int] = set()
         self.pending_grace: int = -1
         """Seat that just drew while holding a playable tile (box grace window)."""
+        self.grace_used: int = -1
+        """Seat that has put back a tile in its current turn: the grace is used up until its turn
+        ends (a second unnecessary draw or return is bogus)."""
         self.unruled: dict[int, str] = {}
         """Tabletop: unnecessary draws/passes not yet ruled on, by seat."""
         self.misdealt: dict[int, int] = {}
@@ -336,6 +341,7 @@ class HighFiveState:
         self.events = []
         self.placed_by = set()
         self.pending_grace = -1
+        self.grace_used = -1
         self.unruled = {}
         self.misdealt = {
             i: len(h) - self.hand_size for i, h in enumerate(hands) if len(h) != self.hand_size
@@ -571,6 +577,7 @@ class HighFiveState:
             self._finish_domino(seat, self._pay(payer, seat, self._domino_bonus(seat)))
             return
         self.turn = (seat + 1) % self.n
+        self.grace_used = -1
 
     def _domino_bonus(self, winner: int) -> int:
         if self.n == 4 and self.options.fourp_bonus_from == "all_opponents":
@@ -607,12 +614,18 @@ class HighFiveState:
             return
         if self.tabletop:
             self.unruled[seat] = "draw"
-        elif self.options.bogus_grace:
+        elif self.options.bogus_grace and self.grace_used != seat:
             self.pending_grace = seat
-        else:
+        else:  # no grace, or it was used in this turn already (RULES §1.10)
             self._bogus(seat, "BOGUS_DRAW", None, logged=True)
 
     def _return_tile(self, position: int | None) -> None:
+        """The box grace rule: put back the tile just drawn, once per turn (RULES §1.10).
+
+        ``position`` is its place in the boneyard's draw order (0 = next); None, as offered in
+        play, puts it back at a random place (:meth:`_random_place`). A second return in the
+        same turn (tabletop) is a bogus draw.
+        """
         seat = self.turn
         last = self.events[-1] if self.events else None
         graced = self.pending_grace == seat or (
@@ -630,7 +643,7 @@ class HighFiveState:
             )
         tile = last[2]
         rest = self.boneyard[self.bpos :]
-        pos = len(rest) if position is None else position
+        pos = self._random_place(tile, rest) if position is None else position
         if not 0 <= pos <= len(rest):
             raise IllegalActionError(f"position {pos} is outside the boneyard (0–{len(rest)})")
         self.hands[seat] &= ~(1 << tile)
@@ -638,8 +651,21 @@ class HighFiveState:
         self.boneyard = self.boneyard[: self.bpos] + rest
         self.pending_grace = -1
         self.unruled.pop(seat, None)
-        self.events.append(("return", seat, tile, position))
+        self.events.append(("return", seat, tile, pos))
         self._line_ruling(seat, "DRAW_RETRACTED", tile)
+        if self.grace_used == seat:
+            self._bogus(seat, "BOGUS_DRAW", None, logged=True)
+            return
+        self.grace_used = seat
+
+    @staticmethod
+    def _random_place(tile: int, rest: list[int]) -> int:
+        """A place for a returned tile among the ``rest`` of the boneyard ("shuffled back",
+        RULES §1.10). The rules never draw random numbers (a record must replay), so the place
+        is a hash of the hidden boneyard order: nobody who may not see that order can foresee
+        it, and the record writes it down."""
+        digest = hashlib.sha256(bytes([tile, *rest])).digest()
+        return int.from_bytes(digest[:8], "big") % (len(rest) + 1)
 
     def _pass(self) -> None:
         seat = self.turn
@@ -665,6 +691,7 @@ class HighFiveState:
                 self._bogus(seat, "BOGUS_PASS", None, logged=True)
                 return
         self.turn = (seat + 1) % self.n
+        self.grace_used = -1
         if self.bpos >= len(self.boneyard) and not any(self.can_place(i) for i in range(self.n)):
             self._lock()
 
