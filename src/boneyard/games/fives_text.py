@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import Tile
 from boneyard.games.fives_play import Draw, Pass, Play
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 
 def strip_markup(text: str) -> str:
@@ -58,13 +61,27 @@ def describe_move(action: Any, lead: str, spinner: str) -> str:
 # --- typed moves -----------------------------------------------------------------------------
 
 
+class MoveView(Protocol[T_co]):
+    """What :func:`parse_move` reads of an observation."""
+
+    @property
+    def legal_actions(self) -> Sequence[T_co]:
+        """The seat's legal actions."""
+        ...
+
+    @property
+    def hand(self) -> Sequence[Tile]:
+        """The seat's tiles."""
+        ...
+
+
 def parse_move(
-    obs: Any,
+    obs: MoveView[T],
     text: str,
     words: Mapping[str, type],
     no_fit: Callable[[Any, Tile], str],
     narrow: Callable[[Any, list[Play], list[str]], list[Play]],
-) -> Any:
+) -> T:
     """A typed move matched against ``obs.legal_actions``, or :class:`BoneyardError` saying why
     none (or more than one) matches.
 
@@ -89,7 +106,7 @@ def parse_move(
         raise BoneyardError(
             f"{typed[0]!r} is not a move: type its number, a tile like 5-6, draw or pass"
         ) from None
-    plays = [a for a in legal if isinstance(a, Play) and a.tile == tile]
+    plays: list[Play] = [a for a in legal if isinstance(a, Play) and a.tile == tile]
     if not plays:
         if tile not in obs.hand:
             raise BoneyardError(f"you do not hold {tile}")
@@ -100,7 +117,7 @@ def parse_move(
     if len({a.on for a in plays}) > 1:
         options = " or ".join(f"{tile} on {a.on}" for a in plays)
         raise BoneyardError(f"{tile} fits several ends: type {options} (or its number)")
-    return plays[0]
+    return next(a for a in legal if a is plays[0])
 
 
 def after_on(plays: list[Play], rest: list[str]) -> tuple[list[Play], list[str]]:

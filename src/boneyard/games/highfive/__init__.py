@@ -21,15 +21,20 @@ from boneyard.games.highfive.actions import (
     DRAW,
     PASS,
     Draw,
+    HighFiveAction,
     Pass,
     Play,
     ReturnTile,
     Ruling,
 )
+from boneyard.games.highfive.events import HighFiveEvent
+from boneyard.games.highfive.lines import lines_of
+from boneyard.games.highfive.observation import HighFiveObservation
 from boneyard.games.highfive.options import PRESETS, HighFiveOptions
+from boneyard.games.highfive.record import READER
 from boneyard.games.highfive.render import describe, render
-from boneyard.games.highfive.replay import replay
-from boneyard.games.highfive.state import HighFiveObservation, HighFiveState
+from boneyard.games.highfive.state import HighFiveState
+from boneyard.games.highfive.worlds import SEARCH
 from boneyard.games.registry import GameSpec
 
 __all__ = [
@@ -69,7 +74,7 @@ def new_game(players: int, options: Mapping[str, Any] | None = None) -> HighFive
 _WORDS = {"d": Draw, "draw": Draw, "p": Pass, "pass": Pass, "r": ReturnTile, "return": ReturnTile}
 
 
-def parse_action(obs: HighFiveObservation, text: str) -> Any:
+def parse_action(obs: HighFiveObservation, text: str) -> HighFiveAction:
     """A typed move: ``draw``/``d``, ``pass``/``p``, ``return``/``r``, ``5-6`` (when it fits one
     end), ``5-6 on 5-5``, ``5-6 on 5-5 side_b`` or ``5-6 5`` (the end showing 5).
 
@@ -99,14 +104,23 @@ def _narrow(obs: HighFiveObservation, plays: list[Play], rest: list[str]) -> lis
     return plays
 
 
-SPEC = GameSpec(
+def options(players: int, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The record form of the options chosen (the preset and what differs from it)."""
+    return HighFiveOptions.build(raw).to_json()
+
+
+SPEC: GameSpec[HighFiveState, HighFiveAction, HighFiveEvent, HighFiveObservation] = GameSpec(
     name="highfive",
     title="High Five",
     min_players=2,
     max_players=4,
+    presets=tuple(PRESETS),
+    options=options,
     new_game=new_game,
-    replay=replay,
+    reader=READER,
+    lines_of=lines_of,
     parse_action=parse_action,
     describe_action=describe,
     render=render,
+    search=SEARCH,
 )

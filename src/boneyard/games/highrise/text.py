@@ -15,7 +15,8 @@ from typing import Any
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import Tile, parse_halves
-from boneyard.games.highrise.state import Draw, HighriseObservation, Pass, Place
+from boneyard.games.highrise.actions import Draw, Pass, Place
+from boneyard.games.highrise.observation import HighriseObservation
 from boneyard.games.highrise.tower import Cell, cell_text, face_text
 
 
@@ -52,7 +53,7 @@ def parse_action(observation: HighriseObservation, text: str) -> Any:
     ``W-3`` or ``W-3 0,1 1,1`` (the first written face goes on the first cell).
 
     >>> import random
-    >>> from boneyard.games.highrise.state import new_game
+    >>> from boneyard.games.highrise import new_game
     >>> state = new_game(2)
     >>> state.deal_random(random.Random(3))
     >>> obs = state.observation(state.current_seat)
