@@ -216,22 +216,23 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
 
     def start_pass(
         self,
-        leader: int,
+        leader: object,
         deals: Sequence[Sequence[Sequence[Tile]]],
         layout: Sequence[Tile],
         extra: Sequence[Tile],
     ) -> None:
         """Start the next pass from an explicit set-up (replay; tests).
 
-        ``deals[k][i]`` is seat ``i``'s tiles in deal ``k``. Raises :class:`RecordError` (with
-        ``event`` None) when the set-up breaks the schedule or the leader rule.
+        ``deals[k][i]`` is seat ``i``'s tiles in deal ``k``; ``leader`` is whatever the record
+        says (checked here). Raises :class:`RecordError` (with ``event`` None) when the set-up
+        breaks the schedule or the leader rule.
         """
         h = self.hands_dealt
         if self.is_over:
             raise RecordError("the game is already over: no further pass can be dealt", h, None)
         if not self.awaiting_deal:
             raise RecordError("the current pass is not played out yet", h, None)
-        self._check_leader(leader, h)
+        leader = self._check_leader(leader, h)
         self._check_setup(deals, layout, extra, h)
         groups: list[Sequence[Tile]] = [tiles for deal in deals for tiles in deal]
         groups += [layout, extra]
@@ -243,9 +244,9 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
             tuple(TILE_ID[t] for t in extra),
         )
 
-    def _check_leader(self, leader: int, h: int) -> None:
+    def _check_leader(self, leader: object, h: int) -> int:
         n = self.n
-        if type(leader) is not int or not 0 <= leader < n:
+        if not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < n:
             raise RecordError(f"leader must be a seat number 0-{n - 1}, not {leader!r}", h, None)
         expected = self.next_leader()
         if expected is not None and leader != expected:
@@ -256,6 +257,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
             else:
                 why = f"leader_next_pass rotate_left: the seat left of seat {self.leader}"
             raise RecordError(f"pass {h} must be led by seat {expected} ({why})", h, None)
+        return leader
 
     def _check_setup(
         self,

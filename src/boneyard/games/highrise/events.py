@@ -67,8 +67,15 @@ class Drew(Value):
         """The draw, with its tile."""
         return Draw(self.tile)
 
-    level = 0
-    points = 0
+    @property
+    def level(self) -> int:
+        """No level: nothing was placed."""
+        return 0
+
+    @property
+    def points(self) -> int:
+        """A draw scores nothing."""
+        return 0
 
     def to_json(self) -> JSON:
         """The record event (it names the tile: records are full information)."""
@@ -93,8 +100,15 @@ class Passed(Value):
         """The pass."""
         return Pass()
 
-    level = 0
-    points = 0
+    @property
+    def level(self) -> int:
+        """No level: nothing was placed."""
+        return 0
+
+    @property
+    def points(self) -> int:
+        """A pass scores nothing."""
+        return 0
 
     def to_json(self) -> JSON:
         """The record event."""
