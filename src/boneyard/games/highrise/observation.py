@@ -100,7 +100,7 @@ class HighriseObservation:
                     "tile": str(self.tops[k]),
                     "spacer": self.on_spacer[k],
                 }
-                for k in range(len(self.faces))
+                for k in range(len(self.tops))  # no tower before the first deal
             ],
             "spacers_left": self.spacers_left,
             "hand": None if self.hand is None else [str(t) for t in self.hand],
