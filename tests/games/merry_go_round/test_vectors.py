@@ -2,7 +2,7 @@
 
 Every ``tests/records/merry-go-round/*.json`` replays to its ``.jsonl``. The vector tests then
 check the numbers the rules text gives, with hand pips recounted from the record itself
-(:func:`mgr_helpers.final_pips`), so the golden output cannot merely confirm the engine.
+(:func:`tests.games.merry_go_round.helpers.final_pips`), so the golden output cannot merely confirm the engine.
 """
 
 from __future__ import annotations

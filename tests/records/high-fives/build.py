@@ -1,6 +1,6 @@
-"""Write the High Fives golden records: ``python tests/high_fives/make_golden.py``.
+"""Builds the High Fives golden records: ``python -m tests.records.build high-fives [NAME...]``
+(tests/records/build.py writes NAME.json and its replay output NAME.jsonl).
 
-Each record ``tests/records/high-fives/NAME.json`` gets its replay output ``NAME.jsonl`` beside it.
 The T-GF vector records are built by hand (a layout and the tiles the vector needs, the rest of
 the set dealt in a fixed order); the others are seeded self-play. The tests replay every record
 and compare with the ``.jsonl``; they also check the vector figures on their own, so these files
@@ -9,12 +9,8 @@ are not the only witness.
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any
-
-OUT = Path(__file__).resolve().parents[1] / "records" / "high-fives"
 
 
 def vector_record(
@@ -173,26 +169,7 @@ def records() -> dict[str, dict[str, Any]]:
     return out
 
 
-def replay_lines(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """The replay output of a record."""
-    from boneyard.core.records import record_from_json
-    from boneyard.games.high_fives import replay
-
-    return list(replay(record_from_json(record)))
-
-
-def main() -> None:
-    """Write every record and its replay output."""
-    from boneyard.core.records import dump_record
-
-    OUT.mkdir(parents=True, exist_ok=True)
+def build(write: Any, only: set[str]) -> None:
+    """Every record (``only`` is applied by the writer)."""
     for name, rec in records().items():
-        (OUT / f"{name}.json").write_text(dump_record(rec), encoding="utf-8")
-        lines = replay_lines(rec)
-        text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
-        (OUT / f"{name}.jsonl").write_text(text, encoding="utf-8")
-        print(f"{name}: {len(lines)} lines")
-
-
-if __name__ == "__main__":
-    main()
+        write(name, rec)
