@@ -12,9 +12,10 @@ both games lie on the same Fives layout, so there is one drawing of it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from boneyard.games.fives_text import describe_move, esc, hand_lines, layout_lines
+from boneyard.games.merry_go_round.actions import MerryGoRoundAction
+from boneyard.games.merry_go_round.observation import MerryGoRoundObservation
 
 _STAGES = {
     "set": "The set: a double must be set.",
@@ -25,12 +26,12 @@ _STAGES = {
 }
 
 
-def describe(action: Any) -> str:
+def describe(action: MerryGoRoundAction) -> str:
     """Short description of an action; a draw never names the tile."""
     return describe_move(action, "set", "set")
 
 
-def _scored(obs: Any, names: Sequence[str]) -> str:
+def _scored(obs: MerryGoRoundObservation, names: Sequence[str]) -> str:
     """What the count of the last placement scored: its points, or why it scored nothing
     although it is a multiple of five (a bust: the points would pass the target, RULES §2.6)."""
     count = obs.count
@@ -45,7 +46,7 @@ def _scored(obs: Any, names: Sequence[str]) -> str:
     return f" [yellow]— no points: {count // 5} would take {who} past {obs.target} (a bust)[/]"
 
 
-def render(obs: Any, names: Sequence[str]) -> str:
+def render(obs: MerryGoRoundObservation, names: Sequence[str]) -> str:
     """The table as ``obs.seat`` sees it."""
     n = obs.num_seats
 
