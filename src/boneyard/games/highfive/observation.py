@@ -9,13 +9,18 @@ the server builds one per seat) costs no trial placements.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from boneyard.core.records import JSON
+from boneyard.core.state import PLAYING
 from boneyard.core.tiles import Tile
 from boneyard.games.fives import FivesLayout
-from boneyard.games.fives_play import PlacedView, PublicEvent, ends_json
+from boneyard.games.fives_play import PlacedView, PublicEvent, ends_json, ends_view
 from boneyard.games.highfive.actions import HighFiveAction, Play
 from boneyard.games.highfive.options import HighFiveOptions
+
+if TYPE_CHECKING:
+    from boneyard.games.highfive.state import HighFiveState
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,3 +96,33 @@ class HighFiveObservation:
             "is_over": self.is_over,
             "winner": self.winner,
         }
+
+
+def observe(state: HighFiveState, seat: int | None) -> HighFiveObservation:
+    """Everything ``seat`` may see: its own hand, never another's or the boneyard order."""
+    lay = state.layout
+    in_hand = state.phase == PLAYING
+    to_move = seat is not None and in_hand and seat == state.turn
+    result = state._result
+    return HighFiveObservation(
+        seat=seat,
+        num_seats=state.n,
+        hand_number=state.hand_number,
+        current_seat=state.current_seat,
+        hand=state.held(seat) if seat is not None and in_hand else (),
+        hand_sizes=tuple(h.bit_count() for h in state.hands) if in_hand else (0,) * state.n,
+        boneyard_size=len(state.boneyard) - state.bpos if in_hand else 0,
+        layout=state.placed(),
+        open_ends=state.open_ends(),
+        available_ends=ends_view(lay.available(state.policy)),
+        count=lay.count,
+        scores=tuple(state.scores),
+        chips_left=tuple(state.chips),
+        legal_actions=tuple(state.legal_actions()) if to_move else (),
+        history=state.history(seat),
+        big6_lead=state.big6 >= 0 and lay.empty and in_hand,
+        is_over=state.is_over,
+        winner=result.winner if result is not None else None,
+        options=state.options,
+        table=lay.copy() if to_move else None,
+    )

@@ -17,11 +17,27 @@ from boneyard.core.state import PLAYING
 from boneyard.core.tiles import Tile
 from boneyard.games.fives import TILE_ID, TILES, ids_of
 from boneyard.games.fives_events import Placed
+from boneyard.games.highfive import settlement
 from boneyard.games.highfive.actions import RULING_KINDS, Ruling
 from boneyard.games.highfive.events import Ruled
 
 if TYPE_CHECKING:
     from boneyard.games.highfive.state import HighFiveState
+
+
+class Undo:
+    """What a caught wrong bone or misplaced spinner restores (tabletop)."""
+
+    __slots__ = ("chips", "hands", "layout", "scores", "seat", "tile", "turn")
+
+    def __init__(self, state: HighFiveState, seat: int, tile: int) -> None:
+        self.layout = state.layout.copy()
+        self.hands = state.hands.copy()
+        self.scores = state.scores.copy()
+        self.chips = state.chips.copy()
+        self.turn = state.turn
+        self.seat = seat
+        self.tile = tile
 
 
 def rule(state: HighFiveState, r: Ruling) -> None:
@@ -52,7 +68,7 @@ def rule(state: HighFiveState, r: Ruling) -> None:
             and state.options.pda_bogus_pass == "commissioner"
         )
         if r.caught and not commissioner:
-            state._bogus(offender, kind)
+            settlement.bogus(state, offender, kind)
     elif kind in ("WRONG_BONE", "MISPLACED_SPINNER"):
         undo = state.undo
         assert undo is not None
@@ -66,10 +82,11 @@ def rule(state: HighFiveState, r: Ruling) -> None:
     elif kind in ("HIDDEN_TILES", "FALSE_DOMINO"):
         _log(state, r)
         if state.options.bogus_effect == "end_game_150_100":
-            state._bogus(offender, kind, reason="ruling")
+            settlement.bogus(state, offender, kind, reason="ruling")
         else:
-            award = state._bogus_award(offender)
-            state._award_and_advantage(offender, state.creditor(offender), award, "ruling")
+            award = settlement.bogus_award(state, offender)
+            ben = state.creditor(offender)
+            settlement.award_and_advantage(state, offender, ben, award, "ruling")
     elif kind == "ACCIDENTAL_EXPOSURE":
         _log(state, r)
     elif kind == "COMMISSIONER":
@@ -151,7 +168,8 @@ def _misdeal(state: HighFiveState, r: Ruling) -> None:
     if in_scope and opts.misdeal_rule == "pda":
         _log(state, r)
         if over or ben in state.placed_by:
-            state._award_and_advantage(seat, ben, state._bogus_award(seat), "ruling")
+            award = settlement.bogus_award(state, seat)
+            settlement.award_and_advantage(state, seat, ben, award, "ruling")
             return
     elif in_scope:
         state._pay(seat, ben, 50)
@@ -159,7 +177,7 @@ def _misdeal(state: HighFiveState, r: Ruling) -> None:
         if opts.box_misdeal_fix == "redeal":
             state.advantage = state.hand_start_advantage
             state._end_hand("redeal", None, 0)
-            state._champion_at_target()
+            settlement.champion_at_target(state)
             return
     else:
         _log(state, r)
@@ -180,7 +198,7 @@ def false_domino(state: HighFiveState, seat: int) -> None:
     """A Domino called on a tile that does not match (tabletop; its placement is logged): PDA
     8d ends the game 150–100, the box rules treat it as a caught wrong bone."""
     if state.options.bogus_effect == "end_game_150_100":
-        state._bogus(seat, "FALSE_DOMINO", reason="ruling")
+        settlement.bogus(state, seat, "FALSE_DOMINO", reason="ruling")
         return
     take_back(state)
 

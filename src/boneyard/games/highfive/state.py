@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
 from boneyard.core.state import AWAIT_DEAL, PLAYING
-from boneyard.core.tiles import Tile, round5
+from boneyard.core.tiles import Tile
 from boneyard.games.fives import (
     DOUBLE_MASK,
     END_A,
@@ -39,7 +39,6 @@ from boneyard.games.fives import (
     Availability,
     Role,
     ids_of,
-    pips_of_mask,
 )
 from boneyard.games.fives_events import Drew, Passed, Placed
 from boneyard.games.fives_play import (
@@ -47,11 +46,10 @@ from boneyard.games.fives_play import (
     can_place,
     deal_ids,
     default_port,
-    ends_view,
     play_ids,
 )
 from boneyard.games.fives_state import FivesState
-from boneyard.games.highfive import rulings
+from boneyard.games.highfive import rulings, settlement
 from boneyard.games.highfive.actions import (
     DRAW,
     PASS,
@@ -64,27 +62,13 @@ from boneyard.games.highfive.actions import (
     Ruling,
 )
 from boneyard.games.highfive.events import HighFiveEvent, Returned
-from boneyard.games.highfive.observation import HighFiveObservation
+from boneyard.games.highfive.observation import HighFiveObservation, observe
 from boneyard.games.highfive.options import HighFiveOptions
+from boneyard.games.highfive.rulings import Undo
+from boneyard.games.highfive.settlement import TARGET
 
-TARGET = 150
 HAND_SIZE = {2: 7, 3: 6, 4: 5}
 START_CHIPS = 150
-
-
-class Undo:
-    """What a caught wrong bone or misplaced spinner restores (tabletop)."""
-
-    __slots__ = ("chips", "hands", "layout", "scores", "seat", "tile", "turn")
-
-    def __init__(self, state: HighFiveState, seat: int, tile: int) -> None:
-        self.layout = state.layout.copy()
-        self.hands = state.hands.copy()
-        self.scores = state.scores.copy()
-        self.chips = state.chips.copy()
-        self.turn = state.turn
-        self.seat = seat
-        self.tile = tile
 
 
 class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservation]):
@@ -367,7 +351,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
             raise IllegalActionError(f"seat {seat} does not hold {TILES[tile]}")
         if self.pending_grace == seat:
             self._placed(seat, tile, anchor, code, action, self.layout.count, 0)
-            self._bogus(seat, "BOGUS_DRAW")
+            settlement.bogus(self, seat, "BOGUS_DRAW")
             return
         mismatch, misplaced = self._check_place(tile, anchor, code)
         if self.tabletop:
@@ -466,12 +450,12 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
             scores = False
         payer = (seat + 2) % 4 if self.n == 4 else (seat - 1) % self.n
         if domino and not self.play_scores_first:
-            award = self._pay(payer, seat, self._domino_bonus(seat))
+            award = self._pay(payer, seat, settlement.domino_bonus(self, seat))
             points = 0
             if scores and self.scores[seat] < TARGET:
                 points = self._pay(payer, seat, count)
             self._placed(seat, tile, anchor, code, action, count, points)
-            self._finish_domino(seat, award)
+            settlement.domino(self, seat, award)
             return
         points = self._pay(payer, seat, count) if scores else 0
         self._placed(seat, tile, anchor, code, action, count, points)
@@ -480,22 +464,12 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
             self._end_game(seat)
             return
         if domino:
-            self._finish_domino(seat, self._pay(payer, seat, self._domino_bonus(seat)))
+            settlement.domino(
+                self, seat, self._pay(payer, seat, settlement.domino_bonus(self, seat))
+            )
             return
         self.turn = (seat + 1) % self.n
         self.grace_used = -1
-
-    def _domino_bonus(self, winner: int) -> int:
-        if self.n == 4 and self.options.fourp_bonus_from == "all_opponents":
-            return round5(sum(pips_of_mask(self.hands[i]) for i in range(4) if i != winner))
-        return round5(pips_of_mask(self.hands[self.payer(winner)]))
-
-    def _finish_domino(self, winner: int, award: int) -> None:
-        self.domino_holder = winner
-        self._next_start(winner)
-        self._end_hand("domino", winner, award)
-        if self.scores[winner] >= TARGET:
-            self._end_game(winner)
 
     def _draw(self) -> None:
         seat = self.turn
@@ -512,7 +486,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         self.hands[seat] |= 1 << tile
         self.events.append(Drew(seat, TILES[tile], tuple(self.scores)))
         if self.pending_grace == seat:
-            self._bogus(seat, "BOGUS_DRAW")
+            settlement.bogus(self, seat, "BOGUS_DRAW")
             return
         if not playable:
             return
@@ -521,7 +495,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         elif self.options.bogus_grace and self.grace_used != seat:
             self.pending_grace = seat
         else:  # no grace, or it was used in this turn already (RULES §1.10)
-            self._bogus(seat, "BOGUS_DRAW")
+            settlement.bogus(self, seat, "BOGUS_DRAW")
 
     def return_tile(self, position: int | None) -> None:
         """The box grace rule: put back the tile just drawn, once per turn (RULES §1.10).
@@ -556,7 +530,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         self.unruled.pop(seat, None)
         self.events.append(Returned(seat, last.tile, pos, tuple(self.scores)))
         if self.grace_used == seat:
-            self._bogus(seat, "BOGUS_DRAW")
+            settlement.bogus(self, seat, "BOGUS_DRAW")
             return
         self.grace_used = seat
 
@@ -583,20 +557,20 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
             raise IllegalActionError(f"seat {seat} must play: it holds {held}")
         self.events.append(Passed(seat, tuple(self.scores)))
         if self.pending_grace == seat:
-            self._bogus(seat, "BOGUS_DRAW")
+            settlement.bogus(self, seat, "BOGUS_DRAW")
             return
         if playable:
             if self.tabletop:
                 self.unruled[seat] = "pass"
             elif self.options.pda_bogus_pass == "as_bogus_draw" or self.options.preset != "pda":
-                self._bogus(seat, "BOGUS_PASS")
+                settlement.bogus(self, seat, "BOGUS_PASS")
                 return
         self.turn = (seat + 1) % self.n
         self.grace_used = -1
         if self.bpos >= len(self.boneyard) and not any(self.can_place(i) for i in range(self.n)):
-            self._lock()
+            settlement.lock(self)
 
-    # --- settlement -------------------------------------------------------------------------
+    # --- payments (the hands' ends: boneyard.games.highfive.settlement) --------------------
 
     def _pay(self, payer: int, to: int, amount: int) -> int:
         if self.capped:
@@ -605,130 +579,11 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         self.scores[to] += amount
         return amount
 
-    def _lock(self) -> None:
-        opts = self.options
-        pips = [pips_of_mask(h) for h in self.hands]
-        cmp = pips if opts.lock_tie_compare == "raw" else [round5(p) for p in pips]
-        low = min(cmp)
-        lowest = [i for i in range(self.n) if cmp[i] == low]
-        winner = lowest[0] if len(lowest) == 1 else None
-        awards = [0] * self.n
-        per_pair = opts.multiplayer_lock == "per_pair" and self.n > 2
-        if per_pair:
-            for i in range(self.n):
-                p = self.payer(i)
-                if cmp[i] < cmp[p]:
-                    awards[i] = self._pay(p, i, self._lock_bonus(i, pips))
-        elif winner is not None:
-            awards[winner] = self._pay(self.payer(winner), winner, self._lock_bonus(winner, pips))
-        if winner is None and opts.lead_after_lock == "last_domino_holder":
-            self.domino_holder = None
-        self._next_start(None, lock_winner=winner)
-        award = awards[winner] if winner is not None else 0
-        self._end_hand("block", winner, award, tuple(awards) if per_pair else None)
-        self._champion_at_target()
-
-    def _lock_bonus(self, winner: int, pips: list[int]) -> int:
-        if self.n == 4 and self.options.fourp_bonus_from == "all_opponents":
-            return round5(sum(p for i, p in enumerate(pips) if i != winner))
-        return round5(pips[self.payer(winner)])
-
-    def _champion_at_target(self) -> None:
-        """End the game if a settlement took a seat to 150 (the highest, then the lowest seat
-        number, when two got there at once)."""
-        best = max(self.scores)
-        if best >= TARGET:
-            self._end_game(self.scores.index(best))
-
-    def _next_start(self, domino_winner: int | None, lock_winner: int | None = None) -> None:
-        if domino_winner is not None:
-            self.advantage = domino_winner
-            return
-        rule = self.options.lead_after_lock
-        if lock_winner is None or rule == "big6":
-            self.advantage = None
-        elif rule == "lock_winner":
-            self.advantage = lock_winner
-        else:
-            self.advantage = self.domino_holder
-
-    def _bogus(self, offender: int, kind: str, reason: str = "bogus") -> None:
-        """Apply a bogus-play penalty (box: end the hand; PDA: end the game 150–100); the
-        offending event is logged already."""
-        self.pending_grace = -1
-        self.unruled.pop(offender, None)
-        opts = self.options
-        beneficiary = self.creditor(offender)
-        end_game = opts.bogus_effect == "end_game_150_100" and not (
-            kind == "BOGUS_PASS" and opts.pda_bogus_pass == "commissioner"
-        )
-        if end_game:
-            self.scores[beneficiary] = TARGET
-            self.scores[offender] = 100
-            self._end_hand(reason, beneficiary, 0)
-            self._end_game(beneficiary, reason="bogus")
-            return
-        self._award_and_advantage(offender, beneficiary, self._bogus_award(offender), reason)
-
-    def _bogus_award(self, offender: int) -> int:
-        hand = self.hands[offender]
-        last = self.events[-1] if self.events else None
-        drawn = isinstance(last, Drew) and last.seat == offender
-        if not self.options.bogus_count_drawn_tile and drawn and isinstance(last, Drew):
-            hand &= ~(1 << TILE_ID[last.tile])
-        pips = pips_of_mask(hand)
-        if self.options.bogus_award_rounding == "round5":
-            pips = round5(pips)
-        return max(50, pips)
-
-    def _award_and_advantage(
-        self, offender: int, beneficiary: int, award: int, reason: str
-    ) -> None:
-        if self.options.bogus_beneficiary == "all_opponents":
-            got = 0
-            for k in range(1, self.n):
-                seat = (offender + k) % self.n
-                paid = self._pay(offender, seat, award)
-                if seat == beneficiary:
-                    got = paid
-        else:
-            got = self._pay(offender, beneficiary, award)
-        self.advantage = beneficiary
-        if self.options.lead_after_lock == "last_domino_holder":
-            self.domino_holder = beneficiary
-        self._end_hand(reason, beneficiary, got)
-        self._champion_at_target()
-
     # --- observation ------------------------------------------------------------------------
 
     def _observe(self, seat: int | None) -> HighFiveObservation:
         """Everything ``seat`` may see: its own hand, never another's or the boneyard order."""
-        lay = self.layout
-        in_hand = self.phase == PLAYING
-        to_move = seat is not None and in_hand and seat == self.turn
-        result = self._result
-        return HighFiveObservation(
-            seat=seat,
-            num_seats=self.n,
-            hand_number=self.hand_number,
-            current_seat=self.current_seat,
-            hand=self.held(seat) if seat is not None and in_hand else (),
-            hand_sizes=tuple(h.bit_count() for h in self.hands) if in_hand else (0,) * self.n,
-            boneyard_size=len(self.boneyard) - self.bpos if in_hand else 0,
-            layout=self.placed(),
-            open_ends=self.open_ends(),
-            available_ends=ends_view(lay.available(self.policy)),
-            count=lay.count,
-            scores=tuple(self.scores),
-            chips_left=tuple(self.chips),
-            legal_actions=tuple(self.legal_actions()) if to_move else (),
-            history=self.history(seat),
-            big6_lead=self.big6 >= 0 and lay.empty and in_hand,
-            is_over=self.is_over,
-            winner=result.winner if result is not None else None,
-            options=self.options,
-            table=lay.copy() if to_move else None,
-        )
+        return observe(self, seat)
 
 
-__all__ = ["HighFiveState", "Undo"]
+__all__ = ["HighFiveState"]

@@ -8,14 +8,19 @@ layout as it was when the observation was made.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from boneyard.core.records import JSON
+from boneyard.core.state import PLAYING
 from boneyard.core.tiles import Tile
 from boneyard.games.fives import LO, FivesLayout
-from boneyard.games.fives_play import PlacedView, PublicEvent, ends_json
+from boneyard.games.fives_play import PlacedView, PublicEvent, ends_json, ends_view
 from boneyard.games.merry_go_round.actions import MerryGoRoundAction, Play
 from boneyard.games.merry_go_round.options import MerryGoRoundOptions
 from boneyard.games.merry_go_round.scoring import play_points
+
+if TYPE_CHECKING:
+    from boneyard.games.merry_go_round.state import MerryGoRoundState
 
 
 def count_with(layout: FivesLayout, alone_only: bool, tile: int, anchor: int, code: int) -> int:
@@ -111,3 +116,37 @@ class MerryGoRoundObservation:
             "is_over": self.is_over,
             "winner": self.winner,
         }
+
+
+def observe(state: MerryGoRoundState, seat: int | None) -> MerryGoRoundObservation:
+    """Everything ``seat`` may see: its own hand, never another's or the boneyard order."""
+    lay = state.layout
+    in_hand = state.in_hand
+    to_move = seat is not None and in_hand and seat == state.turn
+    avail = lay.available(state.policy) if state.phase == PLAYING else []
+    result = state._result
+    return MerryGoRoundObservation(
+        seat=seat,
+        num_seats=state.n,
+        hand_number=state.hand_number,
+        current_seat=state.current_seat,
+        setter=(state.set_by if state.set_by >= 0 else state.turn) if in_hand else None,
+        stage=state.stage(),
+        hand=state.held(seat) if seat is not None and in_hand else (),
+        hand_sizes=tuple(h.bit_count() for h in state.hands) if in_hand else (0,) * state.n,
+        boneyard_size=state.bend - state.bpos if in_hand else 0,
+        reserve=len(state.boneyard) - max(state.bpos, state.bend) if in_hand else 0,
+        layout=state.placed(),
+        open_ends=state.open_ends(),
+        available_ends=ends_view(avail),
+        count=state.count if not lay.empty else 0,
+        scores=tuple(state.scores),
+        partnerships=state.teams,
+        target=state.target,
+        legal_actions=tuple(state.legal_actions()) if to_move else (),
+        history=state.history(seat),
+        is_over=state.is_over,
+        winner=result.winner if result is not None else None,
+        options=state.options,
+        table=lay.copy() if to_move else None,
+    )

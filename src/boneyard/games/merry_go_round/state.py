@@ -48,12 +48,11 @@ from boneyard.games.fives_play import (
     can_place,
     deal_ids,
     default_port,
-    ends_view,
     play_ids,
 )
 from boneyard.games.fives_state import FivesState
 from boneyard.games.merry_go_round.actions import DRAW, PASS, Draw, MerryGoRoundAction, Pass, Play
-from boneyard.games.merry_go_round.observation import MerryGoRoundObservation, count_with
+from boneyard.games.merry_go_round.observation import MerryGoRoundObservation, count_with, observe
 from boneyard.games.merry_go_round.options import MerryGoRoundOptions
 from boneyard.games.merry_go_round.scoring import (
     block_points,
@@ -567,36 +566,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
 
     def _observe(self, seat: int | None) -> MerryGoRoundObservation:
         """Everything ``seat`` may see: its own hand, never another's or the boneyard order."""
-        lay = self.layout
-        in_hand = self.in_hand
-        to_move = seat is not None and in_hand and seat == self.turn
-        avail = lay.available(self.policy) if self.phase == PLAYING else []
-        result = self._result
-        return MerryGoRoundObservation(
-            seat=seat,
-            num_seats=self.n,
-            hand_number=self.hand_number,
-            current_seat=self.current_seat,
-            setter=(self.set_by if self.set_by >= 0 else self.turn) if in_hand else None,
-            stage=self.stage(),
-            hand=self.held(seat) if seat is not None and in_hand else (),
-            hand_sizes=tuple(h.bit_count() for h in self.hands) if in_hand else (0,) * self.n,
-            boneyard_size=self.bend - self.bpos if in_hand else 0,
-            reserve=len(self.boneyard) - max(self.bpos, self.bend) if in_hand else 0,
-            layout=self.placed(),
-            open_ends=self.open_ends(),
-            available_ends=ends_view(avail),
-            count=self.count if not lay.empty else 0,
-            scores=tuple(self.scores),
-            partnerships=self.teams,
-            target=self.target,
-            legal_actions=tuple(self.legal_actions()) if to_move else (),
-            history=self.history(seat),
-            is_over=self.is_over,
-            winner=result.winner if result is not None else None,
-            options=self.options,
-            table=lay.copy() if to_move else None,
-        )
+        return observe(self, seat)
 
 
 __all__ = ["SETTING", "MerryGoRoundState"]
