@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
@@ -241,7 +241,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         if self.phase != PLAYING:
             return []
         seat = self.turn
-        moves: list[HighFiveAction] = list(self._placements(seat))
+        moves = cast(list[HighFiveAction], self._placements(seat))  # a fresh list
         drawable = self.bpos < len(self.boneyard)
         if self.strict or self.layout.empty:
             if moves:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar, NoReturn, cast
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
@@ -248,7 +248,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         phase = self.phase
         seat = self.turn
         if phase == PLAYING:
-            moves: list[MerryGoRoundAction] = list(self._placements(seat))
+            moves = cast(list[MerryGoRoundAction], self._placements(seat))  # a fresh list
             if moves:
                 if not self.forced and self.bpos < self.bend:
                     moves.append(DRAW)
