@@ -123,9 +123,9 @@ def pin_cpu(cpu: int | None) -> int | None:
 def engine_build() -> str:
     """Whether the High Five engine in use is the mypyc-compiled one (a regular install) or the
     pure-Python sources (an editable install)."""
-    import boneyard.games.highfive.state as state
-
-    return "compiled (mypyc)" if not state.__file__.endswith(".py") else "pure Python"
+    state = registry.get_spec("highfive").new_game(2, None)
+    path = getattr(sys.modules[type(state).__module__], "__file__", "") or ""
+    return "compiled (mypyc)" if not path.endswith(".py") else "pure Python"
 
 
 def cpu_model() -> str:

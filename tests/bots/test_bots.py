@@ -72,6 +72,7 @@ def _checked(bots: list[Any]) -> Callable[[Any], Any]:
 
 def test_expert_refuses_an_observation_without_a_determinizer() -> None:
     class Unknown:
+        game = "tic-tac-toe"
         legal_actions = (1, 2)
         seat = 0
 

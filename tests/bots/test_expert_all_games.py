@@ -153,8 +153,8 @@ def _brute(state: HighFivesState, seat: int) -> dict[Any, float]:
     hands (the real state with its hidden hands reassigned: built without the sampler)."""
     search = search_for(state.observation(seat))
     others = [x for x in range(state.num_seats) if x != seat]
-    unseen = sorted(t for x in others for t in _ids(state._hands[x]))
-    sizes = [state._hands[x].bit_count() for x in others]
+    unseen = sorted(t for x in others for t in _ids(state.hands[x]))
+    sizes = [state.hands[x].bit_count() for x in others]
     splits: set[tuple[int, ...]] = set()
     for perm in itertools.permutations(unseen):
         masks = []
@@ -169,7 +169,7 @@ def _brute(state: HighFivesState, seat: int) -> dict[Any, float]:
         for masks in splits:
             world = state.copy()
             for x, m in zip(others, masks, strict=True):
-                world._hands[x] = m
+                world.hands[x] = m
             total += value_of(search, world, a, seat, random.Random(0))
         values[a] = total / len(splits)
     return values

@@ -15,6 +15,7 @@ from boneyard.core.errors import BoneyardError, OptionError, RecordError
 from boneyard.core.options import build_options
 from boneyard.core.records import FORMAT, parse_record, record_from_json
 from boneyard.core.tiles import DOUBLE_FIFTEEN, DOUBLE_SIX, HIGHRISE_36, WILD, Tile, round5
+from boneyard.games.registry import get_spec
 
 
 @given(st.integers(0, 15), st.integers(0, 15))
@@ -76,7 +77,7 @@ def test_record_envelope_checks() -> None:
     assert record_from_json(good).num_seats == 2
     for change, why in (
         ({"format": "x"}, "format must be"),
-        ({"game": "go"}, "game 'go' is unknown"),
+        ({"game": 5}, "game 5 is unknown"),
         ({"seats": []}, "seats must be a list"),
         ({"hands": {}}, "hands must be a list"),
         ({"options": []}, "options must be an object"),
@@ -86,6 +87,9 @@ def test_record_envelope_checks() -> None:
         assert info.value.to_json()["hand"] is None
     with pytest.raises(RecordError, match="not valid JSON"):
         parse_record("{")
+    # which games exist is the registry's business
+    with pytest.raises(BoneyardError, match=r"game 'go' is unknown \(games: highfive, merry"):
+        get_spec(record_from_json({**good, "game": "go"}).game)
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,7 @@ def long_view() -> dict[str, Any]:
             layout.append({"tile": tile, "role": role, "on": on, "port": port if k == 0 else None})
             on, pip = tile, nxt
         ends.append([pip, on, "OUT"])
-    return {"layout": layout, "open_ends": ends, "available_ends": ends}
+    return {"game": "highfive", "layout": layout, "open_ends": ends, "available_ends": ends}
 
 
 INJECT = """async (view) => {

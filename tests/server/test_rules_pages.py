@@ -161,15 +161,16 @@ def test_the_pictures_are_the_engines_and_a_wrong_one_is_refused() -> None:
     pages = "".join(rules.game_page(g) for g in rules.GAMES)
     assert pages.count('<figure class="board" data-view=') >= 10
     with pytest.raises(FigureError, match="engine gives count 10"):
-        expand_figures('<figure class="board" data-fives="5-5" data-count="15">')
+        expand_figures('<figure class="board" data-position="5-5" data-count="15">', "highfive")
     with pytest.raises(FigureError, match="not a legal play"):
-        expand_figures('<figure class="board" data-fives="6-6; 6-5 on 6-6 end_a">')
+        expand_figures('<figure class="board" data-position="6-6; 6-5 on 6-6 end_a">', "highfive")
     with pytest.raises(FigureError, match="two different dominoes"):
         expand_figures(
-            '<figure class="board" data-tower="5/1 2/3 4/6 W/0 3/3 6/2 1/4 5/6; 5-1 at 0,0 1,0">'
+            '<figure class="board" data-position="5/1 2/3 4/6 W/0 3/3 6/2 1/4 5/6; 5-1 at 0,0 1,0">',
+            "highrise",
         )
     with pytest.raises(FigureError, match="compulsory"):
-        expand_figures('<figure class="board" data-capture="1-2 3-4; play 2-5">')
+        expand_figures('<figure class="board" data-position="1-2 3-4; play 2-5">', "high-fives")
 
 
 def test_the_routes() -> None:

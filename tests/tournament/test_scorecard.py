@@ -58,7 +58,7 @@ def test_other_rules() -> None:
     assert highrise.problem((310, 305)) is None and highrise.problem((-20, 300)) is None
     assert highrise.problem((290, 10)) == "Nobody reached 300 (290-10): the game was not over."
     assert ScoreRule.for_game("highrise", {"single_hand": True}).problem((12, -3)) is None
-    with pytest.raises(TournamentError, match="not known"):
+    with pytest.raises(TournamentError, match="unknown"):
         ScoreRule.for_game("chess")
     with pytest.raises(BoneyardError):
         ScoreRule.for_game("highfive", {"payment_cap": "gold"})

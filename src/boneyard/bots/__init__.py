@@ -1,34 +1,22 @@
 """Bots: programs that choose an action from one seat's observation only.
 
 ``random`` and ``greedy`` work for every game: greedy asks the observation what each legal action
-scores right now (:class:`GreedyView`). Use :func:`make_bot` to build one by name.
+scores right now (``action_points``, asked of the observation). Use :func:`make_bot` to build
+one by name.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable
+from typing import TypeVar
 
 from boneyard.core.errors import BoneyardError
+from boneyard.core.protocol import Action, Bot, Observation
 
+A = TypeVar("A", bound=Action)
 
-@runtime_checkable
-class GreedyView(Protocol):
-    """An observation that can value its own legal actions without seeing hidden tiles."""
-
-    @property
-    def legal_actions(self) -> Sequence[Any]:
-        """The seat's legal actions."""
-        ...
-
-    def action_points(self, action: Any) -> int:
-        """Points the action scores at once for this seat (0 for draws and passes)."""
-        ...
-
-    def action_weight(self, action: Any) -> int:
-        """Tie-break: the pip weight the action gets rid of (heaviest first); -1 for non-plays."""
-        ...
+__all__ = ["BOTS", "GreedyBot", "RandomBot", "make_bot"]
 
 
 class RandomBot:
@@ -39,7 +27,7 @@ class RandomBot:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, observation: Any) -> Any:
+    def choose(self, observation: Observation[A]) -> A:
         """A uniformly random legal action."""
         actions = observation.legal_actions
         if not actions:
@@ -55,12 +43,12 @@ class GreedyBot:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, observation: GreedyView) -> Any:
+    def choose(self, observation: Observation[A]) -> A:
         """The legal action scoring most at once (then the heaviest tile)."""
         actions = observation.legal_actions
         if not actions:
             raise BoneyardError("the bot has nothing to choose from: it is not its turn")
-        best: list[Any] = []
+        best: list[A] = []
         best_key: tuple[int, int] | None = None
         for a in actions:
             key = (observation.action_points(a), observation.action_weight(a))
@@ -71,13 +59,16 @@ class GreedyBot:
         return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
 
 
-BOTS: dict[str, Callable[[random.Random], Any]] = {
+AnyBot = Bot[Observation[Action], Action]
+"""A bot of any game, as code that seats bots holds it."""
+
+BOTS: dict[str, Callable[[random.Random], AnyBot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
 }
 
 
-def make_bot(name: str, rng: random.Random) -> Any:
+def make_bot(name: str, rng: random.Random) -> AnyBot:
     """A bot by name (``random``, ``greedy``, or an expert level: ``easy`` ... ``expert``)."""
     try:
         return BOTS[name](rng)

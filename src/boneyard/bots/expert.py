@@ -1,9 +1,8 @@
 """The expert bot: Perfect Information Monte Carlo search over sampled worlds.
 
 The bot is given one seat's observation and nothing else. For each decision it samples worlds
-(full game states) consistent with that observation (the game's *determinizer*:
-:mod:`boneyard.games.highfive.worlds`, :mod:`boneyard.games.merry_go_round.worlds`,
-:mod:`boneyard.games.high_fives.worlds`, :mod:`boneyard.games.highrise.worlds`), plays every
+(full game states) consistent with that observation (the *determinizer* of the game's search,
+:class:`~boneyard.games.registry.GameSearch`, found from the observation's game), plays every
 legal action in every world and finishes the hand (High Fives: the deal and the next one) with
 the game's greedy play-out policy (most points now, then the heaviest tile) for all seats, and
 picks the action with the best mean value. The value of a play-out is the seat's point
@@ -17,8 +16,8 @@ always finished). Without a time budget the bot is deterministic under its seed;
 one it is deterministic as long as the budget is not reached.
 
 >>> import random
->>> from boneyard.games.highfive.state import HighFiveState
->>> s = HighFiveState(2)
+>>> from boneyard.games.registry import get_spec
+>>> s = get_spec("highfive").new_game(2, {})
 >>> s.deal_random(random.Random(2))
 >>> bot = ExpertBot(random.Random(1), "easy", time_budget=None)
 >>> bot.choose(s.observation(s.current_seat)) in s.legal_actions()
@@ -29,11 +28,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Generic, TypeVar
 
 from boneyard.core.errors import BoneyardError
+from boneyard.core.protocol import Action, GameState, Observation
+from boneyard.games.registry import MODULES as GAMES
+from boneyard.games.registry import GameSearch, available_games, get_spec
+
+A = TypeVar("A", bound=Action)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,58 +57,12 @@ LEVELS: dict[str, Level] = {
 """The named levels (the ``expert`` budget is tuned to keep p95 decision time under 1 s)."""
 
 
-class Determinizer(Protocol):
-    """Samples worlds for one observation and plays them out."""
-
-    def sample(self, rng: random.Random) -> Any:
-        """One world consistent with the observation."""
-        ...
+Search = GameSearch[GameState, Observation[Action]]
 
 
-@dataclass(frozen=True, slots=True)
-class GameSearch:
-    """How to search one game: build a sampler from an observation, play a world out."""
-
-    sampler: Callable[[Any], Determinizer]
-    playout: Callable[[Any, int, random.Random], float]
-    """``playout(world, seat, rng)``: finish the hand greedily; the seat's chip differential
-    since the world was given."""
-    scores: Callable[[Any, int], tuple[int, list[int]]]
-    """``scores(world, seat)``: the seat's score (its side's) and every opponent's (side's)."""
-
-
-def _seat_scores(scores: Sequence[int], seat: int) -> tuple[int, list[int]]:
-    return scores[seat], [x for i, x in enumerate(scores) if i != seat]
-
-
-def _highfive() -> GameSearch:
-    from boneyard.games.highfive.worlds import WorldSampler, hand_playout
-
-    return GameSearch(WorldSampler, hand_playout, lambda w, seat: _seat_scores(w.scores, seat))
-
-
-def _merry_go_round() -> GameSearch:
-    from boneyard.games.merry_go_round.worlds import WorldSampler, hand_playout
-
-    def scores(w: Any, seat: int) -> tuple[int, list[int]]:
-        return _seat_scores(w.side_scores, w.side_of[seat])
-
-    return GameSearch(WorldSampler, hand_playout, scores)
-
-
-def _high_fives() -> GameSearch:
-    from boneyard.games.high_fives.worlds import WorldSampler, hand_playout
-
-    return GameSearch(WorldSampler, hand_playout, lambda w, seat: _seat_scores(w._scores, seat))
-
-
-def _highrise() -> GameSearch:
-    from boneyard.games.highrise.worlds import WorldSampler, hand_playout
-
-    return GameSearch(WorldSampler, hand_playout, lambda w, seat: _seat_scores(w._scores, seat))
-
-
-def value_of(search: GameSearch, world: Any, action: Any, seat: int, rng: random.Random) -> float:
+def value_of(
+    search: Search, world: GameState, action: Action, seat: int, rng: random.Random
+) -> float:
     """The value of ``action`` in ``world`` (which it changes): what the action itself scores
     (settlements included when it ends the hand: the seat's gain minus the most an opponent
     gains) plus the play-out value of the rest of the hand."""
@@ -115,50 +73,47 @@ def value_of(search: GameSearch, world: Any, action: Any, seat: int, rng: random
     return now + search.playout(world, seat, rng)
 
 
-SEARCHES: dict[str, Callable[[], GameSearch]] = {
-    "HighFiveObservation": _highfive,
-    "MerryGoRoundObservation": _merry_go_round,
-    "HighFivesObservation": _high_fives,
-    "HighriseObservation": _highrise,
-}
-"""Determinizers by observation class; games without one refuse the expert bot."""
-GAMES_WITH_SEARCH = ("highfive", "merry-go-round", "high-fives", "highrise")
-"""Record names of the games the expert bot can play."""
+GAMES_WITH_SEARCH: tuple[str, ...] = tuple(
+    g for g in available_games() if get_spec(g).search is not None
+)
+"""Record names of the games the expert bot can play (those whose spec has a search)."""
 
 
-def search_for(observation: Any) -> GameSearch:
-    """The search of the observation's game; BoneyardError if it has none yet."""
-    factory = SEARCHES.get(type(observation).__name__)
-    if factory is None:
+def search_for(observation: Observation[Action]) -> Search:
+    """The search of the observation's game; BoneyardError if it has none."""
+    search = get_spec(observation.game).search if observation.game in GAMES else None
+    if search is None:
         raise BoneyardError(
             "the expert bots (easy, medium, hard, expert) play only "
             f"{', '.join(GAMES_WITH_SEARCH)} so far"
         )
-    return factory()
+    return search
 
 
 @dataclass(frozen=True, slots=True)
-class ActionValue:
+class ActionValue(Generic[A]):
     """The mean play-out value of one legal action over the worlds searched."""
 
-    action: Any
+    action: A
     value: float
     worlds: int
 
 
 def action_values(
-    observation: Any,
+    observation: Observation[A],
     rng: random.Random,
     worlds: int,
     time_budget: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
-) -> list[ActionValue]:
+) -> list[ActionValue[A]]:
     """Value every legal action of ``observation`` by PIMC search (in legal-action order)."""
     actions = tuple(observation.legal_actions)
     if not actions:
         raise BoneyardError("the bot has nothing to choose from: it is not its turn")
     search = search_for(observation)
     seat = observation.seat
+    if seat is None:
+        raise BoneyardError("a spectator has nothing to choose from")
     sampler = search.sampler(observation)
     totals = [0.0] * len(actions)
     done = 0
@@ -182,10 +137,10 @@ def action_values(
     return [ActionValue(a, totals[k] / done, done) for k, a in enumerate(actions)]
 
 
-def best_of(values: list[ActionValue], observation: Any) -> Any:
+def best_of(values: list[ActionValue[A]], observation: Observation[A]) -> A:
     """The highest valued action; ties by points now, then the heaviest tile, then order."""
 
-    def key(v: ActionValue) -> tuple[float, int, int]:
+    def key(v: ActionValue[A]) -> tuple[float, int, int]:
         return (v.value, observation.action_points(v.action), observation.action_weight(v.action))
 
     best = values[0]
@@ -218,7 +173,7 @@ class ExpertBot:
         )
         self.clock = clock
 
-    def evaluate(self, observation: Any) -> list[ActionValue]:
+    def evaluate(self, observation: Observation[A]) -> list[ActionValue[A]]:
         """The value of every legal action (a single legal action is not searched)."""
         search_for(observation)  # a game without a determinizer is refused at once
         actions = observation.legal_actions
@@ -226,7 +181,7 @@ class ExpertBot:
             return [ActionValue(actions[0], 0.0, 0)]
         return action_values(observation, self.rng, self.worlds, self.time_budget, self.clock)
 
-    def choose(self, observation: Any) -> Any:
+    def choose(self, observation: Observation[A]) -> A:
         """The legal action with the best searched value."""
         return best_of(self.evaluate(observation), observation)
 

@@ -189,8 +189,9 @@ def analyse(
         )
         return
     console = Console(highlight=False)
+    describe_action = get_spec(doc.game).describe_action
     for d in decisions:
-        line = escape(describe(d))
+        line = escape(describe(d, describe_action))
         console.print(f"[red]{line}[/]" if d.mistake else line)
     console.print(
         f"{len(decisions)} decisions with a choice, {mistakes} mistakes "

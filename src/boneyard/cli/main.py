@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 from boneyard import __version__
-from boneyard.bots import BOTS, make_bot
+from boneyard.bots import BOTS, AnyBot, make_bot
 from boneyard.bots.expert import check_game
 from boneyard.cli import arena as arena_cli
 from boneyard.cli import site as site_cli
@@ -23,7 +23,7 @@ from boneyard.cli.play import TerminalGame, save_record
 from boneyard.core.errors import BoneyardError, RecordError
 from boneyard.core.protocol import GameState
 from boneyard.core.records import dump_record, parse_record
-from boneyard.games.registry import MODULES, GameSpec, get_spec, play_out
+from boneyard.games.registry import MODULES, AnySpec, get_spec, play_out
 
 app = typer.Typer(
     help="Boneyard: High Five and its family of domino games — play, replay and self-play.",
@@ -45,9 +45,7 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-def _new_state(
-    spec: GameSpec, players: int, options: dict[str, Any], names: list[str]
-) -> GameState:
+def _new_state(spec: AnySpec, players: int, options: dict[str, Any], names: list[str]) -> GameState:
     if not spec.min_players <= players <= spec.max_players:
         fail(f"{spec.title} is for {spec.min_players} to {spec.max_players} players, not {players}")
     try:
@@ -191,7 +189,7 @@ def play(
     state = _new_state(spec, players, options, names)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
-    bot_players: dict[int, Any] = {}
+    bot_players: dict[int, AnyBot] = {}
     k = 0
     for i in range(players):
         if i != seat:

@@ -2,8 +2,8 @@
 
 The loop is generic: a game supplies ``render`` (its table as text), ``describe_action`` and
 ``parse_action`` through its :class:`~boneyard.games.registry.GameSpec`. Scores, hand ends and
-game ends are announced from the replay lines of the game's own record, so what a player reads
-is exactly what ``boneyard replay`` would print.
+game ends are announced from the replay lines of the events as they happen (the spec's move
+log), so what a player reads is exactly what ``boneyard replay`` would print.
 """
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
+from boneyard.bots import AnyBot
 from boneyard.bots.analysis import hint
 from boneyard.core.errors import BoneyardError
-from boneyard.core.protocol import GameState
-from boneyard.core.records import dump_record, record_from_json
-from boneyard.games.registry import GameSpec
+from boneyard.core.protocol import Action, GameState, Observation
+from boneyard.core.records import JSON, dump_record
+from boneyard.games.registry import AnySpec
 
 HELP = (
     "Type a move's number, or a tile (5-6, or 5-6 on 5-5 when it fits several ends); "
@@ -38,11 +38,11 @@ class TerminalGame:
 
     def __init__(
         self,
-        spec: GameSpec,
+        spec: AnySpec,
         state: GameState,
         names: Sequence[str],
         humans: set[int],
-        bots: dict[int, Any],
+        bots: dict[int, AnyBot],
         rng: random.Random,
         console: Console,
         ask: Callable[[str], str],
@@ -55,7 +55,7 @@ class TerminalGame:
         self.rng = rng
         self.console = console
         self.ask = ask
-        self.shown = 0
+        self.log = spec.move_log(state)
 
     def run(self) -> bool:
         """Play until the game ends (True) or the player quits (False)."""
@@ -83,7 +83,7 @@ class TerminalGame:
             self.console.print(self.spec.render(state.observation(seat), self.names))
         return True
 
-    def tell_move(self, seat: int, action: Any) -> None:
+    def tell_move(self, seat: int, action: Action) -> None:
         """Announce a move (a draw never names its tile)."""
         what = escape(self.spec.describe_action(action))
         self.say(f"[bold]{escape(self.names[seat])}[/]: {what}")
@@ -92,7 +92,7 @@ class TerminalGame:
         """Print one message line."""
         self.console.print(text)
 
-    def human_move(self, seat: int) -> Any:
+    def human_move(self, seat: int) -> Action:
         """Show the table to ``seat`` and read a legal move."""
         obs = self.state.observation(seat)
         self.console.print()
@@ -125,16 +125,13 @@ class TerminalGame:
                 self.say(f"[red]{escape(str(exc))}.[/] Type ? for help.")
 
     def announce(self) -> None:
-        """Print what the record's replay says happened since the last announcement."""
-        record = record_from_json(self.state.record())
-        lines = list(self.spec.replay(record))
-        for line in lines[self.shown :]:
+        """Print the replay lines of what happened since the last announcement."""
+        for line in self.log.take():
             text = self.describe_line(line)
             if text:
                 self.say(text)
-        self.shown = len(lines)
 
-    def describe_line(self, line: dict[str, Any]) -> str | None:
+    def describe_line(self, line: JSON) -> str | None:
         """A replay line in a player's words (hidden tiles stay hidden)."""
         names = self.names
         kind = line.get("type")
@@ -159,7 +156,7 @@ class TerminalGame:
             return f"  [green]{who} scores {points}{count}[/]"
         return None
 
-    def _hand_end(self, line: dict[str, Any]) -> str:
+    def _hand_end(self, line: JSON) -> str:
         names = self.names
         reason = line.get("reason")
         winner = line.get("winner")
@@ -181,7 +178,7 @@ class TerminalGame:
         return f"[bold yellow]Hand {line['hand'] + 1} over:[/] {what}. Scores: {scores}"
 
 
-def hint_text(obs: Any, describe: Any) -> str:
+def hint_text(obs: Observation[Action], describe: Callable[[Action], str]) -> str:
     """The expert's hint for ``obs`` as a line of text (or why there is none)."""
     try:
         h = hint(obs)

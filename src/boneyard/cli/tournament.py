@@ -17,7 +17,7 @@ from rich.table import Table
 from boneyard.bots import BOTS
 from boneyard.cli.options import parse_bot_names, parse_option_pairs
 from boneyard.core.errors import BoneyardError, OptionError
-from boneyard.games.registry import MODULES
+from boneyard.games.registry import MODULES, get_spec
 from boneyard.tournament import (
     DoubleElimination,
     Event,
@@ -210,8 +210,8 @@ def simulate_cmd(
     width = len(str(entrants))
     ids = [f"{names[i % len(names)]}-{i + 1:0{width}d}" for i in range(entrants)]
     bot_of = {e: names[i % len(names)] for i, e in enumerate(ids)}
-    if preset is None and fmt == "pda" and game == "highfive":
-        preset = "pda"
+    if preset is None and fmt == "pda" and game in MODULES and "pda" in get_spec(game).presets:
+        preset = "pda"  # the PDA format plays the PDA rules of a game that has them
     try:
         sched = Schedule.parse(schedule or DEFAULT_SCHEDULE[fmt])
         options = parse_option_pairs(option or [], preset)

@@ -2,37 +2,95 @@
 
 A *state* is a node of one whole game (all its hands). It is driven by three kinds of input:
 
-* a **deal** (chance): when :attr:`GameState.awaiting_deal` is true the caller supplies the next
-  hand's set-up, either from a record or from :meth:`GameState.deal_random` with an injected
-  ``random.Random``; the rules themselves never shuffle;
-* **actions** of the seat to move (:attr:`GameState.current_seat`), taken from
-  :meth:`GameState.legal_actions` and applied with :meth:`GameState.apply`;
+* a **deal** (chance): when :attr:`State.awaiting_deal` is true the caller supplies the next
+  hand's set-up, either from a record (the game's record reader) or from
+  :meth:`State.deal_random` with an injected ``random.Random``; the rules themselves never
+  shuffle;
+* **actions** of the seat to move (:attr:`State.current_seat`), taken from
+  :meth:`State.legal_actions` and applied with :meth:`State.apply`, which returns the **event**:
+  what happened, as a typed immutable value (the record, the replay lines, the analysis and the
+  move logs are all built from events);
 * nothing else: the state is a pure value machine with no clock, I/O or global randomness.
 
-Values that leave a state (actions, observations, results) are immutable. The state itself
-is mutable for speed (bots search by :meth:`GameState.copy`), but only through ``apply`` and
-``deal``; each call either applies completely or raises and changes nothing.
+Values that leave a state (actions, events, observations, results) are immutable. The state
+itself is mutable for speed (bots search by :meth:`State.copy`), but only through ``apply`` and
+the deals; each call either applies completely or raises and changes nothing.
 
-Hidden information leaves the core only through :meth:`GameState.observation`, which gives
-exactly what one seat (or a spectator, ``None``) may see.
+Hidden information leaves the core only through :meth:`State.observation`, which gives exactly
+what one seat (or a spectator, ``None``) may see.
+
+The protocol is generic over a game's action, event and observation types
+(``State[HighFiveAction, HighFiveEvent, HighFiveObservation]``). Code that serves every game
+(the server, the command line) holds a :data:`GameState`: a state of some game, whose actions it
+only takes from that state (its legal actions, or its game's record reader) and hands back.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Protocol, Self, TypeVar
 
-JSON = dict[str, Any]
+from boneyard.core.records import JSON as JSON
 
 
-@runtime_checkable
 class Action(Protocol):
-    """An immutable action. Its record form is :meth:`to_event` (RECORDS.md), without ``seat``."""
+    """An immutable action. :meth:`to_event` is its form on the wire and in a record, without
+    ``seat`` (RECORDS.md; a draw's tile is not known to the action)."""
 
     def to_event(self) -> JSON:
-        """The record event fields of this action, without ``seat``."""
+        """The event fields of this action, without ``seat``."""
+        ...
+
+
+class Event(Protocol):
+    """What an action did: an immutable value of the game's event union."""
+
+    @property
+    def seat(self) -> int:
+        """The seat that acted (a ruling: the offender)."""
+        ...
+
+    def to_json(self) -> JSON:
+        """The record event, ``seat`` included (a draw names its tile: records are full
+        information)."""
+        ...
+
+
+A_co = TypeVar("A_co", bound=Action, covariant=True)
+
+
+class Observation(Protocol[A_co]):
+    """What one seat may see. ``legal_actions`` is non-empty only when that seat is to act."""
+
+    @property
+    def game(self) -> str:
+        """The record name of the game (the JSON form says it too)."""
+        ...
+
+    @property
+    def seat(self) -> int | None:
+        """The observing seat, or ``None`` for a spectator."""
+        ...
+
+    @property
+    def legal_actions(self) -> Sequence[A_co]:
+        """The actions this seat may take now (empty when it is not its turn)."""
+        ...
+
+    def to_json(self) -> JSON:
+        """A JSON-ready form (what a client of that seat receives), naming its ``game``."""
+        ...
+
+    def action_points(self, action: object) -> int:
+        """Points ``action`` scores at once for this seat (0 for draws, passes and anything
+        that is not one of its legal placements), worked out only when asked (the greedy bot
+        asks; building an observation does not)."""
+        ...
+
+    def action_weight(self, action: object) -> int:
+        """Tie-break: the pips the action gets rid of (heaviest first); -1 for non-plays."""
         ...
 
 
@@ -45,26 +103,61 @@ class GameResult:
     reason: str = "target"
 
 
-class Observation(Protocol):
-    """What one seat may see. ``legal_actions`` is non-empty only when that seat is to act."""
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """How a hand ended (RECORDS.md §5 ``hand_end``): ``awards`` per seat where the game writes
+    them (a block, a per-pair lock...), else ``None``.
 
-    @property
-    def seat(self) -> int | None:
-        """The observing seat, or ``None`` for a spectator."""
-        ...
+    >>> HandEnd(0, "domino", 1, 40, None, (10, 60)).to_json()["reason"]
+    'domino'
+    """
 
-    @property
-    def legal_actions(self) -> Sequence[Action]:
-        """The actions this seat may take now (empty when it is not its turn)."""
-        ...
+    hand: int
+    reason: str
+    winner: int | None
+    award: int
+    awards: tuple[int, ...] | None
+    scores: tuple[int, ...]
 
     def to_json(self) -> JSON:
-        """A JSON-ready form (what a client of that seat receives)."""
-        ...
+        """The ``hand_end`` replay line."""
+        line: JSON = {
+            "hand": self.hand,
+            "type": "hand_end",
+            "reason": self.reason,
+            "winner": self.winner,
+            "award": self.award,
+        }
+        if self.awards is not None:
+            line["awards"] = list(self.awards)
+        line["scores"] = list(self.scores)
+        return line
 
 
-class GameState(Protocol):
+def game_end_line(result: GameResult) -> JSON:
+    """The ``game_end`` replay line; a shared win (no single winner) lists the ``winners``.
+
+    >>> game_end_line(GameResult(None, (310, 310, 20), "shared_win"))
+    {'type': 'game_end', 'winner': None, 'winners': [0, 1], 'scores': [310, 310, 20]}
+    """
+    line: JSON = {"type": "game_end", "winner": result.winner}
+    if result.winner is None:
+        top = max(result.scores)
+        line["winners"] = [s for s, v in enumerate(result.scores) if v == top]
+    line["scores"] = list(result.scores)
+    return line
+
+
+A = TypeVar("A", bound=Action)
+E_co = TypeVar("E_co", bound=Event, covariant=True)
+O_co = TypeVar("O_co", bound="Observation[Action]", covariant=True)
+
+
+class State(Protocol[A, E_co, O_co]):
     """One game in progress; see the module docstring for the contract."""
+
+    names: list[str]
+    """Seat names in turn order, written in the record's ``seats`` (settable)."""
 
     @property
     def game(self) -> str:
@@ -75,9 +168,6 @@ class GameState(Protocol):
     def num_seats(self) -> int:
         """Player count."""
         ...
-
-    names: list[str]
-    """Seat names in turn order, written in the record's ``seats`` (settable)."""
 
     @property
     def current_seat(self) -> int | None:
@@ -94,21 +184,36 @@ class GameState(Protocol):
         """True once the game has a result."""
         ...
 
+    @property
+    def hands_dealt(self) -> int:
+        """Hands dealt so far (the hand in play is the last of them)."""
+        ...
+
+    @property
+    def events(self) -> Sequence[E_co]:
+        """The events of the hand in play (of the last hand until the next deal), in order."""
+        ...
+
+    @property
+    def ends(self) -> Sequence[HandEnd]:
+        """How each finished hand ended, in order."""
+        ...
+
     def deal_random(self, rng: random.Random) -> None:
         """Deal the next hand with the caller's random generator."""
         ...
 
-    def legal_actions(self) -> Sequence[Action]:
+    def legal_actions(self) -> Sequence[A]:
         """Every action the current seat may take (empty when nobody is to act)."""
         ...
 
-    def apply(self, action: Any) -> None:
-        """Apply an action of the current seat; raises ``IllegalActionError`` and changes nothing
-        when it is not legal."""
+    def apply(self, action: A) -> E_co:
+        """Apply an action of the current seat and return what happened; raises
+        ``IllegalActionError`` and changes nothing when it is not legal."""
         ...
 
-    def observation(self, seat: int | None) -> Observation:
-        """Everything ``seat`` may see (``None``: a spectator)."""
+    def observation(self, seat: int | None) -> O_co:
+        """Everything ``seat`` may see (``None``: a spectator); any other seat is an error."""
         ...
 
     def result(self) -> GameResult | None:
@@ -124,25 +229,20 @@ class GameState(Protocol):
         ...
 
 
-class Bot(Protocol):
+GameState = State[Action, Event, Observation[Action]]
+"""A state of some game, as code that serves every game holds it."""
+
+O_contra = TypeVar("O_contra", contravariant=True)
+
+
+class Bot(Protocol[O_contra, A_co]):
     """A player program. It sees only its seat's observation, never the state."""
 
-    name: str
-
-    def choose(self, observation: Any) -> Any:
-        """Pick one of ``observation.legal_actions``."""
+    @property
+    def name(self) -> str:
+        """The bot's name (``greedy``, ``expert``, ...)."""
         ...
 
-
-def options_json(options: Any, defaults: Any, preset: str | None = None) -> Mapping[str, Any]:
-    """The record form of an options dataclass: the preset plus every key that differs from it."""
-    out: dict[str, Any] = {}
-    if preset is not None:
-        out["preset"] = preset
-    for name in options.__dataclass_fields__:
-        if name == "preset":
-            continue
-        value = getattr(options, name)
-        if value != getattr(defaults, name):
-            out[name] = value
-    return out
+    def choose(self, observation: O_contra) -> A_co:
+        """Pick one of ``observation.legal_actions``."""
+        ...

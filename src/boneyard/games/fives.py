@@ -304,6 +304,33 @@ class FivesLayout:
             self.open.append((far, tile, OUT))
         self._count = count
 
+    def count_after(self, tile: int, anchor: int, code: int) -> int:
+        """The count :meth:`place` would make with ``tile`` on port ``code`` of ``anchor`` (-1:
+        the first tile), for a tile that matches the port; nothing is copied or changed.
+
+        >>> lay = FivesLayout()
+        >>> lay.place(tile_id(5, 5))
+        >>> lay.count_after(tile_id(0, 5), tile_id(5, 5), SIDE_A), lay.count
+        (10, 10)
+        """
+        lo, hi = LO[tile], HI[tile]
+        if anchor < 0:
+            return lo + lo if lo == hi else lo + hi
+        count = self._count
+        connected = self.connected.get(anchor, -1)
+        if connected >= 0:  # a spinner: it stops counting twice at its second joint
+            value = LO[anchor]
+            if connected.bit_count() == 1:
+                count -= value + value
+        else:
+            value = (
+                HI[anchor] if code == E2 else LO[anchor] if code == E1 else self.out_value[anchor]
+            )
+            count -= value + value if self.roles[anchor] is R_DOUBLE else value
+        if lo == hi:
+            return count + lo + lo
+        return count + (hi if value == lo else lo)
+
     def _new_spinner(self, tile: int, connected: tuple[int, ...]) -> None:
         x = LO[tile]
         self.roles[tile] = R_SPINNER

@@ -3,9 +3,8 @@
 Both games place tiles on a :class:`~boneyard.games.fives.FivesLayout` and differ in their
 rules, not in how a placement is named, found, dealt, shown or written down. This module holds
 that common part: the actions (:class:`Play`, :class:`Draw`, :class:`Pass`), the interned plays
-and the placements of a hand (:class:`PlayTable`), dealing (:func:`shuffled`, :func:`deal_ids`),
-the public views of the table (:class:`PlacedView`, :class:`PublicEvent`) and the record and
-replay-line forms of an event.
+and the placements of a hand (:class:`PlayTable`), dealing (:func:`shuffled`, :func:`deal_ids`)
+and the public views of the table (:class:`PlacedView`, :class:`PublicEvent`).
 
 >>> from boneyard.games.fives import tile_id
 >>> lay = FivesLayout()
@@ -360,77 +359,6 @@ def ends_json(ends: Sequence[tuple[int, Tile, str]]) -> list[list[Any]]:
     return [[v, str(t), port] for v, t, port in ends]
 
 
-def play_view(seat: int, tile: int, anchor: int, code: int) -> PublicEvent:
-    """A placement as everyone sees it."""
-    return PublicEvent(
-        seat,
-        "play",
-        TILES[tile],
-        TILES[anchor] if anchor >= 0 else None,
-        PORT_NAMES[code] if code >= SIDE_A else None,
-    )
-
-
-def draw_view(seat: int, tile: int, viewer: int | None) -> PublicEvent:
-    """A draw as ``viewer`` sees it: the tile only if ``viewer`` drew it."""
-    return PublicEvent(seat, "draw", TILES[tile] if viewer == seat else None)
-
-
-# --- records and replay lines (RECORDS.md §2, §5) --------------------------------------------
-
-
-def play_json(seat: int, tile: int, anchor: int, code: int) -> dict[str, Any]:
-    """The record event of a placement (a game adds its own fields after these)."""
-    d: dict[str, Any] = {"seat": seat, "play": NAMES[tile]}
-    if anchor >= 0:
-        d["on"] = NAMES[anchor]
-        if code >= SIDE_A:
-            d["port"] = PORT_NAMES[code]
-    return d
-
-
-def event_line(
-    hand: int,
-    event: int,
-    seat: int,
-    kind: str,
-    tile: int | None,
-    count: int | None,
-    points: int,
-    scores: list[int],
-) -> dict[str, Any]:
-    """The replay line of an event (a game adds its own fields after these)."""
-    line: dict[str, Any] = {"hand": hand, "event": event, "seat": seat, "type": kind}
-    if tile is not None:
-        line["tile"] = NAMES[tile]
-    if count is not None:
-        line["count"] = count
-    line["points"] = points
-    line["scores"] = scores
-    return line
-
-
-def hand_end_line(
-    hand: int,
-    reason: str,
-    winner: int | None,
-    award: int,
-    extra: dict[str, Any],
-    scores: list[int],
-) -> dict[str, Any]:
-    """The ``hand_end`` replay line."""
-    line: dict[str, Any] = {
-        "hand": hand,
-        "type": "hand_end",
-        "reason": reason,
-        "winner": winner,
-        "award": award,
-    }
-    line.update(extra)
-    line["scores"] = scores
-    return line
-
-
 __all__ = [
     "ALL_IDS",
     "DRAW",
@@ -446,15 +374,10 @@ __all__ = [
     "can_place",
     "deal_ids",
     "default_port",
-    "draw_view",
     "ends_json",
     "ends_view",
-    "event_line",
-    "hand_end_line",
     "hand_masks",
     "placed_views",
     "play_ids",
-    "play_json",
-    "play_view",
     "shuffled",
 ]

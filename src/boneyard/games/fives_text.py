@@ -18,11 +18,38 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import Tile
-from boneyard.games.fives_play import Draw, Pass, Play
+from boneyard.games.fives_play import Draw, Pass, PlacedView, Play
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class FivesView(Protocol):
+    """What the text views read of a Fives game's observation (High Five, Merry-Go-Round)."""
+
+    @property
+    def seat(self) -> int | None:
+        """The observing seat (``None``: a spectator)."""
+        ...
+
+    @property
+    def hand(self) -> Sequence[Tile]:
+        """The seat's tiles."""
+        ...
+
+    @property
+    def layout(self) -> Sequence[PlacedView]:
+        """The placed tiles, in placement order."""
+        ...
+
+    @property
+    def available_ends(self) -> Sequence[tuple[int, Tile, str]]:
+        """The ends open to play: value, tile, port name."""
+        ...
 
 
 def strip_markup(text: str) -> str:
@@ -38,7 +65,7 @@ def esc(text: str) -> str:
 # --- describing moves ------------------------------------------------------------------------
 
 
-def describe_move(action: Any, lead: str, spinner: str) -> str:
+def describe_move(action: object, lead: str, spinner: str) -> str:
     """Short description of a play, draw or pass (anything else: ``str``); a draw never names
     the tile. ``lead`` names the first tile of a hand, ``spinner`` the double with four edges."""
     if isinstance(action, Play):
@@ -58,13 +85,27 @@ def describe_move(action: Any, lead: str, spinner: str) -> str:
 # --- typed moves -----------------------------------------------------------------------------
 
 
+class MoveView(Protocol[T_co]):
+    """What :func:`parse_move` reads of an observation."""
+
+    @property
+    def legal_actions(self) -> Sequence[T_co]:
+        """The seat's legal actions."""
+        ...
+
+    @property
+    def hand(self) -> Sequence[Tile]:
+        """The seat's tiles."""
+        ...
+
+
 def parse_move(
-    obs: Any,
+    obs: MoveView[T],
     text: str,
     words: Mapping[str, type],
     no_fit: Callable[[Any, Tile], str],
     narrow: Callable[[Any, list[Play], list[str]], list[Play]],
-) -> Any:
+) -> T:
     """A typed move matched against ``obs.legal_actions``, or :class:`BoneyardError` saying why
     none (or more than one) matches.
 
@@ -89,7 +130,7 @@ def parse_move(
         raise BoneyardError(
             f"{typed[0]!r} is not a move: type its number, a tile like 5-6, draw or pass"
         ) from None
-    plays = [a for a in legal if isinstance(a, Play) and a.tile == tile]
+    plays: list[Play] = [a for a in legal if isinstance(a, Play) and a.tile == tile]
     if not plays:
         if tile not in obs.hand:
             raise BoneyardError(f"you do not hold {tile}")
@@ -100,7 +141,7 @@ def parse_move(
     if len({a.on for a in plays}) > 1:
         options = " or ".join(f"{tile} on {a.on}" for a in plays)
         raise BoneyardError(f"{tile} fits several ends: type {options} (or its number)")
-    return plays[0]
+    return next(a for a in legal if a is plays[0])
 
 
 def after_on(plays: list[Play], rest: list[str]) -> tuple[list[Play], list[str]]:
@@ -111,12 +152,12 @@ def after_on(plays: list[Play], rest: list[str]) -> tuple[list[Play], list[str]]
     return [a for a in plays if a.on == on], rest[2:]
 
 
-def at_value(obs: Any, plays: list[Play], value: int) -> list[Play]:
+def at_value(obs: FivesView, plays: list[Play], value: int) -> list[Play]:
     """The plays on a tile showing an open end of ``value``."""
     return [a for a in plays if any(v == value and t == a.on for v, t, _p in obs.available_ends)]
 
 
-def open_values(obs: Any) -> str:
+def open_values(obs: FivesView) -> str:
     """The values of the ends open to play, ``5, 6, 4`` (or ``none``)."""
     return ", ".join(str(v) for v, _t, _p in obs.available_ends) or "none"
 
@@ -164,10 +205,16 @@ class _Canvas:
         return "\n".join(out)
 
 
-def _chain(first: Any, kids: dict[Tile, list[Any]]) -> list[Any]:
+def _joined(p: PlacedView) -> int:
+    """The value of the end a tile of an arm was laid against (every tile but the lead's)."""
+    assert p.joined is not None
+    return p.joined
+
+
+def _chain(first: PlacedView, kids: dict[Tile, list[PlacedView]]) -> list[PlacedView]:
     """The tiles of one arm, outward from the tile it starts with."""
     out = []
-    cur = first
+    cur: PlacedView | None = first
     while cur is not None:
         out.append(cur)
         if cur.role == "SPINNER":
@@ -177,7 +224,7 @@ def _chain(first: Any, kids: dict[Tile, list[Any]]) -> list[Any]:
     return out
 
 
-def draw_layout(obs: Any) -> str:
+def draw_layout(obs: FivesView) -> str:
     """The layout in two dimensions: the line of play across, spinner ends up and down.
 
     Singles lie along their arm; doubles lie across it. A spinner's two sides continue the
@@ -186,7 +233,7 @@ def draw_layout(obs: Any) -> str:
     placed = obs.layout
     if not placed:
         return ""
-    kids: dict[Tile, list[Any]] = {}
+    kids: dict[Tile, list[PlacedView]] = {}
     for p in placed:
         if p.on is not None:
             kids.setdefault(p.on, []).append(p)
@@ -202,18 +249,20 @@ def draw_layout(obs: Any) -> str:
     left = _chain(left_first, kids) if left_first else []
     right = _chain(right_first, kids) if right_first else []
     # The main line, left to right: each entry (placed view, left half, right half).
-    line: list[tuple[Any, int, int]] = []
+    line: list[tuple[PlacedView, int, int]] = []
     for p in reversed(left):
-        outer = p.tile.other(p.joined) if p.tile.has(p.joined) else p.tile.lo
-        line.append((p, outer, p.joined))
+        joined = _joined(p)
+        outer = p.tile.other(joined) if p.tile.has(joined) else p.tile.lo
+        line.append((p, outer, joined))
     center_l = lead.tile.lo if lead.role == "SPINNER" else left_inner
     line.append((lead, center_l, lead.tile.other(center_l)))
     for p in right:
-        outer = p.tile.other(p.joined) if p.tile.has(p.joined) else p.tile.hi
-        line.append((p, p.joined, outer))
+        joined = _joined(p)
+        outer = p.tile.other(joined) if p.tile.has(joined) else p.tile.hi
+        line.append((p, joined, outer))
     canvas = _Canvas()
     col = 0
-    spinner_cols: list[tuple[Any, int]] = []
+    spinner_cols: list[tuple[PlacedView, int]] = []
     for p, a, b in line:
         if p.tile.is_double:
             canvas.put(-1, col + 1, f"┌{a}┐")
@@ -232,7 +281,7 @@ def draw_layout(obs: Any) -> str:
                 continue
             row = -2 if step < 0 else 2
             for p in _chain(first, kids):
-                inner = p.joined
+                inner = _joined(p)
                 if p.tile.is_double:
                     canvas.put(row, c - 2, f"[{inner}|{inner}]")
                     row += step
@@ -250,7 +299,7 @@ def draw_layout(obs: Any) -> str:
     return canvas.text()
 
 
-def layout_lines(obs: Any, spinner: str) -> list[str]:
+def layout_lines(obs: FivesView, spinner: str) -> list[str]:
     """The drawn layout and the ends open to play (a spinner's edges named after ``spinner``),
     for a table with tiles on it."""
     ends = ", ".join(
@@ -262,7 +311,7 @@ def layout_lines(obs: Any, spinner: str) -> list[str]:
     return ["", draw_layout(obs), "", f"Open ends you may play on: {ends or 'none'}"]
 
 
-def hand_lines(obs: Any) -> list[str]:
+def hand_lines(obs: FivesView) -> list[str]:
     """The observer's hand, if it holds one."""
     if obs.seat is None or not obs.hand:
         return []

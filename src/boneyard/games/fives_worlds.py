@@ -316,7 +316,7 @@ class PlayoutState(Protocol):
         """The legal actions, in the game's order."""
         ...
 
-    def _points_if(self, play: Any) -> int:
+    def points_if(self, play: Any) -> int:
         """The points ``play`` (the game's :class:`~boneyard.games.fives_play.Play`) would
         score now."""
         ...
@@ -331,6 +331,6 @@ def greedy_action(state: PlayoutState, rng: random.Random) -> Any:
         return actions[0]
 
     def key(a: Any) -> tuple[int, int]:
-        return (state._points_if(a), a.tile.pips) if isinstance(a, Play) else (-1, -1)
+        return (state.points_if(a), a.tile.pips) if isinstance(a, Play) else (-1, -1)
 
     return max(actions, key=key)  # (the first of the best, in legal order)

@@ -1,4 +1,13 @@
-"""Find a game by its record name; games are imported on first use."""
+"""The games, each known in one place: its :class:`GameSpec`.
+
+A spec is everything the rest of Boneyard may ask of a game: its name, player counts, options
+and presets, a new game, the state a record reaches, the positions of a record, its replay
+lines, the action a record event or a player's move names, its search (for the expert bot) and
+its text view. Nothing outside ``boneyard.games`` imports a game's package (an import-linter
+contract); code that serves every game holds a :data:`AnySpec` and a
+:data:`~boneyard.core.protocol.GameState`. Adding a game is one package with a ``SPEC`` and one
+line in :data:`MODULES` (docs/games.md).
+"""
 
 from __future__ import annotations
 
@@ -6,11 +15,14 @@ import importlib
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
-from boneyard.core.errors import BoneyardError
-from boneyard.core.protocol import JSON, GameState
-from boneyard.core.records import Record
+from boneyard.core.cards import CardRule
+from boneyard.core.errors import BoneyardError, IllegalActionError
+from boneyard.core.protocol import Action, Event, GameState, Observation, State
+from boneyard.core.records import JSON, Record
+from boneyard.games import walk
+from boneyard.games.walk import LineFeed, LinesOf, Position, RecordReader
 
 MODULES: dict[str, str] = {
     "highfive": "boneyard.games.highfive",
@@ -18,32 +30,133 @@ MODULES: dict[str, str] = {
     "high-fives": "boneyard.games.high_fives",
     "highrise": "boneyard.games.highrise",
 }
+"""Record name -> the package whose ``SPEC`` it is."""
+
+S = TypeVar("S", bound="State[Any, Any, Any]")
+A = TypeVar("A", bound=Action)
+E = TypeVar("E", bound=Event)
+Ob = TypeVar("Ob", bound="Observation[Any]")
+S_co = TypeVar("S_co", covariant=True)
+
+
+class Determinizer(Protocol[S_co]):
+    """Samples worlds (whole states) consistent with one observation."""
+
+    def sample(self, rng: random.Random) -> S_co:
+        """One world consistent with the observation."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameSearch(Generic[S, Ob]):
+    """How the expert bot searches a game (boneyard.bots.expert)."""
+
+    sampler: Callable[[Ob], Determinizer[S]]
+    """Build once per decision from the deciding seat's observation."""
+    playout: Callable[[S, int, random.Random], float]
+    """``playout(world, seat, rng)``: finish the hand with the game's greedy policy (changing
+    the world); the seat's score differential over it, with a bonus when it ends the game."""
+    scores: Callable[[S, int], tuple[int, list[int]]]
+    """``scores(world, seat)``: the seat's score (its side's) and every opponent's (side's)."""
 
 
 @dataclass(frozen=True)
-class GameSpec:
-    """What the CLI, bots and replay need to know about one game."""
+class GameSpec(Generic[S, A, E, Ob]):
+    """What the rest of Boneyard may ask of one game (see the module docstring)."""
 
     name: str
+    """The record name (``highfive``, ``merry-go-round``...)."""
     title: str
     min_players: int
     max_players: int
-    new_game: Callable[[int, Mapping[str, Any] | None], GameState]
-    """``new_game(players, options)``: a fresh game awaiting its first deal; raises OptionError."""
-    replay: Callable[[Record], Iterator[JSON]]
-    """Replay output lines of RECORDS.md §5; raises RecordError at the first fault."""
-    parse_action: Callable[[Any, str], Any]
+    presets: tuple[str, ...]
+    """Named option bundles (``preset``), if the game has any."""
+    options: Callable[[int, Mapping[str, Any] | None], JSON]
+    """``options(players, chosen)``: the options a game played under ``chosen`` states in its
+    record; raises OptionError on an unknown key or value."""
+    new_game: Callable[[int, Mapping[str, Any] | None], S]
+    """``new_game(players, options)``: a fresh game awaiting its first deal; raises OptionError.
+    Absent options take today's defaults (a record's take its own: :meth:`from_record`)."""
+    reader: RecordReader[S, A]
+    """How the game reads its records (:mod:`boneyard.games.walk`)."""
+    lines_of: LinesOf
+    """``lines_of(event, hand, index)``: the replay lines of one event (RECORDS.md §5)."""
+    parse_action: Callable[[Ob, str], A]
     """``parse_action(observation, text)``: a player's typed move in tile notation, matched
     against ``observation.legal_actions``; raises BoneyardError with a player-facing reason."""
-    describe_action: Callable[[Any], str]
+    describe_action: Callable[[A], str]
     """A short human description of an action (``5-5 on the spinner's side``); it must not
     reveal hidden tiles (a draw is "draws a tile")."""
-    render: Callable[[Any, Sequence[str]], str]
+    render: Callable[[Ob, Sequence[str]], str]
     """``render(observation, seat_names)``: the table as that seat sees it, as text with Rich
     markup (layout, own hand, others' tile counts, scores). Pure: no I/O, no rich import."""
+    search: GameSearch[S, Ob] | None = None
+    """How the expert bot searches the game (``None``: it cannot)."""
+    card: Callable[[Mapping[str, Any]], CardRule] | None = None
+    """``card(options)``: what a two-player game's final scores can be under ``options`` (score
+    cards of over-the-board events are checked against it; ``None``: no cards)."""
+    figure: Callable[[str], JSON] | None = None
+    """``figure(words)``: a position reached by a few plays written in the game's notation, as
+    the view the site's board draws (the rules pages' pictures); raises FigureError when the
+    game does not allow it."""
+
+    def from_record(self, record: Record) -> S:
+        """The state ``record`` reaches, every hand and event checked; raises RecordError."""
+        return walk.from_record(self.reader, record)
+
+    def positions(self, record: Record) -> Iterator[Position[S, A]]:
+        """The state before each event of ``record`` with the action taken there, and after each
+        hand's last event (``action`` ``None``): one walk, linear in the record's length."""
+        return walk.positions(self.reader, record)
+
+    def replay(self, record: Record) -> Iterator[JSON]:
+        """Replay output lines of RECORDS.md §5; raises RecordError at the first fault."""
+        return walk.replay(self.reader, record, self.lines_of)
+
+    def action_from_event(self, state: S, event: Mapping[str, object]) -> A:
+        """The action a record event names in ``state`` (full information: a draw may name its
+        tile, which must be the next one); the inverse of ``state.apply(action).to_json()``.
+        Raises RecordError."""
+        return walk.action_from_event(self.reader, state, event)
+
+    def legal_match(self, state: S, action: A) -> A:
+        """The legal action of ``state`` that a record's ``action`` takes (a record may write a
+        move in several ways: a spinner play without its port, cells in either order...), or
+        its first step (a High Fives turn with claims, taken claim by claim); else ``action``."""
+        return self.reader.legal_match(state, action)
+
+    def action_from_move(self, state: S, fields: Mapping[str, object]) -> A:
+        """The legal action a player's move names: the event fields of one of ``state``'s legal
+        actions (``action.to_event()``), nothing else. Refused (IllegalActionError) in the
+        player's words, which never reveal a hidden tile."""
+        actions: Sequence[A] = state.legal_actions()
+        wanted = dict(fields)
+        for action in actions:
+            if action.to_event() == wanted:
+                return action
+        if not actions:
+            raise IllegalActionError("nobody can move now")
+        seat = state.current_seat
+        tile = wanted.get("play")
+        if isinstance(tile, str) and seat is not None:
+            try:
+                self.parse_action(state.observation(seat), tile)
+            except BoneyardError as exc:
+                raise IllegalActionError(str(exc)) from None
+            raise IllegalActionError(f"{tile} cannot be played that way")
+        raise IllegalActionError("that is not one of your legal moves")
+
+    def move_log(self, state: S) -> LineFeed:
+        """The replay lines of ``state``'s game from now on, as they happen (a terminal game's
+        running commentary: what ``boneyard replay`` would print)."""
+        return LineFeed(state, self.lines_of)
 
 
-def get_spec(name: str) -> GameSpec:
+AnySpec = GameSpec[GameState, Action, Event, Observation[Action]]
+"""The spec of some game, as code that serves every game holds it."""
+
+
+def get_spec(name: str) -> AnySpec:
     """The spec of a game by record name (``highfive``, ``merry-go-round``, ...)."""
     if name not in MODULES:
         raise BoneyardError(f"game {name!r} is unknown (games: {', '.join(MODULES)})")
@@ -53,7 +166,7 @@ def get_spec(name: str) -> GameSpec:
         if exc.name == MODULES[name]:
             raise BoneyardError(f"{name} is not available yet in this version") from None
         raise
-    spec: GameSpec = module.SPEC
+    spec: AnySpec = module.SPEC
     return spec
 
 
@@ -70,11 +183,11 @@ def available_games() -> list[str]:
 
 
 def play_out(
-    state: GameState,
-    choose: Sequence[Callable[[Any], Any]],
+    state: State[A, E, Ob],
+    choose: Sequence[Callable[[Ob], A]],
     rng: random.Random,
     max_steps: int = 1_000_000,
-) -> GameState:
+) -> State[A, E, Ob]:
     """Drive ``state`` to its end: deals from ``rng``; seat ``i`` acts by ``choose[i](obs)``."""
     steps = 0
     while not state.is_over:

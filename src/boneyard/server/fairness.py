@@ -33,7 +33,7 @@ import hashlib
 import random
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from boneyard.core.errors import BoneyardError, IllegalActionError, RecordError
@@ -102,50 +102,6 @@ def deal_rng(
 ) -> random.Random:
     """The generator the game's ``deal_random`` shuffles with for hand ``hand``."""
     return random.Random(deal_number(seed, hand, client_seeds, scheme))
-
-
-def event_matches(legal: Mapping[str, Any], sent: Mapping[str, Any], loose: bool) -> bool:
-    """Whether ``sent`` names the legal action whose event is ``legal``.
-
-    ``loose`` (records): a field the legal action leaves ``None`` (a draw's hidden tile) matches
-    any value, since the state decides it.
-    """
-    if set(legal) != set(sent):
-        return False
-    for key, value in legal.items():
-        if value is None and loose:
-            continue
-        if sent[key] != value:
-            return False
-    return True
-
-
-def find_action(state: GameState, sent: Mapping[str, Any], loose: bool = False) -> Any:
-    """The current seat's legal action matching the event fields ``sent``.
-
-    Raises :class:`IllegalActionError` in a player's words when none matches.
-    """
-    actions = state.legal_actions()
-    for action in actions:
-        if event_matches(action.to_event(), sent, loose):
-            return action
-    if not actions:
-        raise IllegalActionError("nobody can move now")
-    return _explain(state, sent)
-
-
-def _explain(state: GameState, sent: Mapping[str, Any]) -> Any:
-    """Raise the clearest reason for an unmatched move (the game's own parser when it helps)."""
-    spec = get_spec(state.game)
-    seat = state.current_seat
-    tile = sent.get("play")
-    if isinstance(tile, str) and seat is not None:
-        try:
-            spec.parse_action(state.observation(seat), tile)
-        except BoneyardError as exc:
-            raise IllegalActionError(str(exc)) from None
-        raise IllegalActionError(f"{tile} cannot be played that way")
-    raise IllegalActionError("that is not one of your legal moves")
 
 
 def new_state(game: str, options: Mapping[str, Any], names: Sequence[str]) -> GameState:
@@ -232,7 +188,9 @@ def verify_record(record: Record) -> list[HandCheck]:
         raise RecordError(
             f"the record has no fairness data ({' or '.join(SCHEMES)}) in meta.fairness"
         )
-    state = new_state(record.game, record.options, record.seats)
+    # The record's options, read as records are (an option whose default changed since keeps
+    # the default the record was written under), and its seats.
+    state = get_spec(record.game).from_record(replace(record, hands=()))
     out: list[HandCheck] = []
     for h, hand_doc in enumerate(record.hands):
         info = fair[h] if h < len(fair) else {}
@@ -268,14 +226,14 @@ def _replay_events(state: GameState, hand_doc: Mapping[str, Any], h: int) -> Non
     events = hand_doc.get("events", [])
     if not isinstance(events, list):
         raise RecordError("events must be a list", h, None)
+    spec = get_spec(state.game)
     for i, ev in enumerate(events):
         if not isinstance(ev, dict):
             raise RecordError("an event must be an object", h, i)
-        fields = {k: v for k, v in ev.items() if k != "seat"}
         if ev.get("seat") != state.current_seat:
             raise RecordError(f"it is not seat {ev.get('seat')}'s turn", h, i)
         try:
-            state.apply(find_action(state, fields, loose=True))
+            state.apply(spec.action_from_event(state, ev))
         except BoneyardError as exc:
             raise RecordError(str(exc), h, i) from None
     recorded = state.record()["hands"][h]["events"]

@@ -2,9 +2,10 @@
 
 A replay is computed server-side by replaying the record with the engine: the game's own
 ``replay`` checks the whole record first (its :class:`RecordError` is the answer to a bad one),
-then each hand is dealt from the record's set-up and its events are applied one at a time. Every
-step carries the spectator observation of that moment plus every seat's hand: a replay is only
-served for a game that is over (or a record someone uploads), so nothing hidden is live any more.
+then the game's positions walk it once (each hand dealt from the record's set-up, its events
+applied one at a time). Every step carries the spectator observation of that moment plus every
+seat's hand: a replay is only served for a game that is over (or a record someone uploads), so
+nothing hidden is live any more.
 
 Also :func:`hand_ends`: the ``hand_end``/``game_end`` lines of the hands a live table has
 finished (public once the hand is over), for the table page's hand summaries.
@@ -19,11 +20,10 @@ from cachetools import LRUCache
 from fastapi import FastAPI, HTTPException, Request, Response
 from pydantic import BaseModel
 
-from boneyard.core.errors import BoneyardError, RecordError
+from boneyard.core.errors import RecordError
 from boneyard.core.protocol import JSON, GameState
 from boneyard.core.records import Record, record_from_json
 from boneyard.games.registry import get_spec
-from boneyard.server import fairness
 from boneyard.server.validation import encodable
 
 if TYPE_CHECKING:
@@ -42,54 +42,6 @@ class RecordIn(BaseModel):
     """An uploaded record (RECORDS.md), as its JSON document."""
 
     record: dict[str, Any]
-
-
-def _hand_start(record: Record, h: int) -> GameState:
-    """The state of ``record``'s game just after hand ``h`` is dealt (the game's own loader)."""
-    hand = {k: v for k, v in record.hands[h].items() if k != "events"}
-    hand["events"] = []
-    prefix = Record(record.game, record.options, record.seats, (*record.hands[:h], hand))
-    state: GameState
-    if record.game == "highfive":
-        from boneyard.games.highfive.replay import replay_into, state_from_record
-
-        hf_state = state_from_record(prefix)
-        for _ in replay_into(hf_state, prefix):
-            pass
-        state = hf_state
-    elif record.game == "merry-go-round":
-        from boneyard.games.fives_replay import replay_hands
-        from boneyard.games.merry_go_round.replay import parse_event
-        from boneyard.games.merry_go_round.replay import state_from_record as mgr_state_of
-
-        mgr = mgr_state_of(prefix)
-        dealt = [0]
-
-        def start(deal: Any, bone: Any, _events: Any) -> None:
-            # Hand 0's setter under first_setter = "random" is the seat of its first event
-            # (of the whole hand, not of the prefix with no events).
-            first = (record.hands[dealt[0]].get("events") or [{}])[0]
-            dealt[0] += 1
-            setter = None
-            if mgr.next_setter is None and mgr.options.first_setter == "random":
-                seat = first.get("seat") if isinstance(first, dict) else None
-                setter = seat if isinstance(seat, int) and 0 <= seat < mgr.n else 0
-            mgr.start_hand(deal, bone, setter)
-
-        for _ in replay_hands(mgr, prefix, start, lambda ev, hh, i: parse_event(mgr, ev, hh, i)):
-            pass
-        state = mgr
-    elif record.game == "highrise":
-        from boneyard.games.highrise.replay import load as hr_load
-
-        state = hr_load(prefix)
-    elif record.game == "high-fives":
-        from boneyard.games.high_fives.replay import load as hfs_load
-
-        state = hfs_load(prefix)
-    else:  # pragma: no cover - the registry refused it already
-        raise RecordError(f"game {record.game!r} has no replay viewer")
-    return state
 
 
 def _snapshot(state: GameState) -> JSON:
@@ -125,35 +77,35 @@ def replay_steps(record: Record) -> JSON:
             by_event.setdefault((line["hand"], line["event"]), []).append(line)
     names = list(record.seats)
     steps: list[JSON] = []
-    for h, hand in enumerate(record.hands):
-        state = _hand_start(record, h)
-        steps.append(
-            {"hand": h, "event": None, "seat": None, "text": f"Hand {h + 1} is dealt",
-             "view": _snapshot(state)}
-        )  # fmt: skip
-        for i, ev in enumerate(hand.get("events") or []):
-            fields = {k: v for k, v in ev.items() if k != "seat"}
-            try:
-                action = fairness.find_action(state, fields, loose=True)
-                seat = state.current_seat
-                state.apply(action)
-            except BoneyardError as exc:
-                raise RecordError(str(exc), h, i) from None
-            who = names[seat] if seat is not None and seat < len(names) else "?"
-            found = by_event.get((h, i), [])
-            text = f"{who} {spec.describe_action(action)}"
-            drawn = next((x.get("tile") for x in found if x.get("type") == "draw"), None)
-            if drawn:
-                text += f" ({drawn})"
-            points = sum(int(x.get("points") or 0) for x in found)
-            if points and "point" not in text:
-                text += f": {points} points"
+    applied: JSON | None = None  # the step of the event just applied: its view comes next
+    for pos in spec.positions(record):
+        h, i, state = pos.hand, pos.event, pos.state
+        if applied is not None:
+            applied["view"] = _snapshot(state)
+            steps.append(applied)
+            applied = None
+        if i == 0:
             steps.append(
-                {"hand": h, "event": i, "seat": seat, "text": text, "lines": found,
+                {"hand": h, "event": None, "seat": None, "text": f"Hand {h + 1} is dealt",
                  "view": _snapshot(state)}
             )  # fmt: skip
-        if h in ends:
-            steps[-1]["hand_end"] = ends[h]
+        if pos.action is None:  # the hand's end
+            if h in ends:
+                steps[-1]["hand_end"] = ends[h]
+            continue
+        seat = state.current_seat
+        who = names[seat] if seat is not None and seat < len(names) else "?"
+        found = by_event.get((h, i), [])
+        legal = spec.legal_match(state, pos.action)
+        shown = legal if type(legal) is type(pos.action) else pos.action
+        text = f"{who} {spec.describe_action(shown)}"
+        drawn = next((x.get("tile") for x in found if x.get("type") == "draw"), None)
+        if drawn:
+            text += f" ({drawn})"
+        points = sum(int(x.get("points") or 0) for x in found)
+        if points and "point" not in text:
+            text += f": {points} points"
+        applied = {"hand": h, "event": i, "seat": seat, "text": text, "lines": found}
     if game_end is not None and steps:
         steps[-1]["game_end"] = game_end
     return {

@@ -36,11 +36,11 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-def render_markdown(text: str) -> str:
+def render_markdown(text: str, game: str | None = None) -> str:
     """HTML of a rules text: CommonMark with tables and raw HTML (the figures), headings with
     ids (so that options and sections can be linked: ``/rules/highfive#options``)."""
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
-    tokens = md.parse(expand_figures(text))
+    tokens = md.parse(expand_figures(text, game) if game else text)
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.tag in ("h2", "h3"):
             tok.attrSet("id", _slug(tokens[i + 1].content))
@@ -83,7 +83,7 @@ def _summary(game: str) -> str:
 @functools.cache
 def game_page(game: str) -> str:
     """The whole HTML page of one game's rules."""
-    return _page(f"{_title(game)} rules", game, render_markdown(source(game)))
+    return _page(f"{_title(game)} rules", game, render_markdown(source(game), game))
 
 
 @functools.cache

@@ -851,7 +851,7 @@ class TableManager:
                 raise IllegalActionError("it is not your turn")
             if not isinstance(event, dict):
                 raise IllegalActionError('"action" must be an object of record event fields')
-            await self._apply(table, seat, fairness.find_action(st, event))
+            await self._apply(table, seat, get_spec(table.game).action_from_move(st, event))
             await table.broadcast()
         self.metrics.action_seconds.observe(time.perf_counter() - started)
         await self.announce(table)
@@ -1081,7 +1081,7 @@ def _replay_entries(table: LiveTable, state: GameState, entries: Any) -> None:
         else:
             if e.seat != state.current_seat:
                 raise BoneyardError(f"table {table.id}: log seq {e.seq} is out of turn")
-            state.apply(fairness.find_action(state, e.payload))
+            state.apply(get_spec(table.game).action_from_move(state, e.payload))
         table.version = e.seq
         table.last_at = e.created_at
     if state.is_over and len(table.hand_scores) < table.hands_dealt():

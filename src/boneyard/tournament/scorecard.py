@@ -7,7 +7,8 @@ what a game allows (High Five with chips ends on exactly 150). A card that fails
 in the player's words; the director may still record the result as a ruling, which is not
 checked (that is the override).
 
-This module reads the games' options (to know the target), so it imports the games layer.
+Each game states its card facts through its spec (``GameSpec.card``, a
+:class:`~boneyard.core.cards.CardRule`); this module checks a card against them.
 """
 
 from __future__ import annotations
@@ -16,11 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from boneyard.games.high_fives.rules import build_high_fives_options
-from boneyard.games.highfive.options import HighFiveOptions
-from boneyard.games.highfive.state import TARGET as HIGH_FIVE_TARGET
-from boneyard.games.highrise.options import build_highrise_options
-from boneyard.games.merry_go_round.options import MerryGoRoundOptions
+from boneyard.core.errors import BoneyardError
+from boneyard.games.registry import get_spec
 from boneyard.tournament.errors import TournamentError
 
 CHECKED = ("target", "bogus")
@@ -57,23 +55,14 @@ class ScoreRule:
     @staticmethod
     def for_game(game: str, options: Mapping[str, Any] | None = None) -> ScoreRule:
         """The rule of a two-player ``game`` played with ``options`` (as a table would)."""
-        opts = dict(options or {})
-        if game == "highfive":
-            hf = HighFiveOptions.build(opts)
-            pda = hf.bogus_effect == "end_game_150_100"
-            capped = hf.payment_cap == "chips"
-            return ScoreRule(HIGH_FIVE_TARGET, capped, 5, bogus=(150, 100) if pda else None)
-        if game == "merry-go-round":
-            mg = MerryGoRoundOptions.build(opts, 2)
-            return ScoreRule(mg.target, mg.exact_target_scope == "all_scores")
-        if game == "high-fives":
-            gf = build_high_fives_options(opts, 2)
-            return ScoreRule(gf.target, loser_below=gf.win_check == "immediate")
-        if game == "highrise":
-            hr = build_highrise_options(opts)
-            target = None if hr.single_hand else hr.target
-            return ScoreRule(target, loser_below=False, negative=hr.allow_negative)
-        raise TournamentError(f"score cards are not known for the game {game!r}")
+        try:
+            card = get_spec(game).card
+        except BoneyardError as exc:
+            raise TournamentError(str(exc)) from None
+        if card is None:
+            raise TournamentError(f"score cards are not known for the game {game!r}")
+        c = card(dict(options or {}))
+        return ScoreRule(c.target, c.exact, c.step, c.loser_below, c.negative, c.bogus)
 
     def problem(self, scores: tuple[int, int], reason: str = "target") -> str | None:
         """Why these final scores (side a, side b) cannot end a game, in the player's words;

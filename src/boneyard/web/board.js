@@ -317,11 +317,25 @@ export function pilesPanel(view, names) {
   return box;
 }
 
+// What the client does per game, by the name every view gives (view.game): the board it draws,
+// how a move is picked on it (an open end, a capture, the cells of the tower) and whether the
+// seats have score piles to show. A new game adds its line here.
+const GAMES = {
+  "highfive": { board: fivesBoard, pick: "end", piles: false },
+  "merry-go-round": { board: fivesBoard, pick: "end", piles: false },
+  "high-fives": { board: highFivesBoard, pick: "capture", piles: true },
+  "highrise": { board: towerBoard, pick: "cells", piles: false },
+};
+
+export function gameOf(view) {
+  const game = GAMES[view.game];
+  if (!game) throw new Error(`this page cannot show the game ${view.game}`);
+  return game;
+}
+
 // Any game: the board for a view.
 export function board(view, ctx = {}) {
-  if (Array.isArray(view.tower)) return towerBoard(view, ctx);
-  if (Array.isArray(view.piles)) return highFivesBoard(view, ctx);
-  return fivesBoard(view, ctx);
+  return gameOf(view).board(view, ctx);
 }
 
 export { sameTile };

@@ -2,7 +2,7 @@
 // (/replay). Every step is a public view computed by the server, with all hands shown.
 import { api, el } from "/static/api.js";
 import { tile } from "/static/tiles.js";
-import { board, pilesPanel } from "/static/board.js";
+import { board, gameOf, pilesPanel } from "/static/board.js";
 import { handEndText, infoChips } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -65,7 +65,7 @@ function render() {
     shown.append(row);
   });
   const cap = $("captured");
-  if (Array.isArray(view.piles)) { cap.hidden = false; $("piles").replaceChildren(pilesPanel(view, data.seats)); } else cap.hidden = true;
+  if (gameOf(view).piles) { cap.hidden = false; $("piles").replaceChildren(pilesPanel(view, data.seats)); } else cap.hidden = true;
   const scores = view.scores || [];
   const rows = [el("tr", {}, el("th", {}, "Player"), el("th", {}, "Score"), el("th", {}, "Tiles"), ...(view.chips_left ? [el("th", {}, "Chips")] : []))];
   data.seats.forEach((n, i) => rows.push(el("tr", { class: view.current_seat === i && !view.is_over ? "to-act" : "" },

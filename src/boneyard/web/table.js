@@ -1,9 +1,9 @@
-// A live table: draws the seat's view (the observation the server sends) for each game and
-// turns clicks on tiles, ends, cells and captures into that seat's legal moves.
+// A live table: draws the seat's view (the observation the server sends, which names its game)
+// and turns clicks on tiles, ends, cells and captures into that seat's legal moves.
 import { api, el } from "/static/api.js";
 import { tile, sameTile } from "/static/tiles.js";
 import { candidates as pick, cellTargets, spacerChoice, spacerLabel, tileMoves } from "/static/picker.js";
-import { board, endKey, pilesPanel } from "/static/board.js";
+import { board, endKey, gameOf, pilesPanel } from "/static/board.js";
 import { handEndText, infoChips, seatName } from "/static/common.js";
 import { autoSeed, renderFairness, seedRefused, seedTaken } from "/static/fairness.js";
 import { renderInvite } from "/static/invite.js";
@@ -160,11 +160,12 @@ function boardContext(view, moves) {
   const ctx = { hand: view.hand, last: lastTile(view) };
   if (!sel) return ctx;
   const cand = candidates(moves);
-  if (Array.isArray(view.tower)) {
+  const pick = gameOf(view).pick;
+  if (pick === "cells") {
     ctx.targets = cellTargets(moves, sel);
     ctx.picked = new Set(sel.cells);
     ctx.onCell = (key) => { sel.cells.push(key); narrow(moves); };
-  } else if (Array.isArray(view.piles)) {
+  } else if (pick === "capture") {
     const targets = new Map();
     for (const m of cand) if (m.event.capture) targets.set(m.event.capture, m);
     ctx.targets = sel.capture === undefined ? targets : new Map();
@@ -200,12 +201,13 @@ function hint(view, moves) {
     return "";
   }
   const cand = candidates(moves);
-  if (Array.isArray(view.tower)) {
+  const pick = gameOf(view).pick;
+  if (pick === "cells") {
     if (!sel.cells.length) return `Where does ${sel.tile} go? Click a highlighted cell.`;
     if (spacerChoice(cand)) return "Choose the spacer.";
     return "Click the cell for the other half, or pick a placement below.";
   }
-  if (Array.isArray(view.piles)) {
+  if (pick === "capture") {
     if (sel.capture === undefined && cand.some((m) => m.event.capture)) return `Click a highlighted layout tile to capture it with ${sel.tile}, or choose below.`;
     return "Choose your claim.";
   }
@@ -213,7 +215,7 @@ function hint(view, moves) {
 }
 
 function optionText(view, m) {
-  if (Array.isArray(view.tower) && sel.cells.length) {
+  if (gameOf(view).pick === "cells" && sel.cells.length) {
     if (spacerChoice(candidates(last.moves || []))) return spacerLabel(m);
   }
   return m.text;
@@ -255,7 +257,7 @@ function renderMine(view, moves) {
   options.replaceChildren();
   if (sel) {
     const cand = candidates(moves);
-    const show = Array.isArray(view.tower) ? (sel.cells.length ? cand : []) : cand;
+    const show = gameOf(view).pick === "cells" ? (sel.cells.length ? cand : []) : cand;
     for (const m of show) {
       options.append(el("button", { class: "option", "data-event": JSON.stringify(m.event), onclick: () => send(m.event) }, optionText(view, m)));
     }
@@ -310,7 +312,7 @@ function render() {
   renderInfo(view);
   $("layout").replaceChildren(board(view, boardContext(view, moves)));
   const cap = $("captured");
-  if (Array.isArray(view.piles)) {
+  if (gameOf(view).piles) {
     cap.hidden = false;
     $("piles").replaceChildren(pilesPanel(view, names()));
   } else cap.hidden = true;

@@ -4,23 +4,19 @@ Each vector's hand is written by hand (deal, boneyard, events). Vectors that nee
 first (a winner's-advantage lead, a score of 140, a lock with given pips) get it from a prefix
 found by seeded random play, searched here and then frozen in the record. The expected replay
 output (``.jsonl``) is produced by the engine and then checked against the vector's own figures
-in tests/highfive/test_vectors.py, so neither file confirms itself.
+in tests/games/highfive/test_vectors.py, so neither file confirms itself.
 
-Usage: python tests/records/highfive/build.py
+Usage: python -m tests.records.build highfive [NAME...] (tests/records/build.py writes the files)
 """
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any
 
-from boneyard.core.records import dump_record, record_from_json
 from boneyard.core.tiles import DOUBLE_SIX, Tile
-from boneyard.games.highfive import SPEC, HighFiveState
+from boneyard.games.highfive import HighFiveState
 
-HERE = Path(__file__).parent
 T = Tile.parse
 
 
@@ -40,14 +36,6 @@ def deal_for(
         out.append(h)
     rest = boneyard_first + [str(t) for t in spare + doubles]
     return out, rest
-
-
-def write(name: str, record: dict[str, Any]) -> None:
-    rec = record_from_json(record)
-    lines = list(SPEC.replay(rec))
-    (HERE / f"{name}.json").write_text(dump_record(record))
-    (HERE / f"{name}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
-    print(name, lines[-1])
 
 
 def envelope(
@@ -102,7 +90,9 @@ def seat0_advantage(state: HighFiveState) -> bool:
     return state.advantage == 0 and max(state.scores) < 100
 
 
-def main() -> None:
+def build(write: Any, only: set[str]) -> None:
+    """Every T-H5 record (``only`` is applied by the writer)."""
+
     def p(seat: int, tile: str, on: str | None = None, port: str | None = None) -> dict[str, Any]:
         event: dict[str, Any] = {"seat": seat, "play": tile}
         if on is not None:
@@ -450,7 +440,3 @@ def domino_with(opp: int) -> Any:
 def three_player_domino(state: HighFiveState) -> bool:
     pips = _pips(state)
     return pips == [9, 0, 14]
-
-
-if __name__ == "__main__":
-    main()

@@ -4,38 +4,28 @@ Hands that are easy to write (the cross, the set with draws, the set passing lef
 here by hand. Situations that need a whole hand played out first (a domino against given pips, a
 blocked hand with given pips, a side on 59) are found by seeded random play, searched here and
 frozen in the record. The expected replay output (``.jsonl``) is produced by the engine and then
-checked against the vector's own figures in tests/merry_go_round/test_vectors.py (pips recounted
+checked against the vector's own figures in tests/games/merry_go_round/test_vectors.py (pips recounted
 from the record, not from the engine), so neither file confirms itself.
 
-Usage: .venv/bin/python tests/records/merry-go-round/build.py
+Usage: python -m tests.records.build merry-go-round [NAME...] (tests/records/build.py writes the
+files; a NAME builds only that record, which matters: some searches take minutes)
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from boneyard.bots import GreedyBot
-from boneyard.core.records import dump_record, record_from_json
 from boneyard.core.tiles import DOUBLE_SIX, Tile
 from boneyard.games.fives import pips_of_mask
-from boneyard.games.merry_go_round import SPEC, MerryGoRoundState
+from boneyard.games.fives_events import Placed
+from boneyard.games.merry_go_round import MerryGoRoundState
 
-HERE = Path(__file__).parent
 T = Tile.parse
 SEATS = ["Ann", "Bob", "Cy", "Di"]
 Want = Callable[[MerryGoRoundState, dict[str, Any], list[int]], bool]
-
-
-def write(name: str, record: dict[str, Any]) -> None:
-    rec = record_from_json(record)
-    lines = list(SPEC.replay(rec))
-    (HERE / f"{name}.json").write_text(dump_record(record))
-    (HERE / f"{name}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
-    print(name, lines[-1])
 
 
 def envelope(
@@ -93,8 +83,7 @@ def play_hand(state: MerryGoRoundState, rng: random.Random, greedy: bool) -> dic
         else:
             acts = state.legal_actions()
             state.apply(acts[rng.randrange(len(acts))])
-    assert state.lines is not None
-    return next(x for x in reversed(state.lines) if x.get("type") == "hand_end")
+    return state.ends[-1].to_json()
 
 
 def find(
@@ -113,7 +102,7 @@ def find(
     """
     rng = random.Random(2024)
     for _ in range(tries):
-        state = MerryGoRoundState(players, options, SEATS[:players], log=True)
+        state = MerryGoRoundState(players, options, SEATS[:players])
         while not state.is_over:
             end = play_hand(state, rng, greedy)
             pips = [pips_of_mask(h) for h in state.hands]
@@ -319,13 +308,13 @@ def block_bust(s: MerryGoRoundState, e: dict[str, Any], pips: list[int]) -> bool
     return any(points[i] > 0 and e["awards"][i] == 0 for i in range(s.n)) and not s.is_over
 
 
-def main(only: set[str]) -> None:
+def build(write: Any, only: set[str]) -> None:
+    """The hand-written records, then the searched ones (only those in ``only``, if given)."""
     for name, record in hand_written().items():
+        write(name, record)
+    for name, make in searched().items():
         if not only or name in only:
-            write(name, record)
-    for name, build in searched().items():
-        if not only or name in only:
-            write(name, build())
+            write(name, make())
 
 
 def domino_7_7(s: MerryGoRoundState, e: dict[str, Any], pips: list[int]) -> bool:
@@ -385,17 +374,14 @@ def bust_then_win(s: MerryGoRoundState, e: dict[str, Any], pips: list[int]) -> b
     from 59 scored nothing for that side in the same hand."""
     if e["reason"] != "game_over":
         return False
-    lines = [x for x in (s.lines or []) if x.get("hand") == e["hand"] and "count" in x]
-    last = lines[-1]
-    side = s.side_of[last["seat"]]
-    if last["count"] != 10 or last["scores"][last["seat"]] != 61:
+    plays = [x for x in s.events if isinstance(x, Placed)]
+    last = plays[-1]
+    side = s.side_of[last.seat]
+    if last.count != 10 or last.scores[last.seat] != 61:
         return False
     return any(
-        s.side_of[x["seat"]] == side
-        and x["count"] == 15
-        and x["points"] == 0
-        and x["scores"][x["seat"]] == 59
-        for x in lines[:-1]
+        s.side_of[x.seat] == side and x.count == 15 and x.points == 0 and x.scores[x.seat] == 59
+        for x in plays[:-1]
     )
 
 
@@ -410,9 +396,3 @@ def domino_bust_from(total: int, points: int) -> Want:
         return e["scores"][w] == total and (opp + 2) // 5 == points
 
     return want
-
-
-if __name__ == "__main__":
-    import sys
-
-    main(set(sys.argv[1:]))

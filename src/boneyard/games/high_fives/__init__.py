@@ -20,8 +20,16 @@ tiles score a point per five pips plus one per double; the whole set is worth 10
 
 from __future__ import annotations
 
-from boneyard.games.high_fives.actions import Action, Claim, Turn
-from boneyard.games.high_fives.replay import load, replay
+from collections.abc import Mapping
+from typing import Any
+
+from boneyard.core.cards import CardRule
+from boneyard.games.high_fives.actions import Claim, HighFivesAction, Turn
+from boneyard.games.high_fives.events import HighFivesEvent
+from boneyard.games.high_fives.figures import capture_view
+from boneyard.games.high_fives.lines import lines_of
+from boneyard.games.high_fives.observation import HighFivesObservation
+from boneyard.games.high_fives.record import READER
 from boneyard.games.high_fives.rules import (
     GAME,
     MAX_PLAYERS,
@@ -29,41 +37,71 @@ from boneyard.games.high_fives.rules import (
     TITLE,
     HighFivesOptions,
     build_high_fives_options,
+    check_players,
     points,
     schedule,
 )
-from boneyard.games.high_fives.state import HighFivesObservation, HighFivesState, new_game
+from boneyard.games.high_fives.state import HighFivesState
 from boneyard.games.high_fives.text import describe_action, parse_action, render
+from boneyard.games.high_fives.worlds import SEARCH
 from boneyard.games.registry import GameSpec
 
-SPEC = GameSpec(
+
+def new_game(players: int, options: Mapping[str, Any] | None = None) -> HighFivesState:
+    """A fresh game awaiting its first pass; raises OptionError on bad options.
+
+    >>> new_game(3, {"target": 50}).options.target
+    50
+    """
+    check_players(players)
+    return HighFivesState(players, build_high_fives_options(options, players))
+
+
+def options(players: int, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The record form of the options chosen (the keys that differ from the defaults)."""
+    check_players(players)
+    return build_high_fives_options(raw, players).to_json()
+
+
+def card(options: Mapping[str, Any]) -> CardRule:
+    """A two-player card: the winner reached the target; checked after every turn, the loser
+    did not."""
+    opts = build_high_fives_options(dict(options), 2)
+    return CardRule(opts.target, loser_below=opts.win_check == "immediate")
+
+
+SPEC: GameSpec[HighFivesState, HighFivesAction, HighFivesEvent, HighFivesObservation] = GameSpec(
     name=GAME,
     title=TITLE,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
+    presets=(),
+    options=options,
     new_game=new_game,
-    replay=replay,
+    reader=READER,
+    lines_of=lines_of,
     parse_action=parse_action,
     describe_action=describe_action,
     render=render,
+    search=SEARCH,
+    card=card,
+    figure=capture_view,
 )
 """The High Fives entry for :mod:`boneyard.games.registry`."""
 
 __all__ = [
     "SPEC",
-    "Action",
     "Claim",
+    "HighFivesAction",
     "HighFivesObservation",
     "HighFivesOptions",
     "HighFivesState",
     "Turn",
     "build_high_fives_options",
     "describe_action",
-    "load",
     "new_game",
     "parse_action",
     "points",
     "render",
-    "replay",
     "schedule",
 ]

@@ -112,5 +112,5 @@ class Claim:
         return f"claim {a}+{b}"
 
 
-Action = Turn | Claim
+HighFivesAction = Turn | Claim
 """Everything a High Fives seat can do."""

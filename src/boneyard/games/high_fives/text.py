@@ -22,8 +22,8 @@ from typing import Any
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import Tile
 from boneyard.games.high_fives.actions import Claim, Turn
+from boneyard.games.high_fives.observation import HighFivesObservation
 from boneyard.games.high_fives.rules import MATCH, POINTS, TILE_ID, mask_of
-from boneyard.games.high_fives.state import HighFivesObservation
 from boneyard.games.high_fives.turns import check_claim, check_turn
 
 _CAPTURE_WORDS = {"x", "take", "takes", "capture", "captures", "cap", "with"}

@@ -11,7 +11,7 @@ from collections.abc import Collection, Sequence
 
 from boneyard.core.errors import IllegalActionError
 from boneyard.core.tiles import Tile
-from boneyard.games.high_fives.actions import Action, Claim, Turn
+from boneyard.games.high_fives.actions import Claim, HighFivesAction, Turn
 from boneyard.games.high_fives.rules import (
     MATCH,
     NUM_TILES,
@@ -77,7 +77,7 @@ def enumerate_turns(
     allowed: Collection[IdPair] | None,
     opts: HighFivesOptions,
     pending: tuple[IdPair, ...] = (),
-) -> tuple[Action, ...]:
+) -> tuple[HighFivesAction, ...]:
     """Every legal action: whole turns grouped by played tile (lowest first), then claim, then
     captured tile (lowest first).
 
@@ -86,7 +86,7 @@ def enumerate_turns(
     the ``pending`` pairs already claimed this turn.
     """
     unlimited = opts.max_claims_per_turn == "unlimited"
-    out: list[Action] = []
+    out: list[HighFivesAction] = []
     if unlimited:
         pmask = 0
         for a, b in pending:

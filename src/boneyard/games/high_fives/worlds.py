@@ -15,14 +15,14 @@ unseen tiles are exchangeable and a uniform random split of them is exactly the 
 distribution of the deal given the observation (the other seats' choices are not used as
 evidence: Perfect Information Monte Carlo). The observation therefore needs no history.
 
-A sampled world starts mid-pass with placeholder earlier passes and deals, so it is for search,
-not for writing a record.
+A sampled world starts mid-pass, only counting the earlier passes, with placeholder earlier
+deals, so it is for search, not for writing a record.
 
 >>> import random
 >>> from boneyard.games.high_fives.state import HighFivesState
 >>> real = HighFivesState(2)
 >>> real.deal_random(random.Random(3))
->>> real.apply(real.legal_actions()[0])
+>>> _ = real.apply(real.legal_actions()[0])
 >>> obs = real.observation(real.current_seat)
 >>> WorldSampler(obs).sample(random.Random(1)).observation(obs.seat) == obs
 True
@@ -34,7 +34,9 @@ import random
 from typing import Any
 
 from boneyard.core.errors import BoneyardError
+from boneyard.core.state import PLAYING
 from boneyard.games.high_fives.actions import Claim, Turn
+from boneyard.games.high_fives.observation import HighFivesObservation
 from boneyard.games.high_fives.rules import (
     ALL_MASK,
     PIPS,
@@ -43,7 +45,8 @@ from boneyard.games.high_fives.rules import (
     mask_of,
     schedule,
 )
-from boneyard.games.high_fives.state import HighFivesObservation, HighFivesState
+from boneyard.games.high_fives.state import HighFivesState
+from boneyard.games.registry import GameSearch
 
 GAME_BONUS = 20.0
 """Play-out value of winning the game within the horizon, on top of the points."""
@@ -80,8 +83,8 @@ class WorldSampler:
         sizes = self.schedule.sizes
         self.deal_end = n * sum(sizes[: k + 1])
         self.turn = self.deal_end - sum(obs.hand_sizes)
-        self.left = (
-            None
+        self.left: set[tuple[int, int]] = (
+            set()
             if obs.options.claimable_pairs == "any"
             else {(TILE_ID[a], TILE_ID[b]) for a, b in obs.claimable} | set(self.pending)
         )
@@ -113,22 +116,24 @@ class WorldSampler:
             deals.append(tuple(deal))
         extra = tuple(ids[pos:]) if obs.extra_to_come else ()
         w = HighFivesState(n, obs.options)
-        w._position_only = True
-        w._passes = [(0, (), (), (), ())] * obs.pass_number
-        w._scores = list(obs.scores)
-        w._in_pass = True
-        w._leader = obs.leader
-        w._deals = tuple(deals)
-        w._extra = extra
-        w._deal = k
-        w._deal_end = self.deal_end
-        w._turn = self.turn
-        w._hands = hands
-        w._layout = self.layout.copy()
-        w._lmask = mask_of(self.layout)
-        w._piles = self.piles.copy()
-        w._left = None if self.left is None else set(self.left)
-        w._pending = self.pending
+        w.position_only = True
+        w.hands_dealt = obs.pass_number + 1
+        w.scores = list(obs.scores)
+        w.phase = PLAYING
+        w.leader = obs.leader
+        w.deals = tuple(deals)
+        w.extra = extra
+        w.deal = k
+        w.deal_end = self.deal_end
+        w.played = self.turn
+        assert obs.leader is not None  # checked when the sampler was built
+        w.turn = (obs.leader + self.turn) % n
+        w.hands = hands
+        w.row = self.layout.copy()
+        w.lmask = mask_of(self.layout)
+        w.piles = self.piles.copy()
+        w.left = set(self.left)
+        w.pending = self.pending
         if w.current_seat != obs.current_seat:
             raise BoneyardError("the observation's turn does not follow its pass schedule")
         return w
@@ -162,17 +167,26 @@ def hand_playout(state: HighFivesState, seat: int, rng: random.Random) -> float:
     """Finish the current deal and :data:`DEALS_AHEAD` more with :func:`greedy_action` for every
     seat (changing ``state``); ``seat``'s points minus the most any opponent scores from here,
     ±:data:`GAME_BONUS` if the game ends meanwhile."""
-    before = list(state._scores)
-    stop_deal = state._deal + DEALS_AHEAD
-    while state.current_seat is not None and state._deal <= stop_deal:
+    before = list(state.scores)
+    stop_deal = state.deal + DEALS_AHEAD
+    while state.current_seat is not None and state.deal <= stop_deal:
         state.apply(greedy_action(state, rng))
-    scores = state._scores
+    scores = state.scores
     gains = [scores[i] - before[i] for i in range(len(scores))]
     value = float(gains[seat] - max(g for i, g in enumerate(gains) if i != seat))
-    winner = state._winner
+    result = state.result()
+    winner = None if result is None else result.winner
     if winner is not None:
         value += GAME_BONUS if winner == seat else -GAME_BONUS
     return value
 
 
-__all__ = ["WorldSampler", "greedy_action", "hand_playout", "sample_world"]
+def seat_scores(world: HighFivesState, seat: int) -> tuple[int, list[int]]:
+    """The seat's points and every opponent's."""
+    return world.scores[seat], [x for i, x in enumerate(world.scores) if i != seat]
+
+
+SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores)
+"""How the expert bot searches High Fives."""
+
+__all__ = ["SEARCH", "WorldSampler", "greedy_action", "hand_playout", "sample_world"]

@@ -15,21 +15,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from boneyard.core.cards import CardRule
+from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
+from boneyard.games.fives import Availability
+from boneyard.games.fives_figures import fives_view
 from boneyard.games.fives_text import after_on, at_value, open_values, parse_move
 from boneyard.games.highfive.actions import (
     DRAW,
     PASS,
     Draw,
+    HighFiveAction,
     Pass,
     Play,
     ReturnTile,
     Ruling,
 )
+from boneyard.games.highfive.events import HighFiveEvent
+from boneyard.games.highfive.lines import lines_of
+from boneyard.games.highfive.observation import HighFiveObservation
 from boneyard.games.highfive.options import PRESETS, HighFiveOptions
+from boneyard.games.highfive.record import READER
 from boneyard.games.highfive.render import describe, render
-from boneyard.games.highfive.replay import replay
-from boneyard.games.highfive.state import HighFiveObservation, HighFiveState
+from boneyard.games.highfive.settlement import TARGET
+from boneyard.games.highfive.state import HighFiveState
+from boneyard.games.highfive.worlds import SEARCH
 from boneyard.games.registry import GameSpec
 
 __all__ = [
@@ -69,7 +79,7 @@ def new_game(players: int, options: Mapping[str, Any] | None = None) -> HighFive
 _WORDS = {"d": Draw, "draw": Draw, "p": Pass, "pass": Pass, "r": ReturnTile, "return": ReturnTile}
 
 
-def parse_action(obs: HighFiveObservation, text: str) -> Any:
+def parse_action(obs: HighFiveObservation, text: str) -> HighFiveAction:
     """A typed move: ``draw``/``d``, ``pass``/``p``, ``return``/``r``, ``5-6`` (when it fits one
     end), ``5-6 on 5-5``, ``5-6 on 5-5 side_b`` or ``5-6 5`` (the end showing 5).
 
@@ -99,14 +109,40 @@ def _narrow(obs: HighFiveObservation, plays: list[Play], rest: list[str]) -> lis
     return plays
 
 
-SPEC = GameSpec(
+def options(players: int, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The record form of the options chosen (the preset and what differs from it)."""
+    return HighFiveOptions.build(raw).to_json()
+
+
+def card(options: Mapping[str, Any]) -> CardRule:
+    """A two-player card: to 150 in fives; with chips (the box and PDA) exactly 150; PDA's bogus
+    play ends the game 150-100."""
+    opts = HighFiveOptions.build(options)
+    bogus = (TARGET, 100) if opts.bogus_effect == "end_game_150_100" else None
+    return CardRule(TARGET, exact=opts.payment_cap == "chips", step=5, bogus=bogus)
+
+
+def figure(words: str) -> JSON:
+    """A rules-page picture: a layout built by ``words`` (the count scores when a multiple of 5)."""
+    view = fives_view(words, Availability.SIDES_FIRST)
+    view["points"] = view["count"] if view["count"] and view["count"] % 5 == 0 else 0
+    return view
+
+
+SPEC: GameSpec[HighFiveState, HighFiveAction, HighFiveEvent, HighFiveObservation] = GameSpec(
     name="highfive",
     title="High Five",
     min_players=2,
     max_players=4,
+    presets=tuple(PRESETS),
+    options=options,
     new_game=new_game,
-    replay=replay,
+    reader=READER,
+    lines_of=lines_of,
     parse_action=parse_action,
     describe_action=describe,
     render=render,
+    search=SEARCH,
+    card=card,
+    figure=figure,
 )

@@ -32,7 +32,8 @@ RULING_KINDS = (
 class ReturnTile:
     """The box grace rule: put back a tile drawn while holding a playable one.
 
-    ``position`` is where it goes in the boneyard's draw order (None: last).
+    ``position`` is where it goes in the boneyard's draw order (0 = next); None, as the
+    engine offers it, lets the engine put it at a random place (the record then names it).
     """
 
     position: int | None = None
@@ -83,15 +84,16 @@ class Ruling:
 
 
 RETURN_TILE = ReturnTile()
-Action = Play | Draw | Pass | ReturnTile | Ruling
+HighFiveAction = Play | Draw | Pass | ReturnTile | Ruling
+"""Everything a seat (or the referee) can do in High Five."""
 
 __all__ = [
     "DRAW",
     "PASS",
     "RETURN_TILE",
     "RULING_KINDS",
-    "Action",
     "Draw",
+    "HighFiveAction",
     "Pass",
     "Play",
     "ReturnTile",

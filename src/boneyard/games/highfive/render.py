@@ -11,7 +11,6 @@ The layout drawing and the move wording are the Fives games' (:mod:`boneyard.gam
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from boneyard.games.fives_text import (
     describe_move,
@@ -22,10 +21,11 @@ from boneyard.games.fives_text import (
     layout_lines,
     strip_markup,
 )
-from boneyard.games.highfive.actions import ReturnTile, Ruling
+from boneyard.games.highfive.actions import HighFiveAction, ReturnTile, Ruling
+from boneyard.games.highfive.observation import HighFiveObservation
 
 
-def describe(action: Any) -> str:
+def describe(action: HighFiveAction) -> str:
     """Short description of an action; a draw never names the tile."""
     if isinstance(action, ReturnTile):
         return "return the tile just drawn (grace rule)"
@@ -34,7 +34,7 @@ def describe(action: Any) -> str:
     return describe_move(action, "lead", "spinner")
 
 
-def render(obs: Any, names: Sequence[str]) -> str:
+def render(obs: HighFiveObservation, names: Sequence[str]) -> str:
     """The table as ``obs.seat`` sees it."""
     out: list[str] = []
     n = obs.num_seats

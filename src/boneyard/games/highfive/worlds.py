@@ -27,8 +27,8 @@ the real one). While rejection succeeds, each consistent hidden-hand set is equa
 one hidden hand (2 players); the sequential fallback is consistent but not exactly uniform, and
 the other seats' earlier choices are not used as evidence (Perfect Information Monte Carlo).
 
-Earlier hands of the game are not reconstructed: a sampled world carries placeholder entries
-for them, so it is for search, not for writing a record.
+Earlier hands of the game are not reconstructed: a sampled world only counts them, so it is
+for search, not for writing a record.
 
 >>> import random
 >>> from boneyard.games.highfive.state import HighFiveState
@@ -45,6 +45,7 @@ from __future__ import annotations
 import random
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
+from boneyard.core.state import PLAYING
 from boneyard.games.fives import (
     IS_DOUBLE,
     PIP_MASK,
@@ -62,7 +63,9 @@ from boneyard.games.fives_worlds import (
     greedy_action,
 )
 from boneyard.games.highfive.actions import DRAW, PASS, Play
-from boneyard.games.highfive.state import PLAYING, HighFiveObservation, HighFiveState
+from boneyard.games.highfive.observation import HighFiveObservation
+from boneyard.games.highfive.state import HighFiveState
+from boneyard.games.registry import GameSearch
 
 GAME_BONUS = 100.0
 """Play-out value of winning the game (reaching 150) within the hand, on top of the chips."""
@@ -171,6 +174,15 @@ class WorldSampler(HiddenDeal[HighFiveState]):
         self.allowed = allowed_masks(seats, self.others, self.unseen, forbid)
         first = obs.history[0].seat if obs.history else obs.current_seat
         self.leader: int | None = None if self.big6 or self.big6_led else first
+        # The scores and chips when the hand began: the replay then pays every play of the
+        # history exactly as it was paid (a payer short of chips included).
+        self.start_scores = list(obs.scores)
+        self.start_chips = list(obs.chips_left)
+        for ev in obs.history:
+            if ev.kind == "play" and ev.points:
+                payer = (ev.seat + 2) % 4 if n == 4 else (ev.seat - 1) % n
+                self.start_scores[ev.seat] -= ev.points
+                self.start_chips[payer] += ev.points
 
     def build(
         self, hands: dict[int, int], draws: dict[int, list[int]], rng: random.Random
@@ -180,11 +192,11 @@ class WorldSampler(HiddenDeal[HighFiveState]):
         obs = self.obs
         n = obs.num_seats
         deal, order = self.setup(obs.history, hands, draws, rng)
-        state = HighFiveState(n, obs.options, log=False)
-        state.scores = [-(10**6)] * n
-        state.chips = [10**6] * n
+        state = HighFiveState(n, obs.options)
+        state.scores = self.start_scores.copy()
+        state.chips = self.start_chips.copy()
         state.advantage = self.leader
-        state._start(deal, order)
+        state._begin(deal, order)
         first = obs.history[0].seat if obs.history else obs.current_seat
         if state.current_seat != first:
             return None
@@ -203,12 +215,7 @@ class WorldSampler(HiddenDeal[HighFiveState]):
             return None
         state.scores = list(obs.scores)
         state.chips = list(obs.chips_left)
-        placeholder: tuple[list[list[int]], list[int], list[tuple[object, ...]] | None] = (
-            [[] for _ in range(n)],
-            [],
-            [],
-        )
-        state.hands_doc = [placeholder] * obs.hand_number + state.hands_doc
+        state.hands_dealt = obs.hand_number + 1
         return state
 
 
@@ -223,8 +230,8 @@ def hand_playout(state: HighFiveState, seat: int, rng: random.Random) -> float:
     :data:`GAME_BONUS` if the hand ends the game with ``seat`` the winner (minus it if another
     seat wins)."""
     before = state.scores.copy()
-    hand = len(state.hands_doc)
-    while state.phase == PLAYING and len(state.hands_doc) == hand:
+    hand = state.hands_dealt
+    while state.phase == PLAYING and state.hands_dealt == hand:
         state.apply(greedy_action(state, rng))
     gains = [state.scores[i] - before[i] for i in range(state.n)]
     mine = gains[seat]
@@ -248,4 +255,19 @@ def playable_mask(values: list[int]) -> int:
     return m
 
 
-__all__ = ["WorldSampler", "greedy_action", "hand_playout", "playable_mask", "sample_world"]
+def seat_scores(world: HighFiveState, seat: int) -> tuple[int, list[int]]:
+    """The seat's chips received and every opponent's."""
+    return world.scores[seat], [x for i, x in enumerate(world.scores) if i != seat]
+
+
+SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores)
+"""How the expert bot searches High Five."""
+
+__all__ = [
+    "SEARCH",
+    "WorldSampler",
+    "greedy_action",
+    "hand_playout",
+    "playable_mask",
+    "sample_world",
+]

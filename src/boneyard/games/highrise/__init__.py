@@ -16,32 +16,60 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from boneyard.core.cards import CardRule
+from boneyard.games.highrise.actions import Draw, HighriseAction, Pass, Place
+from boneyard.games.highrise.events import HighriseEvent
+from boneyard.games.highrise.figures import tower_view
+from boneyard.games.highrise.lines import lines_of
+from boneyard.games.highrise.observation import HighriseObservation
 from boneyard.games.highrise.options import HighriseOptions, build_highrise_options
-from boneyard.games.highrise.replay import load, replay
-from boneyard.games.highrise.state import (
-    Draw,
-    HandEnd,
-    HandSetup,
-    HighriseObservation,
-    HighriseState,
-    Pass,
-    Place,
-    new_game,
-)
+from boneyard.games.highrise.record import READER
+from boneyard.games.highrise.state import HandSetup, HighriseState
 from boneyard.games.highrise.text import describe_action, parse_action, render
 from boneyard.games.highrise.tower import GEOMETRIES, Geometry, Tower
+from boneyard.games.highrise.worlds import SEARCH
 from boneyard.games.registry import GameSpec
 
-SPEC = GameSpec(
+
+def new_game(
+    players: int, options: Mapping[str, Any] | None = None, seat_names: Sequence[str] | None = None
+) -> HighriseState:
+    """A fresh game awaiting its first deal; raises :class:`OptionError` on bad options."""
+    return HighriseState(players, build_highrise_options(options), seat_names)
+
+
+def options(players: int, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The record form of the options chosen: every option, resolved."""
+    return build_highrise_options(raw).to_json()
+
+
+def card(options: Mapping[str, Any]) -> CardRule:
+    """A two-player card: the higher total wins once someone reached the target (the loser may
+    have too), scores may be negative when the options allow it."""
+    opts = build_highrise_options(options)
+    target = None if opts.single_hand else opts.target
+    return CardRule(target, loser_below=False, negative=opts.allow_negative)
+
+
+SPEC: GameSpec[HighriseState, HighriseAction, HighriseEvent, HighriseObservation] = GameSpec(
     name="highrise",
     title="Highrise",
     min_players=2,
     max_players=4,
+    presets=(),
+    options=options,
     new_game=new_game,
-    replay=replay,
+    reader=READER,
+    lines_of=lines_of,
     parse_action=parse_action,
     describe_action=describe_action,
     render=render,
+    search=SEARCH,
+    card=card,
+    figure=tower_view,
 )
 
 __all__ = [
@@ -49,8 +77,8 @@ __all__ = [
     "SPEC",
     "Draw",
     "Geometry",
-    "HandEnd",
     "HandSetup",
+    "HighriseAction",
     "HighriseObservation",
     "HighriseOptions",
     "HighriseState",
@@ -59,9 +87,7 @@ __all__ = [
     "Tower",
     "build_highrise_options",
     "describe_action",
-    "load",
     "new_game",
     "parse_action",
     "render",
-    "replay",
 ]

@@ -44,7 +44,7 @@ class HighriseOptions:
     tie_at_target: Literal["play_another_hand", "shared_win"] = "play_another_hand"
     first_player: Literal["youngest", "random", 0, 1, 2, 3] = "youngest"
     spacers_per_hand: int | str = 12
-    early_block: bool = False
+    early_block: bool = True
     target: Annotated[int, Bounds(1, 3000)] = 300
     single_hand: bool = False
 
@@ -55,12 +55,12 @@ class HighriseOptions:
         return TileSet("custom Highrise", tuple(Tile.parse(t) for t in self.tileset))
 
     def to_json(self) -> dict[str, Any]:
-        """The record form: only the keys that differ from the defaults."""
+        """The record form: every option, resolved (a default that changes later cannot change
+        how the record replays; see :data:`RECORDED_DEFAULTS`)."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if value != f.default:
-                out[f.name] = list(value) if isinstance(value, tuple) else value
+            out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
 
 
@@ -94,6 +94,22 @@ def _spacers(value: Any) -> int | str:
         f"option spacers_per_hand cannot be {value!r} (a whole number from 0 to {MAX_SPACERS}, "
         f"or {CARRY_OVER!r})"
     )
+
+
+RECORDED_DEFAULTS: dict[str, Any] = {"early_block": False}
+"""What an absent key meant in records (and stored games) written before its default changed:
+``early_block`` was ``false`` until RULES HR-10 was revised (2026-11). New records state every
+option, so this applies only to older ones."""
+
+
+def recorded_options(raw: Mapping[str, Any] | None) -> HighriseOptions:
+    """The options of a record or a stored game: absent keys take the defaults they had when
+    such records were written (:data:`RECORDED_DEFAULTS`), not today's.
+
+    >>> recorded_options({}).early_block, build_highrise_options({}).early_block
+    (False, True)
+    """
+    return build_highrise_options({**RECORDED_DEFAULTS, **(raw or {})})
 
 
 def build_highrise_options(raw: Mapping[str, Any] | None) -> HighriseOptions:

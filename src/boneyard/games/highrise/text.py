@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import Tile, parse_halves
-from boneyard.games.highrise.state import Draw, HighriseObservation, Pass, Place
+from boneyard.games.highrise.actions import Draw, HighriseAction, Pass, Place
+from boneyard.games.highrise.observation import HighriseObservation
 from boneyard.games.highrise.tower import Cell, cell_text, face_text
 
 
-def describe_action(action: Any) -> str:
+def describe_action(action: HighriseAction) -> str:
     """Short human text for an action; a draw never names its tile."""
     if isinstance(action, Place):
         (fa, fb), (ca, cb) = action.faces, action.cells
@@ -47,12 +47,12 @@ def _placement_list(actions: Sequence[Place]) -> str:
     return "; ".join(describe_action(a) for a in actions)
 
 
-def parse_action(observation: HighriseObservation, text: str) -> Any:
+def parse_action(observation: HighriseObservation, text: str) -> HighriseAction:
     """A move typed by a player: ``draw``, ``pass``, or a tile with optional cells, e.g.
     ``W-3`` or ``W-3 0,1 1,1`` (the first written face goes on the first cell).
 
     >>> import random
-    >>> from boneyard.games.highrise.state import new_game
+    >>> from boneyard.games.highrise import new_game
     >>> state = new_game(2)
     >>> state.deal_random(random.Random(3))
     >>> obs = state.observation(state.current_seat)
@@ -135,7 +135,7 @@ def parse_action(observation: HighriseObservation, text: str) -> Any:
     return candidates[0]
 
 
-def _places(actions: Sequence[Any]) -> list[Place]:
+def _places(actions: Sequence[HighriseAction]) -> list[Place]:
     return [a for a in actions if isinstance(a, Place)]
 
 

@@ -25,7 +25,7 @@ the other seats' choices among placements are not used as evidence (Perfect Info
 Carlo). Earlier hands are not reconstructed: a world is for search, not for writing a record.
 
 >>> import random
->>> from boneyard.games.highrise.state import new_game
+>>> from boneyard.games.highrise import new_game
 >>> real = new_game(2, {})
 >>> real.deal_random(random.Random(3))
 >>> obs = real.observation(real.current_seat)
@@ -42,17 +42,12 @@ from typing import Any, NamedTuple
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.tiles import Tile
 from boneyard.games.fives_worlds import HiddenDeal, SeatHistory, allowed_masks
+from boneyard.games.highrise.actions import Draw, Pass, Place
+from boneyard.games.highrise.observation import HighriseObservation
 from boneyard.games.highrise.options import CARRY_OVER, HighriseOptions
-from boneyard.games.highrise.state import (
-    GAME_SPACERS,
-    Draw,
-    HandSetup,
-    HighriseObservation,
-    HighriseState,
-    Pass,
-    Place,
-)
+from boneyard.games.highrise.state import GAME_SPACERS, HandSetup, HighriseState
 from boneyard.games.highrise.tower import GEOMETRIES, Tower
+from boneyard.games.registry import GameSearch
 
 GAME_BONUS = 50.0
 """Play-out value of winning the game within the hand, on top of the points."""
@@ -164,7 +159,7 @@ class WorldSampler(HiddenDeal[HighriseState]):
         tiles = self.template.tileset.tiles
         world = HighriseState(n, self.template.options)
         if world.options.spacers_per_hand == CARRY_OVER:
-            world._spacers_used = GAME_SPACERS - self.start_spacers
+            world.spacers_used = GAME_SPACERS - self.start_spacers
         setup = HandSetup(
             self.starter,
             obs.basement,
@@ -177,12 +172,12 @@ class WorldSampler(HiddenDeal[HighriseState]):
                 world.apply(action)
         except (IllegalActionError, BoneyardError):
             return None
-        if world.hand_over or world._seat != obs.current_seat:
+        if world.hand_over or world.turn != obs.current_seat:
             return None
-        world._scores = list(obs.scores)
-        world._hand_no = obs.hand_number
+        world.scores = list(obs.scores)
+        world.hands_dealt = obs.hand_number + 1
         if obs.last_hand_end is not None:
-            world._ends = [obs.last_hand_end]
+            world.ends = [obs.last_hand_end]
         return world
 
 
@@ -199,7 +194,7 @@ def greedy_action(state: HighriseState, rng: random.Random) -> Any:
     raw = state.raw_placements()
     if not raw:
         return state.legal_actions()[0]
-    values = state._values
+    values = state.values
     best = raw[0]
     best_key = (-1, -1)
     for p in raw:
@@ -215,10 +210,10 @@ def hand_playout(state: HighriseState, seat: int, rng: random.Random) -> float:
     """Finish the hand with :func:`greedy_action` for every seat (changing ``state``);
     ``seat``'s points minus the most any opponent scores from here (going out and block
     settlements included), ±:data:`GAME_BONUS` if the hand ends the game."""
-    before = list(state._scores)
+    before = list(state.scores)
     while not state.hand_over:
         state.apply(greedy_action(state, rng))
-    scores = state._scores
+    scores = state.scores
     gains = [scores[i] - before[i] for i in range(len(scores))]
     value = float(gains[seat] - max(g for i, g in enumerate(gains) if i != seat))
     result = state.result()
@@ -230,4 +225,12 @@ def hand_playout(state: HighriseState, seat: int, rng: random.Random) -> float:
     return value
 
 
-__all__ = ["WorldSampler", "greedy_action", "hand_playout"]
+def seat_scores(world: HighriseState, seat: int) -> tuple[int, list[int]]:
+    """The seat's running score and every opponent's."""
+    return world.scores[seat], [x for i, x in enumerate(world.scores) if i != seat]
+
+
+SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores)
+"""How the expert bot searches Highrise."""
+
+__all__ = ["SEARCH", "WorldSampler", "greedy_action", "hand_playout"]

@@ -20,18 +20,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from boneyard.core.cards import CardRule
 from boneyard.core.errors import BoneyardError
+from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
+from boneyard.games.fives import Availability
+from boneyard.games.fives_events import FivesEvent
+from boneyard.games.fives_figures import fives_view
+from boneyard.games.fives_lines import fives_lines
 from boneyard.games.fives_play import Play as AnyPlay
 from boneyard.games.fives_text import after_on, at_value, open_values, parse_move
-from boneyard.games.merry_go_round.actions import DRAW, PASS, Draw, Pass, Play
-from boneyard.games.merry_go_round.options import MerryGoRoundOptions
-from boneyard.games.merry_go_round.render import describe, render
-from boneyard.games.merry_go_round.replay import replay
-from boneyard.games.merry_go_round.state import (
-    MerryGoRoundObservation,
-    MerryGoRoundState,
+from boneyard.games.merry_go_round.actions import (
+    DRAW,
+    PASS,
+    Draw,
+    MerryGoRoundAction,
+    Pass,
+    Play,
 )
+from boneyard.games.merry_go_round.observation import MerryGoRoundObservation
+from boneyard.games.merry_go_round.options import MerryGoRoundOptions
+from boneyard.games.merry_go_round.record import READER
+from boneyard.games.merry_go_round.render import describe, render
+from boneyard.games.merry_go_round.state import MerryGoRoundState
+from boneyard.games.merry_go_round.worlds import SEARCH
 from boneyard.games.registry import GameSpec
 
 __all__ = [
@@ -67,7 +79,7 @@ _PORTS = {
 }
 
 
-def parse_action(obs: MerryGoRoundObservation, text: str) -> Any:
+def parse_action(obs: MerryGoRoundObservation, text: str) -> MerryGoRoundAction:
     """A typed move: ``draw``/``d``, ``pass``/``p``, ``5-5`` (the set, or a tile that fits one
     end), ``5-6 on 5-5``, ``5-6 on 5-5 side_b`` (or ``sb``), or ``5-6 5`` (the end showing 5).
 
@@ -78,7 +90,8 @@ def parse_action(obs: MerryGoRoundObservation, text: str) -> Any:
     >>> s.start_hand([[Tile.parse(t) for t in h] for h in deal], rest)
     >>> parse_action(s.observation(0), "5-5")
     Play(tile=Tile(lo=5, hi=5), on=None, port=None, touch=None, call=None)
-    >>> s.apply(parse_action(s.observation(0), "5-5"))
+    >>> s.apply(parse_action(s.observation(0), "5-5")).points  # the set 5-5 counts 10: 2 points
+    2
     >>> parse_action(s.observation(1), "0-5 sb")
     Play(tile=Tile(lo=0, hi=5), on=Tile(lo=5, hi=5), port='SIDE_B', touch=None, call=None)
     >>> parse_action(s.observation(1), "0-2")
@@ -110,14 +123,42 @@ def _narrow(obs: MerryGoRoundObservation, plays: list[AnyPlay], rest: list[str])
     return plays
 
 
-SPEC = GameSpec(
-    name="merry-go-round",
-    title="Merry-Go-Round",
-    min_players=2,
-    max_players=4,
-    new_game=new_game,
-    replay=replay,
-    parse_action=parse_action,
-    describe_action=describe,
-    render=render,
+def options(players: int, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The record form of the options chosen (the keys that differ from the defaults)."""
+    return MerryGoRoundOptions.build(raw, players).to_json()
+
+
+def card(options: Mapping[str, Any]) -> CardRule:
+    """A two-player card: the winner reached the target (exactly, when the bust rule covers
+    every score)."""
+    opts = MerryGoRoundOptions.build(options, 2)
+    return CardRule(opts.target, exact=opts.exact_target_scope == "all_scores")
+
+
+def figure(words: str) -> JSON:
+    """A rules-page picture: a layout built by ``words`` under the cross order (a point for
+    every five of the count)."""
+    view = fives_view(words, Availability.CROSS_SIDES_THEN_ENDS)
+    view["points"] = view["count"] // 5 if view["count"] % 5 == 0 else 0
+    return view
+
+
+SPEC: GameSpec[MerryGoRoundState, MerryGoRoundAction, FivesEvent, MerryGoRoundObservation] = (
+    GameSpec(
+        name="merry-go-round",
+        title="Merry-Go-Round",
+        min_players=2,
+        max_players=4,
+        presets=(),
+        options=options,
+        new_game=new_game,
+        reader=READER,
+        lines_of=fives_lines,
+        parse_action=parse_action,
+        describe_action=describe,
+        render=render,
+        search=SEARCH,
+        card=card,
+        figure=figure,
+    )
 )

@@ -29,6 +29,7 @@ class Play(fives_play.Play):
         return fives_play.Play.__str__(self)
 
 
-Action = Play | Draw | Pass
+MerryGoRoundAction = Play | Draw | Pass
+"""Everything a Merry-Go-Round seat can do."""
 
-__all__ = ["DRAW", "PASS", "Action", "Draw", "Pass", "Play"]
+__all__ = ["DRAW", "PASS", "Draw", "MerryGoRoundAction", "Pass", "Play"]

@@ -12,9 +12,10 @@ both games lie on the same Fives layout, so there is one drawing of it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from boneyard.games.fives_text import describe_move, esc, hand_lines, layout_lines
+from boneyard.games.merry_go_round.actions import MerryGoRoundAction
+from boneyard.games.merry_go_round.observation import MerryGoRoundObservation
 
 _STAGES = {
     "set": "The set: a double must be set.",
@@ -25,12 +26,27 @@ _STAGES = {
 }
 
 
-def describe(action: Any) -> str:
+def describe(action: MerryGoRoundAction) -> str:
     """Short description of an action; a draw never names the tile."""
     return describe_move(action, "set", "set")
 
 
-def render(obs: Any, names: Sequence[str]) -> str:
+def _scored(obs: MerryGoRoundObservation, names: Sequence[str]) -> str:
+    """What the count of the last placement scored: its points, or why it scored nothing
+    although it is a multiple of five (a bust: the points would pass the target, RULES §2.6)."""
+    count = obs.count
+    if not count or count % 5:
+        return ""
+    last = next((e for e in reversed(obs.history) if e.kind == "play"), None)
+    if last is None or last.points:
+        return f" [green]— {count // 5} points![/]"
+    seat = last.seat
+    side = (seat % 2, seat % 2 + 2) if obs.partnerships else (seat,)
+    who = " & ".join(esc(names[i] if i < len(names) else f"Seat {i + 1}") for i in side)
+    return f" [yellow]— no points: {count // 5} would take {who} past {obs.target} (a bust)[/]"
+
+
+def render(obs: MerryGoRoundObservation, names: Sequence[str]) -> str:
     """The table as ``obs.seat`` sees it."""
     n = obs.num_seats
 
@@ -60,9 +76,7 @@ def render(obs: Any, names: Sequence[str]) -> str:
         out.append("[dim]The table is empty.[/]")
     else:
         out.extend(layout_lines(obs, "set"))
-        count = obs.count
-        scoring = f" [green]— {count // 5} points![/]" if count and count % 5 == 0 else ""
-        out.append(f"Count: [bold]{count}[/]{scoring}")
+        out.append(f"Count: [bold]{obs.count}[/]{_scored(obs, names)}")
     out.extend(hand_lines(obs))
     if obs.is_over and obs.winner is not None:
         out.append(f"[bold magenta]{who(obs.winner)} wins.[/]")

@@ -47,10 +47,9 @@ from boneyard.games.fives_worlds import (
     greedy_action,
 )
 from boneyard.games.merry_go_round.actions import DRAW, PASS, Play
-from boneyard.games.merry_go_round.state import (
-    MerryGoRoundObservation,
-    MerryGoRoundState,
-)
+from boneyard.games.merry_go_round.observation import MerryGoRoundObservation
+from boneyard.games.merry_go_round.state import MerryGoRoundState
+from boneyard.games.registry import GameSearch
 
 GAME_BONUS = 10.0
 """Play-out value of winning the game within the hand, on top of the points."""
@@ -138,6 +137,14 @@ class WorldSampler(HiddenDeal[MerryGoRoundState]):
             raise BoneyardError("the observation's tile counts do not add up")
         self.allowed = allowed_masks(seats, self.others, self.unseen)
         self.setter = obs.history[0].seat if obs.history else obs.current_seat
+        # Each side's score when the hand began: the replay then scores (and busts) every play
+        # of the history exactly as it happened.
+        sides = ((0, 2), (1, 3)) if obs.partnerships else tuple((i,) for i in range(n))
+        self.start_scores = [obs.scores[members[0]] for members in sides]
+        for ev in obs.history:
+            if ev.kind == "play" and ev.points:
+                k = next(k for k, members in enumerate(sides) if ev.seat in members)
+                self.start_scores[k] -= ev.points
 
     def build(
         self, hands: dict[int, int], draws: dict[int, list[int]], rng: random.Random
@@ -148,8 +155,8 @@ class WorldSampler(HiddenDeal[MerryGoRoundState]):
         n = obs.num_seats
         deal, order = self.setup(obs.history, hands, draws, rng)
         state = MerryGoRoundState(n, obs.options)
-        state.side_scores = [-(10**6)] * len(state.sides)
-        state._start(deal, order, self.setter)
+        state.set_side_scores(self.start_scores)
+        state._begin(deal, order, self.setter)
         try:
             for action in self.plays:
                 state.apply(action)
@@ -157,9 +164,8 @@ class WorldSampler(HiddenDeal[MerryGoRoundState]):
             return None
         if not state.in_hand or state.turn != obs.current_seat:
             return None
-        state.side_scores = [obs.scores[members[0]] for members in state.sides]
-        placeholder: dict[str, Any] = {"deal": [], "boneyard": [], "events": []}
-        state.hands_doc = [placeholder] * obs.hand_number + state.hands_doc
+        state.set_side_scores([obs.scores[members[0]] for members in state.sides])
+        state.hands_dealt = obs.hand_number + 1
         return state
 
 
@@ -167,8 +173,8 @@ def hand_playout(state: MerryGoRoundState, seat: int, rng: random.Random) -> flo
     """Finish the hand greedily (changing ``state``); the points of ``seat``'s side minus the
     most any rival side scores from here, ±:data:`GAME_BONUS` if the hand ends the game."""
     before = state.side_scores.copy()
-    hand = len(state.hands_doc)
-    while state.in_hand and len(state.hands_doc) == hand:
+    hand = state.hands_dealt
+    while state.in_hand and state.hands_dealt == hand:
         state.apply(greedy_action(state, rng))
     mine = state.side_of[seat]
     gains = [state.side_scores[k] - before[k] for k in range(len(before))]
@@ -180,4 +186,13 @@ def hand_playout(state: MerryGoRoundState, seat: int, rng: random.Random) -> flo
     return value
 
 
-__all__ = ["WorldSampler", "greedy_action", "hand_playout"]
+def side_scores(world: MerryGoRoundState, seat: int) -> tuple[int, list[int]]:
+    """The score of the seat's side and every other side's."""
+    mine = world.side_of[seat]
+    return world.side_scores[mine], [x for k, x in enumerate(world.side_scores) if k != mine]
+
+
+SEARCH = GameSearch(WorldSampler, hand_playout, side_scores)
+"""How the expert bot searches Merry-Go-Round."""
+
+__all__ = ["SEARCH", "WorldSampler", "greedy_action", "hand_playout"]

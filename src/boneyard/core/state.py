@@ -1,0 +1,196 @@
+"""The base of every game state, and of the immutable values the games return.
+
+:class:`GameBase` holds what every game has: the seats and their names, the scores, the phase
+(awaiting a deal, in a hand, over), the seat to act, the result, the events of the hand in play
+and how each finished hand ended. It writes the record envelope and copies itself from
+*declared* fields; a game adds its own fields, its rules and hook methods (as python-chess
+variants subclass ``Board``). :class:`Value` gives a game's event classes equality, hashing and a
+readable ``repr``.
+
+This module is compiled with mypyc (setup.py), with every game state and event class built on
+it: a compiled class may only extend another compiled class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+
+from boneyard.core.errors import BoneyardError, check_seat
+from boneyard.core.protocol import GameResult, HandEnd
+from boneyard.core.records import FORMAT, JSON
+
+A = TypeVar("A")
+E = TypeVar("E")
+Ob = TypeVar("Ob")
+
+AWAIT_DEAL = 0
+"""Phase: the next hand needs its set-up."""
+OVER = 1
+"""Phase: the game has its result."""
+PLAYING = 2
+"""Phase: a hand is in play. A game may add phases of its own above this one (Merry-Go-Round's
+set); every phase from ``PLAYING`` up has a seat to act."""
+
+
+class _Copyable(Protocol):
+    def copy(self) -> Any:  # a list, set, dict or layout copy
+        ...
+
+
+class GameBase(Generic[A, E, Ob]):
+    """One whole game: seats, scores, phase, result, events; see the module docstring.
+
+    A game declares the fields its copy shares (:attr:`COPY_SHARED`: immutable values, or values
+    it replaces rather than changes) and the fields it copies with their own ``copy()``
+    (:attr:`COPY_COPIED`), each extending its base's tuples; it implements :meth:`_fresh`,
+    :meth:`legal_actions`, :meth:`apply`, :meth:`_observe`, :meth:`options_json` and
+    :meth:`hands_json`.
+    """
+
+    game: ClassVar[str] = ""
+    """The record name of the game."""
+    SEAT_NAME: ClassVar[str] = "Seat"
+    """Default seat names: ``Seat 1``, ``Seat 2``..."""
+    COPY_SHARED: ClassVar[tuple[str, ...]] = ("n", "phase", "turn", "hands_dealt", "_result")
+    COPY_COPIED: ClassVar[tuple[str, ...]] = ("names", "scores", "events", "ends")
+
+    def __init__(self, players: int, names: Sequence[str] | None = None) -> None:
+        self.n = players
+        self.names: list[str] = (
+            list(names) if names else [f"{self.SEAT_NAME} {i + 1}" for i in range(players)]
+        )
+        if len(self.names) != players:
+            raise BoneyardError(f"{players} players need {players} names, not {len(self.names)}")
+        self.scores: list[int] = [0] * players
+        """Every seat's score (partners show their side's total)."""
+        self.phase = AWAIT_DEAL
+        self.turn = 0
+        """The seat to act while a hand is in play."""
+        self.hands_dealt = 0
+        """Hands dealt so far (the hand in play is ``hands_dealt - 1``)."""
+        self._result: GameResult | None = None
+        self.events: list[E] = []
+        """The events of the hand in play (or of the last hand, until the next deal), in record
+        order: one per recorded action."""
+        self.ends: list[HandEnd] = []
+        """How each finished hand ended, in order."""
+
+    # --- the protocol ---------------------------------------------------------------------
+
+    @property
+    def num_seats(self) -> int:
+        """Player count."""
+        return self.n
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to act, or ``None`` while a deal is awaited or the game is over."""
+        return self.turn if self.phase >= PLAYING else None
+
+    @property
+    def awaiting_deal(self) -> bool:
+        """True when the next hand needs its set-up."""
+        return self.phase == AWAIT_DEAL
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has a result."""
+        return self.phase == OVER
+
+    def result(self) -> GameResult | None:
+        """The result once the game is over, else ``None``."""
+        return self._result
+
+    def legal_actions(self) -> Sequence[A]:
+        """Every action the current seat may take (empty when nobody is to act)."""
+        raise NotImplementedError
+
+    def apply(self, action: A) -> E:
+        """Apply an action of the current seat and return its event."""
+        raise NotImplementedError
+
+    def observation(self, seat: int | None) -> Ob:
+        """Everything ``seat`` may see (``None``: a spectator); any other seat is an error."""
+        check_seat(seat, self.n)
+        return self._observe(seat)
+
+    def _observe(self, seat: int | None) -> Ob:
+        raise NotImplementedError
+
+    def copy(self) -> Self:
+        """An independent copy (for search), field by declared field."""
+        new = self._fresh()
+        for name in self.COPY_SHARED:
+            setattr(new, name, getattr(self, name))
+        for name in self.COPY_COPIED:
+            value: _Copyable = getattr(self, name)
+            setattr(new, name, value.copy())
+        return new
+
+    def _fresh(self) -> Self:
+        """A new game with the same seats and options (the copy fills in the rest)."""
+        raise NotImplementedError
+
+    # --- the record -----------------------------------------------------------------------
+
+    def record(self) -> JSON:
+        """The game so far as a ``boneyard-record/1`` document."""
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "options": self.options_json(),
+            "seats": list(self.names),
+            "hands": self.hands_json(),
+            "meta": {},
+        }
+
+    def options_json(self) -> JSON:
+        """The record's ``options``."""
+        raise NotImplementedError
+
+    def hands_json(self) -> list[JSON]:
+        """The record's ``hands``: every hand dealt, the one in play included."""
+        raise NotImplementedError
+
+    # --- ends -----------------------------------------------------------------------------
+
+    def _end_hand(
+        self, reason: str, winner: int | None, award: int, awards: tuple[int, ...] | None = None
+    ) -> None:
+        """The hand in play is over (the next needs its deal)."""
+        self.ends.append(
+            HandEnd(self.hands_dealt - 1, reason, winner, award, awards, tuple(self.scores))
+        )
+        self.phase = AWAIT_DEAL
+
+    def _end_game(self, winner: int | None, reason: str = "target") -> None:
+        """The game is over (always right after a hand ended)."""
+        self.phase = OVER
+        self._result = GameResult(winner, tuple(self.scores), reason)
+
+
+class Value:
+    """Equality, hashing and ``repr`` from ``__slots__``, for immutable values with ``Final``
+    fields (events). Unlike frozen dataclasses they cost nothing extra to build once compiled,
+    and the compiled build makes their fields read-only.
+    """
+
+    __slots__: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in type(self).__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is type(self)
+            and isinstance(other, Value)
+            and other._values() == (self._values())
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._values()))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{name}={getattr(self, name)!r}" for name in type(self).__slots__)
+        return f"{type(self).__name__}({args})"

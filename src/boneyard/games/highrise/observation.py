@@ -1,0 +1,114 @@
+"""What one seat (or a spectator) may see of a Highrise game: the whole tower (public), its own
+hand, the other hands' sizes, the pile size, spacers and scores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boneyard.core.protocol import HandEnd
+from boneyard.core.records import JSON
+from boneyard.core.tiles import WILD, Tile
+from boneyard.games.highrise.actions import HighriseAction, Place
+from boneyard.games.highrise.options import HighriseOptions
+from boneyard.games.highrise.tower import Cell, face_text
+
+GAME = "highrise"
+
+
+@dataclass(frozen=True, slots=True)
+class HighriseObservation:
+    """What one seat (``None``: a spectator) sees: the whole tower (public), its own hand, the
+    other hands' sizes, the pile size, spacers and scores. Never another hand or the pile order."""
+
+    seat: int | None
+    legal_actions: tuple[HighriseAction, ...]
+    num_seats: int
+    hand_number: int
+    starter: int | None
+    current_seat: int | None
+    base_layout: str
+    rows: int
+    cols: int
+    faces: tuple[int, ...]
+    """Top face of each cell (``cell = row * cols + col``)."""
+    levels: tuple[int, ...]
+    tops: tuple[Tile, ...]
+    """The domino whose half is on top of each cell (public: it is face up)."""
+    on_spacer: tuple[bool, ...]
+    wild_values: tuple[int, ...]
+    """What a wild placed on each cell would count."""
+    spacers_left: int
+    hand: tuple[Tile, ...] | None
+    drawn: Tile | None
+    """The tile this seat has just drawn and must place (only in its own view)."""
+    hand_sizes: tuple[int, ...]
+    pile_size: int
+    scores: tuple[int, ...]
+    target: int
+    is_over: bool
+    winner: int | None
+    last_hand_end: HandEnd | None
+    basement: tuple[tuple[int, int], ...] = ()
+    """The current hand's basement, ``(upper face, lower face)`` per slot (public: face up)."""
+    history: tuple[tuple[int, HighriseAction], ...] = ()
+    """The current hand's events so far as ``(seat, action)``: placements in full, passes, and
+    draws — with the tile drawn only for this seat's own draws (``Draw()`` for the others')."""
+    options: HighriseOptions | None = None
+    """The game's options (public)."""
+
+    @property
+    def game(self) -> str:
+        """``highrise``."""
+        return GAME
+
+    def _cell(self, cell: Cell) -> int:
+        return cell[0] * self.cols + cell[1]
+
+    def action_points(self, action: object) -> int:
+        """Points the placement scores at once (level × values); 0 for draws and passes."""
+        if not isinstance(action, Place):
+            return 0
+        i, j = self._cell(action.cells[0]), self._cell(action.cells[1])
+        level = max(self.levels[i], self.levels[j]) + 1
+        fa, fb = action.faces
+        va = self.wild_values[i] if fa == WILD else fa
+        vb = self.wild_values[j] if fb == WILD else fb
+        return level * (va + vb)
+
+    def action_weight(self, action: object) -> int:
+        """The hand value of the placed tile (a wild half 7); -1 for draws and passes."""
+        return action.tile.pips if isinstance(action, Place) else -1
+
+    def to_json(self) -> JSON:
+        """The JSON form sent to this seat's client."""
+        return {
+            "game": GAME,
+            "seat": self.seat,
+            "legal_actions": [a.to_event() for a in self.legal_actions],
+            "num_seats": self.num_seats,
+            "hand_number": self.hand_number,
+            "starter": self.starter,
+            "current_seat": self.current_seat,
+            "base_layout": self.base_layout,
+            "rows": self.rows,
+            "cols": self.cols,
+            "tower": [
+                {
+                    "cell": [k // self.cols, k % self.cols],
+                    "face": face_text(self.faces[k]),
+                    "level": self.levels[k],
+                    "tile": str(self.tops[k]),
+                    "spacer": self.on_spacer[k],
+                }
+                for k in range(len(self.tops))  # no tower before the first deal
+            ],
+            "spacers_left": self.spacers_left,
+            "hand": None if self.hand is None else [str(t) for t in self.hand],
+            "drawn": None if self.drawn is None else str(self.drawn),
+            "hand_sizes": list(self.hand_sizes),
+            "pile_size": self.pile_size,
+            "scores": list(self.scores),
+            "target": self.target,
+            "is_over": self.is_over,
+            "winner": self.winner,
+        }

@@ -1,0 +1,66 @@
+"""Data migrations: stored games keep replaying as they were played."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+
+from boneyard.store.db import MIGRATIONS
+from boneyard.store.events import Event
+
+AT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+
+
+def _upgrade(engine: sa.Engine, revision: str) -> None:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+
+
+def test_highrise_tables_and_events_stored_before_keep_the_literal_block(tmp_path: Path) -> None:
+    """RULES HR-10 was revised (``early_block`` now defaults to true): a Highrise table or event
+    stored before, without the key, was played under ``false`` and must replay that way."""
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    _upgrade(engine, "0003")
+    # (the tables as revision 0003 had them: today's models have columns added since)
+    tables = sa.table(
+        "game_tables",
+        *(sa.column(c) for c in ("id", "game", "status", "created_at")),
+        sa.column("options", sa.JSON),
+        sa.column("seats", sa.JSON),
+    )
+    events, users = (
+        Event.__table__,
+        sa.table(
+            "users", *(sa.column(c) for c in ("id", "display_name", "is_guest", "created_at"))
+        ),
+    )
+    old = {
+        "hr-old": ("highrise", {"target": 150}),
+        "hr-explicit": ("highrise", {"early_block": True}),
+        "h5": ("highfive", {"preset": "pda"}),
+    }
+    with engine.begin() as conn:
+        conn.execute(users.insert().values(id=1, display_name="Ann", is_guest=False, created_at=AT))
+        for tid, (game, options) in old.items():
+            conn.execute(tables.insert().values(id=tid, game=game, options=options, seats=[],
+                                                status="over", created_at=AT))  # fmt: skip
+        conn.execute(events.insert().values(id="ev", name="Cup", game="highrise", format="swiss",
+                     mode="online", schedule="bo1", cap=8, status="registration", director_id=1,
+                     rated=True, created_at=AT, options={}, settings={}))  # fmt: skip
+    _upgrade(engine, "head")
+    with engine.connect() as conn:
+        got = dict(conn.execute(sa.select(tables.c.id, tables.c.options)).all())
+        ev = conn.execute(sa.select(events.c.options)).scalar_one()
+    assert got == {
+        "hr-old": {"target": 150, "early_block": False},
+        "hr-explicit": {"early_block": True},
+        "h5": {"preset": "pda"},
+    }
+    assert ev == {"early_block": False}
