@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import struct
 import sys
 import time
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from bench.attacks import big_frame, long_record, rss_mb, ws_handshake
+from bench.attacks import big_frame, closed_with, long_record, rss_mb, ws_handshake
 from tests.server.browser import ROOMY_ENV, running
 
 
@@ -80,24 +79,6 @@ def open_table(h: httpx.Client) -> str:
 
 
 # -- 5: frames over the limit are never read -----------------------------------------------------
-
-
-def closed_with(s: socket.socket, seconds: float = 10.0) -> int | None:
-    """Read until the server closes; the close code of its close frame (``None``: none)."""
-    s.settimeout(seconds)
-    data = b""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        chunk = s.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    else:
-        raise AssertionError("the server kept the socket open")
-    at = data.rfind(b"\x88")  # a close frame: opcode 8, FIN
-    if at < 0 or len(data) < at + 4:
-        return None
-    return int(struct.unpack("!H", data[at + 2 : at + 4])[0])
 
 
 def test_an_oversized_frame_closes_the_socket_unread(site: str) -> None:
