@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import os
+import secrets
 import statistics
 import time
 from dataclasses import replace
@@ -577,3 +579,24 @@ def test_score_card_csv_cells_cannot_be_formulas(db_path: str) -> None:
         cells = [cell for row in csv.reader(io.StringIO(text)) for cell in row]
         assert '\'=HYPERLINK("http://x","prize")' in cells and "'+1 Dan" in cells
         assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
+
+
+REDIS_URL = os.environ.get("BONEYARD_TEST_REDIS_URL")
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="needs BONEYARD_TEST_REDIS_URL (.ci/run sets it)")
+def test_limits_hold_across_processes_that_share_redis(tmp_path: Any) -> None:
+    """Two processes (apps) on one database and one Redis: a limit of 3 failed sign-ins to an
+    account allows 3 in all, not 3 per process (before: N processes, N times looser)."""
+    db = str(tmp_path / "shared.db")
+    name = f"ann{secrets.token_hex(4)}"  # (the Redis counters outlive the test)
+    kw: dict[str, Any] = {"broadcast": REDIS_URL, "limits": {"login_account": "3/minute"}}
+    with TestClient(make_app(db, **kw)) as a, TestClient(make_app(db, **kw)) as b:
+        register(a, name)
+        codes = []
+        for c in (a, b, a, b, a):
+            use(c, None)
+            codes.append(
+                post(c, "/api/login", {"username": name, "password": "a wrong one"}).status_code
+            )
+        assert codes == [400, 400, 400, 429, 429]

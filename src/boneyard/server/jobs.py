@@ -6,11 +6,13 @@ values, so that nothing but data crosses between the processes.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from boneyard.core.errors import BoneyardError, RecordError
 from boneyard.core.records import record_from_json
-from boneyard.server.replays import replay_steps
+from boneyard.server.replays import MAX_EVENTS, count_events, replay_steps
+from boneyard.server.validation import encodable
 from boneyard.server.workers import encode
 
 Outcome = tuple[str, Any]
@@ -30,3 +32,20 @@ def replay(raw: dict[str, Any], table: str | None = None) -> Outcome:
     if table is not None:
         steps["table"] = table
     return "ok", encode(steps)
+
+
+def upload(body: bytes) -> Outcome:
+    """An uploaded request body, ``{"record": {...}}``: parsed and checked here too (a large
+    body's parsing costs the event loop nothing), then replayed."""
+    try:
+        doc = json.loads(body)
+    except (ValueError, RecursionError):
+        return "error", 'the upload is not valid JSON: send {"record": {...}}'
+    record = doc.get("record") if isinstance(doc, dict) else None
+    if not isinstance(record, dict):
+        return "error", 'send {"record": {...}}: the record is a JSON object'
+    if not encodable(record):
+        return "error", "the record is not valid UTF-8 text (a lone surrogate)"
+    if count_events(record) > MAX_EVENTS:
+        return "error", f"the record is too long to view (over {MAX_EVENTS} events)"
+    return replay(record)

@@ -293,6 +293,7 @@ async function showCards() {
   document.title = `${data.name} — score cards`;
   $("sc-title").textContent = `${data.name} — official score cards`;
   $("sc-info").textContent = `${data.title}${data.options.preset ? ` (${data.options.preset})` : ""} · ${FORMATS[data.format]} · ${scheduleText(data.schedule)} · director ${data.director.name}`;
+  $("sc-print").addEventListener("click", () => window.print());  // (no inline handler: the CSP)
   $("sc-csv").href = `/api/events/${data.id}/scorecards.csv`;
   $("sc-json").href = `/api/events/${data.id}/scorecards.json`;
   const box = $("cards");
