@@ -167,17 +167,19 @@ class Events:
         busy = {g.match_id for g in active}
         room = setting(ev, "max_tables") or 1_000_000
         live = sum(1 for g in active if g.status == "playing")
-        ready = dict((ev.settings or {}).get("ready") or {})
         pending = t.pending()
+        ids = {m.id for m in pending}
+        ready = {k: v for k, v in ((ev.settings or {}).get("ready") or {}).items() if k in ids}
         for m in pending:
             a, b = entrants[int(m.a or 0)], entrants[int(m.b or 0)]
             if m.id not in ready:
                 ready[m.id] = now().isoformat()
+                self._seat_table(ev, m.id, ready)
                 await self._announce(db, ev, m, a, b)
             loser, reason = self._absence(ev, t, m.id, a, b, ready[m.id])
             if loser is not None:
                 await self._forfeit_absent(db, ev, t, m, loser, reason, active)
-                self._keep_ready(ev, ready, pending)
+                self._keep_ready(ev, ready)
                 return True
             if reason == "wait" or ev.mode != "online" or ev.status != "running":
                 continue
@@ -185,15 +187,23 @@ class Events:
                 continue
             live += 1
             started.append(await self.new_table(db, ev, m.id, a, b))
-        self._keep_ready(ev, ready, pending)
+        self._keep_ready(ev, ready)
         return False
 
-    def _keep_ready(self, ev: Event, ready: dict[str, str], pending: Sequence[Any]) -> None:
+    @staticmethod
+    def _seat_table(ev: Event, match_id: str, ready: dict[str, str]) -> None:
+        """Give a match that just became ready a table number: the lowest one no other ready
+        match holds (a hall's tables are reused as matches end; the number stays with the
+        match for the pairing lists and the cards)."""
+        tables = dict((ev.settings or {}).get("tables") or {})
+        taken = {tables[k] for k in ready if k in tables and k != match_id}
+        tables[match_id] = next(n for n in range(1, len(taken) + 2) if n not in taken)
+        ev.settings = {**ev.settings, "tables": tables}
+
+    def _keep_ready(self, ev: Event, ready: dict[str, str]) -> None:
         """Keep when each pending match became ready (its no-show grace counts from then)."""
-        ids = {m.id for m in pending}
-        kept = {k: v for k, v in ready.items() if k in ids}
-        if kept != (ev.settings or {}).get("ready"):
-            ev.settings = {**ev.settings, "ready": kept}
+        if ready != (ev.settings or {}).get("ready"):
+            ev.settings = {**ev.settings, "ready": ready}
             self.wake_scheduler.set()  # a grace period may end sooner than it planned
 
     @staticmethod
