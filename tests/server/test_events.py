@@ -7,9 +7,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,21 +19,6 @@ from starlette.testclient import TestClient
 from tests.server.conftest import ROOMY, make_app, post, register, until_turn, use
 
 Data = dict[str, Any]
-
-
-def fast_dir() -> str | None:
-    """A RAM disk for the database when there is one (SQLite commits are the slow part)."""
-    return "/dev/shm" if Path("/dev/shm").is_dir() else None
-
-
-@pytest.fixture
-def ev_client() -> Iterator[TestClient]:
-    with (
-        tempfile.TemporaryDirectory(dir=fast_dir()) as d,
-        TestClient(make_app(str(Path(d) / "events.db"))) as c,
-    ):
-        c.get("/api/me")
-        yield c
 
 
 def get(c: TestClient, eid: str) -> Data:
