@@ -77,6 +77,13 @@ def test_bracket_page_shows_the_entrants_and_the_champion(live_server: str) -> N
             expect(final.locator("text.win")).to_have_text(champion)
             assert page.locator("#ev-error").inner_text() == ""
             page.screenshot(path=str(SCREENSHOT), full_page=True)
+            # the game-over screen of an event table links back to its match
+            first = data["rounds"][0][0]
+            page.goto(f"{live_server}/table/{first['games'][0]['table_id']}")
+            expect(page.locator("#event-match")).to_have_attribute(
+                "href", f"/events/{eid}/matches/{first['id']}"
+            )
+            page.go_back()
             # a match page links every game's replay
             page.click(f'svg.bracket g[data-match="{data["rounds"][-1][0]["id"]}"] a')
             page.wait_for_url("**/matches/*")

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from tests.server.conftest import make_app, post, register, use
-from tests.server.test_events import fast_dir, get, match, ok, people, playing, wait
+from tests.server.conftest import fast_dir, make_app, post, register, use
+from tests.server.test_events import get, match, ok, people, playing, wait
 
 
 @pytest.fixture
@@ -254,3 +254,29 @@ def test_undo_a_ruling_until_the_next_round_starts(c: TestClient) -> None:
     first = next(a for a in data["actions"] if a["kind"] == "ruling" and not a["undone"])
     r = post(c, f"/api/events/{eid}/actions/{first['id']}/undo", {})
     assert r.status_code == 400 and "next round has started" in r.json()["detail"]
+
+
+def test_a_stopped_event_table_links_its_match_and_the_next_game(c: TestClient) -> None:
+    dora = register(c, "dora")
+    eid = ok(post(c, "/api/events", {"name": "Links", "schedule": "bo3"}))["id"]
+    jars = people(c, eid, ["ann", "bob"])
+    use(c, dora)
+    data = ok(post(c, f"/api/events/{eid}/start"))
+    g1 = playing(match(data, "R1M1"))
+    assert g1 is not None
+    body = {"kind": "score", "game_id": g1["id"], "score_a": 150, "score_b": 70}
+    data = ok(post(c, f"/api/events/{eid}/matches/R1M1/ruling", body))
+    g2 = playing(match(data, "R1M1"))
+    assert g2 is not None and g2["number"] == 2
+    use(c, jars["ann"])
+    info = ok(c.get(f"/api/tables/{g1['table_id']}/event"))
+    assert info["match"] == {"id": "R1M1", "url": f"/events/{eid}/matches/R1M1"}
+    assert info["next"] == {"table_id": g2["table_id"], "match": "R1M1", "number": 2}
+    table = c.get(f"/api/tables/{g1['table_id']}").json()
+    assert table["event"]["match"] == "R1M1"
+    end = time.monotonic() + 10
+    while c.get(f"/api/tables/{g1['table_id']}").json()["status"] != "closed":
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    assert "the director ruled" in c.get(f"/api/tables/{g1['table_id']}").json()["halted"]
+    assert c.get("/api/tables/nope/event").status_code == 404

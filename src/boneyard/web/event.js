@@ -144,7 +144,7 @@ async function showMatch() {
     const link = g.table_id ? el("a", { href: g.status === "playing" ? `/table/${g.table_id}` : `/replay/${g.table_id}`, class: "replay" }, g.status === "playing" ? "live" : "replay") : "";
     const signed = [g.signed_a_at ? m.a_name : "", g.signed_b_at ? m.b_name : ""].filter(Boolean).join(", ");
     t.append(el("tr", { class: g.status === "void" ? "void" : "" }, el("td", {}, g.kind === "forfeit" ? "—" : g.number), el("td", { class: "num" }, g.score_a ?? ""), el("td", { class: "num" }, g.score_b ?? ""),
-      el("td", {}, g.winner_name || ""), el("td", {}, `${statusText(g)}${g.reason && g.reason !== "target" ? `, ${g.reason_label ? g.reason_label.name : g.reason}` : ""}${g.by_director ? ", entered by the director" : ""}${g.note ? ` — ${g.note}` : ""}`),
+      el("td", {}, g.status === "void" ? "" : g.winner_name || ""), el("td", {}, `${statusText(g)}${g.reason && g.reason !== "target" ? `, ${g.reason_label ? g.reason_label.name : g.reason}` : ""}${g.by_director ? ", entered by the director" : ""}${g.note ? ` — ${g.note}` : ""}`),
       el("td", {}, signed), el("td", {}, link)));
   }
   if (!m.games.length) t.append(el("tr", {}, el("td", { colspan: 7 }, m.ready ? "No game yet." : "This match waits for its players.")));

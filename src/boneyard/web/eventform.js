@@ -28,7 +28,7 @@ const FIELDS = [
   ["rounds", "Rounds", "number", null, "empty: enough to find a winner", ["swiss"]],
   ["late_entry", "Late entry", "check", null, "people may still enter until the last round is paired", ["swiss"]],
   ["double", "Play everyone twice", "check", null, "", ["round_robin", "pools"]],
-  ["bye_points", "A bye scores", "select", { "": "the format's default", 0: "0", 0.5: "½", 1: "1" }, "", ["swiss", "round_robin"]],
+  ["bye_points", "A bye scores", "select", [["", "the format's default (Swiss 1, round robin 0)"], ["0", "0"], ["0.5", "½"], ["1", "1"]], "", ["swiss", "round_robin"]],
   ["pools", "Pools", "number", null, "empty: pools of about 4", ["pools"]],
   ["advance", "Go through from each pool", "number", null, "", ["pools"]],
   ["bracket_format", "Bracket after the pools", "select", { single: "single elimination", double: "double elimination" }, "", ["pools"]],
@@ -59,10 +59,10 @@ function local(iso) {
 function input(key, kind, choices, games, value) {
   const id = `f-${key}`;
   if (kind === "select") {
-    const opts = key === "game" ? Object.fromEntries(games.map((g) => [g.game, g.title])) : choices;
+    const opts = key === "game" ? games.map((g) => [g.game, g.title]) : Array.isArray(choices) ? choices : Object.entries(choices);
     const s = el("select", { id, name: key });
-    for (const [v, text] of Object.entries(opts)) s.append(el("option", { value: v }, text));
-    s.value = value === null || value === undefined ? Object.keys(opts)[0] : String(value);
+    for (const [v, text] of opts) s.append(el("option", { value: v }, text));
+    s.value = value === null || value === undefined ? opts[0][0] : String(value);
     return s;
   }
   if (kind === "check") {

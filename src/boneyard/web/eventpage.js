@@ -70,7 +70,8 @@ function whenLine(data) {
   if (data.finished_at) bits.push(`${data.status === "cancelled" ? "Cancelled" : "Finished"} ${whenText(data.finished_at)}`);
   if (data.mode === "online" && data.status !== "finished") bits.push(`Move clock: ${data.clock.per_move} s a move, then ${data.clock.grace} s of warning`);
   if (!["finished", "cancelled"].includes(data.status)) bits.push(`a player not there when their match is ready gets ${data.settings.grace_minutes} minutes`);
-  return bits.join(" · ");
+  const text = bits.join(" · ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function myActions(ctx, data, me, mine) {
@@ -117,6 +118,7 @@ function renderMine(ctx, data, me, mine) {
 function renderMatches(data) {
   const box = $("matches");
   box.replaceChildren();
+  $("matches-head").hidden = !(data.rounds || []).length;
   (data.rounds || []).forEach((rnd, i) => {
     const ul = el("ul", { class: "matches" });
     for (const m of rnd) {
