@@ -133,6 +133,7 @@ def create_app(
     app.state.sessions = sessions
     app.state.accounts = accounts
     app.state.workers = workers
+    app.state.events = event_site  # (the event routes find it here)
     app.add_middleware(CsrfMiddleware, secret=lambda: accounts.csrf_secret)
     app.add_middleware(BodyLimit, limits={"/api/replays": MAX_UPLOAD})
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals too

@@ -5,7 +5,8 @@ The pairing logic is the pure :mod:`boneyard.tournament` package; this package k
 the event row and feeds it results. One module per job:
 
 * :mod:`~boneyard.server.events.site` puts it together (:class:`EventSite`: routes, hooks, the
-  background work);
+  background work); :mod:`~boneyard.server.events.context` what every route shares, and the
+  dependencies that hand it over (``Ctx``, ``Me``);
 * :mod:`~boneyard.server.events.service` the tournament value, results, tables, forfeits;
 * :mod:`~boneyard.server.events.settings` the settings and their defaults, the format's value;
 * :mod:`~boneyard.server.events.start` seeding and the start;
@@ -15,7 +16,8 @@ the event row and feeds it results. One module per job:
 * routes: :mod:`admin` (create, edit, cancel, delete, co-directors), :mod:`entrants`
   (registration, check-in, seeding, start), :mod:`offers` (replacements, invitations),
   :mod:`console` (rulings, forfeits, undo, PDA 9b), :mod:`cards` (over-the-board score
-  cards), :mod:`exports` (CSV, JSON), :mod:`pages`;
+  cards), :mod:`exports` (CSV, JSON), :mod:`pages`, :mod:`inbox` (the bell's list, e-mail
+  settings);
 * :mod:`~boneyard.server.events.views` the pages' JSON; :mod:`schemas` the request bodies.
 """
 

@@ -4,14 +4,15 @@ few at a time each; the list shows who runs each one."""
 
 import secrets
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Any
 
-from fastapi import Depends, HTTPException
+from fastapi import APIRouter, HTTPException
 from sqlalchemy import delete, func, select
 
 from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import get_spec
 from boneyard.server.clock import now
+from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.schemas import EventEdit, EventIn, NoteIn, RowId, UsernameIn
 from boneyard.server.events.service import ACTIVE, Events
 from boneyard.server.events.settings import (
@@ -24,9 +25,6 @@ from boneyard.server.events.settings import (
 from boneyard.store.events import Entrant, Event, EventDirector, EventGame, Notification
 from boneyard.store.models import User
 from boneyard.tournament import Schedule, TournamentError
-
-if TYPE_CHECKING:
-    from boneyard.server.events.site import EventSite
 
 COLUMNS = ("name", "game", "format", "mode", "schedule", "cap", "starts_at", "rated")
 LIVE = ("registration", "running", "paused")
@@ -107,194 +105,195 @@ def apply_settings(ev: Event, given: dict[str, Any], started: bool) -> None:
     ev.settings = settings
 
 
-def add_routes(site: "EventSite") -> None:
-    """The administration routes."""
-    api, sessions, svc = site.router, site.sessions, site.svc
-    User_ = Annotated[Any, Depends(site.accounts.need_user)]
-    errors, cfg = site.errors, site.cfg
+router = APIRouter()
 
-    @api.post("/api/events", responses=errors)
-    async def create_event(body: EventIn, user: User_) -> dict[str, Any]:
-        """Create an event (you direct it; signed-in accounts only, a few at a time)."""
-        if user.is_guest:
-            raise HTTPException(403, "sign up to run an event (guests cannot)")
-        await site.accounts.limits.check("events", str(user.id), "too many new events")
-        async with sessions() as db:
-            running = await db.scalar(
-                select(func.count())
-                .select_from(Event)
-                .where(Event.director_id == user.id, Event.status.in_(LIVE))
-            )
-        if (running or 0) >= cfg.events_per_person:
-            site.tables.metrics.refused.labels("events").inc()
-            raise HTTPException(
-                429,
-                f"you already run {running} events (at most {cfg.events_per_person} at once): "
-                "finish one first",
-            )
-        eid = secrets.token_hex(6)
-        ev = Event(
-            id=eid,
-            name=body.name.strip(),
-            game=body.game,
-            format=body.format,
-            mode=body.mode,
-            options={},
-            schedule="",
-            settings={},
-            cap=64,
-            status="registration",
-            director_id=user.id,
-            rated=True,
-            created_at=now(),
+
+@router.post("/api/events")
+async def create_event(body: EventIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Create an event (you direct it; signed-in accounts only, a few at a time)."""
+    if user.is_guest:
+        raise HTTPException(403, "sign up to run an event (guests cannot)")
+    await ctx.accounts.limits.check("events", str(user.id), "too many new events")
+    async with ctx.sessions() as db:
+        running = await db.scalar(
+            select(func.count())
+            .select_from(Event)
+            .where(Event.director_id == user.id, Event.status.in_(LIVE))
         )
-        apply_settings(ev, body.model_dump(exclude_none=True), started=False)
-        async with sessions() as db, db.begin():
-            db.add(ev)
-            await db.flush()
-            Events.action(db, ev, user.id, "create", {"name": ev.name}, None)
-        return await site.event_json(eid, user)
+    if (running or 0) >= ctx.cfg.events_per_person:
+        ctx.tables.metrics.refused.labels("events").inc()
+        raise HTTPException(
+            429,
+            f"you already run {running} events (at most {ctx.cfg.events_per_person} at once): "
+            "finish one first",
+        )
+    eid = secrets.token_hex(6)
+    ev = Event(
+        id=eid,
+        name=body.name.strip(),
+        game=body.game,
+        format=body.format,
+        mode=body.mode,
+        options={},
+        schedule="",
+        settings={},
+        cap=64,
+        status="registration",
+        director_id=user.id,
+        rated=True,
+        created_at=now(),
+    )
+    apply_settings(ev, body.model_dump(exclude_none=True), started=False)
+    async with ctx.sessions() as db, db.begin():
+        db.add(ev)
+        await db.flush()
+        Events.action(db, ev, user.id, "create", {"name": ev.name}, None)
+    return await ctx.event_json(eid, user)
 
-    @api.patch("/api/events/{event_id}", responses=errors)
-    async def edit_event(event_id: str, body: EventEdit, user: User_) -> dict[str, Any]:
-        """Change an event's settings (directors). What shapes the draw (game, format, best-of,
-        size, seeding …) is fixed once the event has started; the rest may change any time."""
-        async with svc.lock(event_id), sessions() as db, db.begin():
-            ev = await site.need_event(db, event_id)
-            await site.need_director(db, ev, user)
-            if ev.status not in LIVE:
-                raise HTTPException(400, f"the event is {ev.status}: nothing to change")
-            given = body.model_dump(exclude_unset=True)
-            apply_settings(ev, given, started=ev.status != "registration")
-            Events.action(db, ev, user.id, "edit", {"fields": sorted(given)}, None)
-        site.scheduler.wake()
-        return await site.event_json(event_id, user)
 
-    @api.post("/api/events/{event_id}/cancel", responses=errors)
-    async def cancel_event(event_id: str, body: NoteIn, user: User_) -> dict[str, Any]:
-        """Cancel the event (directors): games under way are void and their tables stop."""
-        async with svc.lock(event_id), sessions() as db, db.begin():
-            ev = await site.need_event(db, event_id)
-            await site.need_director(db, ev, user)
-            if ev.status not in LIVE:
-                raise HTTPException(400, f"the event is {ev.status}")
-            active = (
-                await db.scalars(
-                    select(EventGame.match_id).where(
-                        EventGame.event_id == event_id, EventGame.status.in_(ACTIVE)
-                    )
+@router.patch("/api/events/{event_id}")
+async def edit_event(event_id: str, body: EventEdit, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Change an event's settings (directors). What shapes the draw (game, format, best-of,
+    size, seeding …) is fixed once the event has started; the rest may change any time."""
+    async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
+        ev = await ctx.need_event(db, event_id)
+        await ctx.need_director(db, ev, user)
+        if ev.status not in LIVE:
+            raise HTTPException(400, f"the event is {ev.status}: nothing to change")
+        given = body.model_dump(exclude_unset=True)
+        apply_settings(ev, given, started=ev.status != "registration")
+        Events.action(db, ev, user.id, "edit", {"fields": sorted(given)}, None)
+    ctx.scheduler.wake()
+    return await ctx.event_json(event_id, user)
+
+
+@router.post("/api/events/{event_id}/cancel")
+async def cancel_event(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Cancel the event (directors): games under way are void and their tables stop."""
+    async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
+        ev = await ctx.need_event(db, event_id)
+        await ctx.need_director(db, ev, user)
+        if ev.status not in LIVE:
+            raise HTTPException(400, f"the event is {ev.status}")
+        active = (
+            await db.scalars(
+                select(EventGame.match_id).where(
+                    EventGame.event_id == event_id, EventGame.status.in_(ACTIVE)
                 )
-            ).all()
-            for mid in set(active):
-                await svc.void_active(db, ev, mid, "the event was cancelled")
-            ev.status, ev.finished_at = "cancelled", now()
-            Events.action(db, ev, user.id, "cancel", {}, body.note)
-            people = (
-                await db.scalars(
-                    select(Entrant.user_id).where(
-                        Entrant.event_id == event_id, Entrant.user_id.is_not(None)
-                    )
+            )
+        ).all()
+        for mid in set(active):
+            await ctx.svc.void_active(db, ev, mid, "the event was cancelled")
+        ev.status, ev.finished_at = "cancelled", now()
+        Events.action(db, ev, user.id, "cancel", {}, body.note)
+        people = (
+            await db.scalars(
+                select(Entrant.user_id).where(
+                    Entrant.event_id == event_id, Entrant.user_id.is_not(None)
                 )
-            ).all()
-            text = "The event was cancelled" + (f": {body.note}" if body.note else "")
-            await site.notes.add(
-                db, [p for p in people if p], "cancelled", text, ev.name, f"/events/{ev.id}", ev.id
             )
-        return await site.event_json(event_id, user)
+        ).all()
+        text = "The event was cancelled" + (f": {body.note}" if body.note else "")
+        await ctx.notes.add(
+            db, [p for p in people if p], "cancelled", text, ev.name, f"/events/{ev.id}", ev.id
+        )
+    return await ctx.event_json(event_id, user)
 
-    @api.delete("/api/events/{event_id}", responses=errors)
-    async def delete_event(event_id: str, user: User_) -> dict[str, Any]:
-        """Delete an event that never started (its owner): it and its entrants are gone."""
-        async with svc.lock(event_id), sessions() as db, db.begin():
-            ev = await site.need_event(db, event_id)
-            if ev.director_id != user.id:
-                raise HTTPException(403, "only the event's owner may delete it")
-            if ev.bracket is not None:
-                raise HTTPException(400, "the event has started: cancel it instead")
-            await db.execute(delete(Notification).where(Notification.event_id == event_id))
-            await db.delete(ev)
-        return {"deleted": event_id}
 
-    @api.post("/api/events/{event_id}/directors", responses=errors)
-    async def add_director(event_id: str, body: UsernameIn, user: User_) -> dict[str, Any]:
-        """Name a co-director (the owner): they run the event too, and so cannot play in it."""
-        async with svc.lock(event_id), sessions() as db, db.begin():
-            ev = await site.need_event(db, event_id)
-            if ev.director_id != user.id:
-                raise HTTPException(403, "only the event's owner names co-directors")
-            who = await db.scalar(select(User).where(User.username == body.username))
-            if who is None or who.is_guest:
-                raise HTTPException(404, "no account has that username")
-            if await site.is_director(db, ev, who.id):
-                raise HTTPException(400, f"{who.display_name} already runs this event")
-            entered = await db.scalar(
-                select(Entrant.id).where(Entrant.event_id == event_id, Entrant.user_id == who.id)
+@router.delete("/api/events/{event_id}")
+async def delete_event(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Delete an event that never started (its owner): it and its entrants are gone."""
+    async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
+        ev = await ctx.need_event(db, event_id)
+        if ev.director_id != user.id:
+            raise HTTPException(403, "only the event's owner may delete it")
+        if ev.bracket is not None:
+            raise HTTPException(400, "the event has started: cancel it instead")
+        await db.execute(delete(Notification).where(Notification.event_id == event_id))
+        await db.delete(ev)
+    return {"deleted": event_id}
+
+
+@router.post("/api/events/{event_id}/directors")
+async def add_director(event_id: str, body: UsernameIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Name a co-director (the owner): they run the event too, and so cannot play in it."""
+    async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
+        ev = await ctx.need_event(db, event_id)
+        if ev.director_id != user.id:
+            raise HTTPException(403, "only the event's owner names co-directors")
+        who = await db.scalar(select(User).where(User.username == body.username))
+        if who is None or who.is_guest:
+            raise HTTPException(404, "no account has that username")
+        if await ctx.is_director(db, ev, who.id):
+            raise HTTPException(400, f"{who.display_name} already runs this event")
+        entered = await db.scalar(
+            select(Entrant.id).where(Entrant.event_id == event_id, Entrant.user_id == who.id)
+        )
+        if entered is not None:
+            raise HTTPException(400, f"{who.display_name} plays in this event: a director cannot")
+        db.add(EventDirector(event_id=event_id, user_id=who.id, created_at=now()))
+        Events.action(db, ev, user.id, "director", {"added": who.display_name}, None)
+        await ctx.notes.add(
+            db,
+            [who.id],
+            "director",
+            f"You are now a director of {ev.name}",
+            None,
+            f"/events/{ev.id}",
+            ev.id,
+        )
+    return await ctx.event_json(event_id, user)
+
+
+@router.delete("/api/events/{event_id}/directors/{user_id}")
+async def remove_director(event_id: str, user_id: RowId, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Remove a co-director (the owner)."""
+    async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
+        ev = await ctx.need_event(db, event_id)
+        if ev.director_id != user.id:
+            raise HTTPException(403, "only the event's owner removes co-directors")
+        row = await db.get(EventDirector, (event_id, user_id))
+        if row is None:
+            raise HTTPException(404, "no such co-director")
+        await db.delete(row)
+        Events.action(db, ev, user.id, "director", {"removed": user_id}, None)
+    return await ctx.event_json(event_id, user)
+
+
+@router.get("/api/events")
+async def list_events(ctx: Ctx) -> dict[str, Any]:
+    """Every event, newest first, with its entrant count and who runs it."""
+    async with ctx.sessions() as db:
+        rows = (
+            await db.execute(
+                select(Event, User.display_name)
+                .join(User, User.id == Event.director_id)
+                .order_by(Event.created_at.desc())
+                .limit(200)
             )
-            if entered is not None:
-                raise HTTPException(
-                    400, f"{who.display_name} plays in this event: a director cannot"
-                )
-            db.add(EventDirector(event_id=event_id, user_id=who.id, created_at=now()))
-            Events.action(db, ev, user.id, "director", {"added": who.display_name}, None)
-            await site.notes.add(
-                db,
-                [who.id],
-                "director",
-                f"You are now a director of {ev.name}",
-                None,
-                f"/events/{ev.id}",
-                ev.id,
-            )
-        return await site.event_json(event_id, user)
-
-    @api.delete("/api/events/{event_id}/directors/{user_id}", responses=errors)
-    async def remove_director(event_id: str, user_id: RowId, user: User_) -> dict[str, Any]:
-        """Remove a co-director (the owner)."""
-        async with svc.lock(event_id), sessions() as db, db.begin():
-            ev = await site.need_event(db, event_id)
-            if ev.director_id != user.id:
-                raise HTTPException(403, "only the event's owner removes co-directors")
-            row = await db.get(EventDirector, (event_id, user_id))
-            if row is None:
-                raise HTTPException(404, "no such co-director")
-            await db.delete(row)
-            Events.action(db, ev, user.id, "director", {"removed": user_id}, None)
-        return await site.event_json(event_id, user)
-
-    @api.get("/api/events")
-    async def list_events() -> dict[str, Any]:
-        """Every event, newest first, with its entrant count and who runs it."""
-        async with sessions() as db:
-            rows = (
+        ).all()
+        counts = dict(
+            (
                 await db.execute(
-                    select(Event, User.display_name)
-                    .join(User, User.id == Event.director_id)
-                    .order_by(Event.created_at.desc())
-                    .limit(200)
+                    select(Entrant.event_id, func.count(Entrant.id)).group_by(Entrant.event_id)
                 )
             ).all()
-            counts = dict(
-                (
-                    await db.execute(
-                        select(Entrant.event_id, func.count(Entrant.id)).group_by(Entrant.event_id)
-                    )
-                ).all()
-            )
-        return {
-            "events": [
-                {
-                    "id": e.id,
-                    "name": e.name,
-                    "game": e.game,
-                    "format": e.format,
-                    "mode": e.mode,
-                    "schedule": e.schedule,
-                    "status": e.status,
-                    "cap": e.cap,
-                    "entrants": int(counts.get(e.id, 0)),
-                    "starts_at": e.starts_at.isoformat() if e.starts_at else None,
-                    "director": director,
-                }
-                for e, director in rows
-            ]
-        }
+        )
+    return {
+        "events": [
+            {
+                "id": e.id,
+                "name": e.name,
+                "game": e.game,
+                "format": e.format,
+                "mode": e.mode,
+                "schedule": e.schedule,
+                "status": e.status,
+                "cap": e.cap,
+                "entrants": int(counts.get(e.id, 0)),
+                "starts_at": e.starts_at.isoformat() if e.starts_at else None,
+                "director": director,
+            }
+            for e, director in rows
+        ]
+    }

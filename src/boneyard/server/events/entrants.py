@@ -2,23 +2,21 @@
 director at any time), bots, late entrants, removal before the start, seeding by hand, and the
 start (docs/events.md)."""
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Any
 
-from fastapi import Depends, HTTPException
+from fastapi import APIRouter, HTTPException
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.bots import BOTS
 from boneyard.server.clock import now
 from boneyard.server.events import start as starting
+from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.schemas import BotsIn, CheckIn, CheckinWindow, RowId, SeedsIn
 from boneyard.server.events.service import RUNNING, Events
 from boneyard.server.events.settings import checkin_open, setting
 from boneyard.store.events import Entrant, Event
 from boneyard.tournament import Swiss, TournamentError, event_from_json
-
-if TYPE_CHECKING:
-    from boneyard.server.events.site import EventSite
 
 
 async def count_entrants(db: AsyncSession, event_id: str) -> int:
@@ -67,196 +65,198 @@ async def enter(db: AsyncSession, ev: Event, e: Entrant) -> None:
     Events.action(db, ev, None, "late_entry", {"entrant": e.id, "round": late[-1][1]}, None)
 
 
-def add_routes(site: "EventSite") -> None:
-    """The entrant routes."""
-    api, sessions, svc = site.router, site.sessions, site.svc
-    User_ = Annotated[Any, Depends(site.accounts.need_user)]
-    errors, cfg = site.errors, site.cfg
+router = APIRouter()
 
-    async def director_event(db: AsyncSession, event_id: str, user: Any) -> Event:
-        ev = await site.need_event(db, event_id)
-        await site.need_director(db, ev, user)
-        return ev
 
-    async def need_entrant(db: AsyncSession, ev: Event, entrant_id: int) -> Entrant:
-        e = await db.get(Entrant, entrant_id)
-        if e is None or e.event_id != ev.id:
-            raise HTTPException(404, "no such entrant")
-        return e
+async def need_entrant(db: AsyncSession, ev: Event, entrant_id: int) -> Entrant:
+    e = await db.get(Entrant, entrant_id)
+    if e is None or e.event_id != ev.id:
+        raise HTTPException(404, "no such entrant")
+    return e
 
-    @api.post("/api/events/{event_id}/register", responses=errors)
-    async def register(event_id: str, user: User_) -> dict[str, Any]:
-        """Enter the event (before the start; a Swiss event with late entry: until its last
-        round is paired)."""
-        async with svc.lock(event_id), sessions() as db, db.begin():
-            ev = await site.need_event(db, event_id)
-            if await site.is_director(db, ev, user.id):
-                raise HTTPException(400, "a director runs the event and does not play in it")
-            if ev.status != "registration" and not late_entry(ev):
-                raise HTTPException(400, "registration is closed: the event has started")
-            if await entrant_of(db, event_id, user.id) is not None:
-                raise HTTPException(400, "you are already registered")
-            e = Entrant(
-                event_id=event_id,
-                user_id=user.id,
-                name=user.display_name,
-                checked_in=False,
-                status="registered",
-                created_at=now(),
-            )
-            await enter(db, ev, e)
-        return await site.event_json(event_id, user)
 
-    @api.post("/api/events/{event_id}/withdraw", responses=errors)
-    async def withdraw(event_id: str, user: User_) -> dict[str, Any]:
-        """Leave the event (after the start: every remaining match is forfeited)."""
-        async with svc.lock(event_id):
-            async with sessions() as db, db.begin():
-                ev = await site.need_event(db, event_id)
-                e = await entrant_of(db, event_id, user.id)
-                if e is None:
-                    raise HTTPException(400, "you are not registered")
-                if ev.status == "registration":
-                    await db.delete(e)
-                elif ev.status not in RUNNING:
-                    raise HTTPException(400, f"the event is {ev.status}")
-                else:
-                    e.status = "withdrawn"
-                    Events.action(db, ev, user.id, "withdraw", {"entrant": e.id}, None)
-            await svc.advance_locked(event_id)
-        return await site.event_json(event_id, user)
+@router.post("/api/events/{event_id}/register")
+async def register(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Enter the event (before the start; a Swiss event with late entry: until its last
+    round is paired)."""
+    async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
+        ev = await ctx.need_event(db, event_id)
+        if await ctx.is_director(db, ev, user.id):
+            raise HTTPException(400, "a director runs the event and does not play in it")
+        if ev.status != "registration" and not late_entry(ev):
+            raise HTTPException(400, "registration is closed: the event has started")
+        if await entrant_of(db, event_id, user.id) is not None:
+            raise HTTPException(400, "you are already registered")
+        e = Entrant(
+            event_id=event_id,
+            user_id=user.id,
+            name=user.display_name,
+            checked_in=False,
+            status="registered",
+            created_at=now(),
+        )
+        await enter(db, ev, e)
+    return await ctx.event_json(event_id, user)
 
-    @api.post("/api/events/{event_id}/checkin", responses=errors)
-    async def checkin(event_id: str, user: User_) -> dict[str, Any]:
-        """Check in: before the start while check-in is open; after it, a late arrival checks
-        in before the grace of their match runs out (and plays)."""
-        async with svc.lock(event_id):
-            async with sessions() as db, db.begin():
-                ev = await site.need_event(db, event_id)
-                e = await entrant_of(db, event_id, user.id)
-                if e is None:
-                    raise HTTPException(400, "register first")
-                if ev.status == "registration":
-                    ok, why = checkin_open(ev)
-                    if not ok:
-                        raise HTTPException(400, why)
-                elif ev.status not in RUNNING or e.status == "withdrawn":
-                    raise HTTPException(400, "you cannot check in now")
-                await present(db, ev, e, True, user.id, None)
-            await svc.advance_locked(event_id)
-        return await site.event_json(event_id, user)
 
-    async def present(
-        db: AsyncSession, ev: Event, e: Entrant, here: bool, by: int | None, note: str | None
-    ) -> None:
-        if not here and ev.status != "registration" and e.bot:
-            raise HTTPException(400, "a bot is always there")
-        e.checked_in = here
-        if here and e.status == "no_show":
-            e.status = "playing"
-        Events.action(db, ev, by, "checkin" if here else "checkout", {"entrant": e.id}, note)
-
-    @api.post("/api/events/{event_id}/entrants/{entrant_id}/checkin", responses=errors)
-    async def director_checkin(
-        event_id: str, entrant_id: RowId, body: CheckIn, user: User_
-    ) -> dict[str, Any]:
-        """Check an entrant in or out (directors), whatever the window says."""
-        async with svc.lock(event_id):
-            async with sessions() as db, db.begin():
-                ev = await director_event(db, event_id, user)
-                if ev.status not in ("registration", *RUNNING):
-                    raise HTTPException(400, f"the event is {ev.status}")
-                e = await need_entrant(db, ev, entrant_id)
-                await present(db, ev, e, body.present, user.id, body.note)
-            await svc.advance_locked(event_id)
-        return await site.event_json(event_id, user)
-
-    @api.post("/api/events/{event_id}/checkin-window", responses=errors)
-    async def checkin_window(event_id: str, body: CheckinWindow, user: User_) -> dict[str, Any]:
-        """Open or close check-in by hand (directors), or go back to the set times."""
-        async with svc.lock(event_id), sessions() as db, db.begin():
-            ev = await director_event(db, event_id, user)
-            if ev.status != "registration":
-                raise HTTPException(400, "the event has started: check-in is by the director")
-            ev.settings = {**ev.settings, "checkin": None if body.state == "times" else body.state}
-            Events.action(db, ev, user.id, "checkin_window", {"state": body.state}, body.note)
-        return await site.event_json(event_id, user)
-
-    @api.delete("/api/events/{event_id}/entrants/{entrant_id}", responses=errors)
-    async def remove_entrant(event_id: str, entrant_id: RowId, user: User_) -> dict[str, Any]:
-        """Remove an entrant before the start (directors)."""
-        async with svc.lock(event_id), sessions() as db, db.begin():
-            ev = await director_event(db, event_id, user)
-            if ev.status != "registration":
-                raise HTTPException(400, "the event has started: withdraw the entrant instead")
-            e = await need_entrant(db, ev, entrant_id)
-            Events.action(db, ev, user.id, "remove", {"entrant": e.id, "name": e.name}, None)
-            await db.delete(e)
-        return await site.event_json(event_id, user)
-
-    @api.post("/api/events/{event_id}/bots", responses=errors)
-    async def add_bots(event_id: str, body: BotsIn, user: User_) -> dict[str, Any]:
-        """Add bot entrants (directors; online events; a bot is always checked in)."""
-        if body.bot not in BOTS:
-            raise HTTPException(400, f"bot {body.bot!r} is unknown (bots: {', '.join(BOTS)})")
-        async with svc.lock(event_id), sessions() as db, db.begin():
-            ev = await director_event(db, event_id, user)
-            if ev.status != "registration":
-                raise HTTPException(400, "registration is closed: the event has started")
-            if ev.mode != "online":
-                raise HTTPException(400, "bots play online events only")
-            have = await count_entrants(db, event_id)
-            if have + body.count > ev.cap:
-                raise HTTPException(400, f"the event is full ({ev.cap} entrants)")
-            bots = await db.scalar(
-                select(func.count(Entrant.id)).where(
-                    Entrant.event_id == event_id, Entrant.bot.is_not(None)
-                )
-            )
-            if (bots or 0) + body.count > cfg.event_bots:
-                raise HTTPException(
-                    400, f"an event takes at most {cfg.event_bots} bots on this site"
-                )
-            for k in range(body.count):
-                db.add(
-                    Entrant(
-                        event_id=event_id,
-                        bot=body.bot,
-                        name=f"{body.bot.capitalize()} bot {have + k + 1}",
-                        checked_in=True,
-                        status="registered",
-                        created_at=now(),
-                    )
-                )
-        return await site.event_json(event_id, user)
-
-    @api.post("/api/events/{event_id}/seeds", responses=errors)
-    async def seeds(event_id: str, body: SeedsIn, user: User_) -> dict[str, Any]:
-        """Seed by hand (directors, before the start): ``order`` lists every entrant, seed 1
-        first; ``by="rating"`` fills the order from the ratings, to adjust afterwards."""
-        async with svc.lock(event_id), sessions() as db, db.begin():
-            ev = await director_event(db, event_id, user)
-            if ev.status != "registration":
-                raise HTTPException(400, "the draw is made: seeds are fixed")
-            rows = (await db.scalars(select(Entrant).where(Entrant.event_id == event_id))).all()
-            if body.by == "rating":
-                order = [e.id for e in await starting.by_rating(sessions, ev, rows)]
+@router.post("/api/events/{event_id}/withdraw")
+async def withdraw(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Leave the event (after the start: every remaining match is forfeited)."""
+    async with ctx.svc.lock(event_id):
+        async with ctx.sessions() as db, db.begin():
+            ev = await ctx.need_event(db, event_id)
+            e = await entrant_of(db, event_id, user.id)
+            if e is None:
+                raise HTTPException(400, "you are not registered")
+            if ev.status == "registration":
+                await db.delete(e)
+            elif ev.status not in RUNNING:
+                raise HTTPException(400, f"the event is {ev.status}")
             else:
-                order = list(body.order)
-                if sorted(order) != sorted(e.id for e in rows):
-                    raise HTTPException(400, "list every entrant once, in seed order")
-            seed = {eid: i + 1 for i, eid in enumerate(order)}
-            for e in rows:
-                e.seed = seed[e.id]
-            ev.settings = {**ev.settings, "seeding": "manual"}
-            Events.action(db, ev, user.id, "seeds", {"order": order}, None)
-        return await site.event_json(event_id, user)
+                e.status = "withdrawn"
+                Events.action(db, ev, user.id, "withdraw", {"entrant": e.id}, None)
+        await ctx.svc.advance_locked(event_id)
+    return await ctx.event_json(event_id, user)
 
-    @api.post("/api/events/{event_id}/start", responses=errors)
-    async def start(event_id: str, user: User_) -> dict[str, Any]:
-        """Start the event now (directors): the draw is seeded and the first matches begin;
-        an entrant not checked in gets the grace period when their match is ready."""
-        async with sessions() as db:
-            await director_event(db, event_id, user)
-        await starting.start(svc, event_id, user.id)
-        return await site.event_json(event_id, user)
+
+@router.post("/api/events/{event_id}/checkin")
+async def checkin(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Check in: before the start while check-in is open; after it, a late arrival checks
+    in before the grace of their match runs out (and plays)."""
+    async with ctx.svc.lock(event_id):
+        async with ctx.sessions() as db, db.begin():
+            ev = await ctx.need_event(db, event_id)
+            e = await entrant_of(db, event_id, user.id)
+            if e is None:
+                raise HTTPException(400, "register first")
+            if ev.status == "registration":
+                ok, why = checkin_open(ev)
+                if not ok:
+                    raise HTTPException(400, why)
+            elif ev.status not in RUNNING or e.status == "withdrawn":
+                raise HTTPException(400, "you cannot check in now")
+            await present(db, ev, e, True, user.id, None)
+        await ctx.svc.advance_locked(event_id)
+    return await ctx.event_json(event_id, user)
+
+
+async def present(
+    db: AsyncSession, ev: Event, e: Entrant, here: bool, by: int | None, note: str | None
+) -> None:
+    if not here and ev.status != "registration" and e.bot:
+        raise HTTPException(400, "a bot is always there")
+    e.checked_in = here
+    if here and e.status == "no_show":
+        e.status = "playing"
+    Events.action(db, ev, by, "checkin" if here else "checkout", {"entrant": e.id}, note)
+
+
+@router.post("/api/events/{event_id}/entrants/{entrant_id}/checkin")
+async def director_checkin(
+    event_id: str, entrant_id: RowId, body: CheckIn, user: Me, ctx: Ctx
+) -> dict[str, Any]:
+    """Check an entrant in or out (directors), whatever the window says."""
+    async with ctx.svc.lock(event_id):
+        async with ctx.sessions() as db, db.begin():
+            ev = await ctx.director_event(db, event_id, user)
+            if ev.status not in ("registration", *RUNNING):
+                raise HTTPException(400, f"the event is {ev.status}")
+            e = await need_entrant(db, ev, entrant_id)
+            await present(db, ev, e, body.present, user.id, body.note)
+        await ctx.svc.advance_locked(event_id)
+    return await ctx.event_json(event_id, user)
+
+
+@router.post("/api/events/{event_id}/checkin-window")
+async def checkin_window(event_id: str, body: CheckinWindow, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Open or close check-in by hand (directors), or go back to the set times."""
+    async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
+        ev = await ctx.director_event(db, event_id, user)
+        if ev.status != "registration":
+            raise HTTPException(400, "the event has started: check-in is by the director")
+        ev.settings = {**ev.settings, "checkin": None if body.state == "times" else body.state}
+        Events.action(db, ev, user.id, "checkin_window", {"state": body.state}, body.note)
+    return await ctx.event_json(event_id, user)
+
+
+@router.delete("/api/events/{event_id}/entrants/{entrant_id}")
+async def remove_entrant(event_id: str, entrant_id: RowId, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Remove an entrant before the start (directors)."""
+    async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
+        ev = await ctx.director_event(db, event_id, user)
+        if ev.status != "registration":
+            raise HTTPException(400, "the event has started: withdraw the entrant instead")
+        e = await need_entrant(db, ev, entrant_id)
+        Events.action(db, ev, user.id, "remove", {"entrant": e.id, "name": e.name}, None)
+        await db.delete(e)
+    return await ctx.event_json(event_id, user)
+
+
+@router.post("/api/events/{event_id}/bots")
+async def add_bots(event_id: str, body: BotsIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Add bot entrants (directors; online events; a bot is always checked in)."""
+    if body.bot not in BOTS:
+        raise HTTPException(400, f"bot {body.bot!r} is unknown (bots: {', '.join(BOTS)})")
+    async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
+        ev = await ctx.director_event(db, event_id, user)
+        if ev.status != "registration":
+            raise HTTPException(400, "registration is closed: the event has started")
+        if ev.mode != "online":
+            raise HTTPException(400, "bots play online events only")
+        have = await count_entrants(db, event_id)
+        if have + body.count > ev.cap:
+            raise HTTPException(400, f"the event is full ({ev.cap} entrants)")
+        bots = await db.scalar(
+            select(func.count(Entrant.id)).where(
+                Entrant.event_id == event_id, Entrant.bot.is_not(None)
+            )
+        )
+        if (bots or 0) + body.count > ctx.cfg.event_bots:
+            raise HTTPException(
+                400, f"an event takes at most {ctx.cfg.event_bots} bots on this site"
+            )
+        for k in range(body.count):
+            db.add(
+                Entrant(
+                    event_id=event_id,
+                    bot=body.bot,
+                    name=f"{body.bot.capitalize()} bot {have + k + 1}",
+                    checked_in=True,
+                    status="registered",
+                    created_at=now(),
+                )
+            )
+    return await ctx.event_json(event_id, user)
+
+
+@router.post("/api/events/{event_id}/seeds")
+async def seeds(event_id: str, body: SeedsIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Seed by hand (directors, before the start): ``order`` lists every entrant, seed 1
+    first; ``by="rating"`` fills the order from the ratings, to adjust afterwards."""
+    async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
+        ev = await ctx.director_event(db, event_id, user)
+        if ev.status != "registration":
+            raise HTTPException(400, "the draw is made: seeds are fixed")
+        rows = (await db.scalars(select(Entrant).where(Entrant.event_id == event_id))).all()
+        if body.by == "rating":
+            order = [e.id for e in await starting.by_rating(ctx.sessions, ev, rows)]
+        else:
+            order = list(body.order)
+            if sorted(order) != sorted(e.id for e in rows):
+                raise HTTPException(400, "list every entrant once, in seed order")
+        seed = {eid: i + 1 for i, eid in enumerate(order)}
+        for e in rows:
+            e.seed = seed[e.id]
+        ev.settings = {**ev.settings, "seeding": "manual"}
+        Events.action(db, ev, user.id, "seeds", {"order": order}, None)
+    return await ctx.event_json(event_id, user)
+
+
+@router.post("/api/events/{event_id}/start")
+async def start(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Start the event now (directors): the draw is seeded and the first matches begin;
+    an entrant not checked in gets the grace period when their match is ready."""
+    async with ctx.sessions() as db:
+        await ctx.director_event(db, event_id, user)
+    await starting.start(ctx.svc, event_id, user.id)
+    return await ctx.event_json(event_id, user)

@@ -5,15 +5,14 @@ spreadsheet shows as text: no formulas) and as one JSON document with timestamps
 import csv
 import io
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy import select
 
+from boneyard.server.events.context import Context, Ctx
 from boneyard.store.models import User
-
-if TYPE_CHECKING:
-    from boneyard.server.events.site import EventSite
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 CARD_FIELDS = (
@@ -141,128 +140,131 @@ def log_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def add_routes(site: "EventSite") -> None:
-    """The export routes."""
-    api, errors = site.router, site.errors
+router = APIRouter()
 
-    async def gather(event_id: str) -> tuple[dict[str, Any], dict[int, str]]:
-        data = await site.event_json(event_id, None)
-        ids = {g["reported_by"] for r in data["rounds"] for m in r for g in m["games"]}
-        ids |= {g["confirmed_by"] for r in data["rounds"] for m in r for g in m["games"]}
-        ids |= {
-            h.get("by") for r in data["rounds"] for m in r for g in m["games"] for h in g["history"]
-        }
-        async with site.sessions() as db:
-            users = dict(
-                (
-                    await db.execute(
-                        select(User.id, User.display_name).where(User.id.in_([i for i in ids if i]))
-                    )
-                ).all()
-            )
-        return data, users
 
-    def attachment(name: str) -> dict[str, str]:
-        return {"Content-Disposition": f'attachment; filename="{name}"'}
-
-    @api.get("/api/events/{event_id}/scorecards.json", responses=errors)
-    async def cards_json(event_id: str) -> JSONResponse:
-        """Every game's score card as JSON, each with its whole history."""
-        data, users = await gather(event_id)
-        rows = card_rows(data, users)
-        for r in rows:
-            r["history"] = r.pop("history_entries")
-        doc = {
-            "event": {k: data[k] for k in ("id", "name", "game", "format", "mode")},
-            "cards": rows,
-        }
-        return JSONResponse(doc, headers=attachment(f"scorecards-{event_id}.json"))
-
-    @api.get("/api/events/{event_id}/scorecards.csv", responses=errors)
-    async def cards_csv(event_id: str) -> Response:
-        """Every game's score card as CSV (the history in one cell)."""
-        data, users = await gather(event_id)
-        text = csv_text(CARD_FIELDS, card_rows(data, users))
-        return Response(
-            text, media_type="text/csv", headers=attachment(f"scorecards-{event_id}.csv")
+async def gather(ctx: Context, event_id: str) -> tuple[dict[str, Any], dict[int, str]]:
+    data = await ctx.event_json(event_id, None)
+    ids = {g["reported_by"] for r in data["rounds"] for m in r for g in m["games"]}
+    ids |= {g["confirmed_by"] for r in data["rounds"] for m in r for g in m["games"]}
+    ids |= {
+        h.get("by") for r in data["rounds"] for m in r for g in m["games"] for h in g["history"]
+    }
+    async with ctx.sessions() as db:
+        users = dict(
+            (
+                await db.execute(
+                    select(User.id, User.display_name).where(User.id.in_([i for i in ids if i]))
+                )
+            ).all()
         )
+    return data, users
 
-    @api.get("/api/events/{event_id}/standings.csv", responses=errors)
-    async def standings_csv(event_id: str) -> Response:
-        """The standings as CSV, a column per tiebreak (named as on the page)."""
-        data, _users = await gather(event_id)
-        rows = standing_rows(data)
-        fields = list(rows[0]) if rows else ["rank", "name"]
-        return Response(
-            csv_text(fields, rows),
-            media_type="text/csv",
-            headers=attachment(f"standings-{event_id}.csv"),
-        )
 
-    @api.get("/api/events/{event_id}/log.csv", responses=errors)
-    async def log_csv(event_id: str) -> Response:
-        """The event log as CSV: every ruling, forfeit, check-in … with its time and note."""
-        data, _users = await gather(event_id)
-        return Response(
-            csv_text(LOG_FIELDS, log_rows(data)),
-            media_type="text/csv",
-            headers=attachment(f"log-{event_id}.csv"),
-        )
+def attachment(name: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="{name}"'}
 
-    @api.get("/api/events/{event_id}/export.json", responses=errors)
-    async def export_json(event_id: str) -> JSONResponse:
-        """The whole event: settings, entrants, standings (with labels), every match and
-        card with its history and times, the rulings and the champion."""
-        data, users = await gather(event_id)
-        cards = card_rows(data, users)
-        for r in cards:
-            r["history"] = r.pop("history_entries")
-        keys = (
-            "id",
-            "name",
-            "game",
-            "title",
-            "format",
-            "mode",
-            "options",
-            "schedule",
-            "settings",
-            "cap",
-            "starts_at",
-            "started_at",
-            "finished_at",
-            "status",
-            "rated",
-            "directors",
-            "champion",
-        )
-        doc = {
-            "event": {k: data.get(k) for k in keys},
-            "entrants": data["entrants"],
-            "standings": standing_rows(data),
-            "ranking": data.get("ranking", []),
-            "tiebreak_labels": data.get("tiebreak_labels", []),
-            "round_titles": data.get("round_titles", []),
-            "matches": [
-                {
-                    k: m[k]
-                    for k in (
-                        "id",
-                        "round",
-                        "table",
-                        "a_name",
-                        "b_name",
-                        "best_of",
-                        "wins",
-                        "winner_name",
-                        "outcome",
-                        "bye",
-                    )
-                }
-                for rnd in data["rounds"]
-                for m in rnd
-            ],
-            "cards": cards,
-            "rulings": log_rows(data),
-        }
-        return JSONResponse(doc, headers=attachment(f"event-{event_id}.json"))
+
+@router.get("/api/events/{event_id}/scorecards.json")
+async def cards_json(event_id: str, ctx: Ctx) -> JSONResponse:
+    """Every game's score card as JSON, each with its whole history."""
+    data, users = await gather(ctx, event_id)
+    rows = card_rows(data, users)
+    for r in rows:
+        r["history"] = r.pop("history_entries")
+    doc = {
+        "event": {k: data[k] for k in ("id", "name", "game", "format", "mode")},
+        "cards": rows,
+    }
+    return JSONResponse(doc, headers=attachment(f"scorecards-{event_id}.json"))
+
+
+@router.get("/api/events/{event_id}/scorecards.csv")
+async def cards_csv(event_id: str, ctx: Ctx) -> Response:
+    """Every game's score card as CSV (the history in one cell)."""
+    data, users = await gather(ctx, event_id)
+    text = csv_text(CARD_FIELDS, card_rows(data, users))
+    return Response(text, media_type="text/csv", headers=attachment(f"scorecards-{event_id}.csv"))
+
+
+@router.get("/api/events/{event_id}/standings.csv")
+async def standings_csv(event_id: str, ctx: Ctx) -> Response:
+    """The standings as CSV, a column per tiebreak (named as on the page)."""
+    data, _users = await gather(ctx, event_id)
+    rows = standing_rows(data)
+    fields = list(rows[0]) if rows else ["rank", "name"]
+    return Response(
+        csv_text(fields, rows),
+        media_type="text/csv",
+        headers=attachment(f"standings-{event_id}.csv"),
+    )
+
+
+@router.get("/api/events/{event_id}/log.csv")
+async def log_csv(event_id: str, ctx: Ctx) -> Response:
+    """The event log as CSV: every ruling, forfeit, check-in … with its time and note."""
+    data, _users = await gather(ctx, event_id)
+    return Response(
+        csv_text(LOG_FIELDS, log_rows(data)),
+        media_type="text/csv",
+        headers=attachment(f"log-{event_id}.csv"),
+    )
+
+
+@router.get("/api/events/{event_id}/export.json")
+async def export_json(event_id: str, ctx: Ctx) -> JSONResponse:
+    """The whole event: settings, entrants, standings (with labels), every match and
+    card with its history and times, the rulings and the champion."""
+    data, users = await gather(ctx, event_id)
+    cards = card_rows(data, users)
+    for r in cards:
+        r["history"] = r.pop("history_entries")
+    keys = (
+        "id",
+        "name",
+        "game",
+        "title",
+        "format",
+        "mode",
+        "options",
+        "schedule",
+        "settings",
+        "cap",
+        "starts_at",
+        "started_at",
+        "finished_at",
+        "status",
+        "rated",
+        "directors",
+        "champion",
+    )
+    doc = {
+        "event": {k: data.get(k) for k in keys},
+        "entrants": data["entrants"],
+        "standings": standing_rows(data),
+        "ranking": data.get("ranking", []),
+        "tiebreak_labels": data.get("tiebreak_labels", []),
+        "round_titles": data.get("round_titles", []),
+        "matches": [
+            {
+                k: m[k]
+                for k in (
+                    "id",
+                    "round",
+                    "table",
+                    "a_name",
+                    "b_name",
+                    "best_of",
+                    "wins",
+                    "winner_name",
+                    "outcome",
+                    "bye",
+                )
+            }
+            for rnd in data["rounds"]
+            for m in rnd
+        ],
+        "cards": cards,
+        "rulings": log_rows(data),
+    }
+    return JSONResponse(doc, headers=attachment(f"event-{event_id}.json"))

@@ -15,16 +15,13 @@ import re
 import smtplib
 from collections.abc import Iterable
 from email.message import EmailMessage
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query
-from pydantic import Field
 from sqlalchemy import event as sa_event
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.server.clock import now
-from boneyard.server.events.schemas import MAX_ID, Clean
 from boneyard.server.settings import SiteSettings
 from boneyard.store.events import Notification, NotifyPrefs
 
@@ -34,19 +31,6 @@ EMAIL = re.compile(r"^[^@\s\x00-\x1f]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}
 OFF = "turn these e-mails off on your profile page"
 POLL = 30.0
 """Seconds between the mailer's looks when nothing woke it (another process's rows)."""
-
-
-class PrefsIn(Clean):
-    """Where to e-mail a person's notifications, and whether to."""
-
-    email: str | None = Field(default=None, max_length=254)
-    by_email: bool = False
-
-
-class ReadIn(Clean):
-    """Mark the notifications up to this id read."""
-
-    upto: int = Field(ge=0, le=MAX_ID)
 
 
 def send_mail(cfg: SiteSettings, to: str, subject: str, body: str) -> None:
@@ -164,69 +148,6 @@ class Notes:
                     .values(mail=n.mail, mail_error=n.mail_error)
                 )
         return len(rows)
-
-    # -- the routes -------------------------------------------------------------------------------
-
-    def add_routes(self, api: APIRouter, need_user: Any, errors: Any) -> None:
-        """``/api/me/notifications`` (list, mark read) and ``/api/me/notify`` (e-mail)."""
-        User_ = Annotated[Any, Depends(need_user)]
-
-        @api.get("/api/me/notifications", responses=errors)
-        async def mine(user: User_, after: Annotated[int, Query(ge=0, le=MAX_ID)] = 0) -> Any:
-            """Your newest notifications (at most 50; ``after``: only newer ones), unread count."""
-            async with self.sessions() as db:
-                rows = (
-                    await db.scalars(
-                        select(Notification)
-                        .where(Notification.user_id == user.id, Notification.id > after)
-                        .order_by(Notification.id.desc())
-                        .limit(50)
-                    )
-                ).all()
-                unread = await db.scalar(
-                    select(func.count(Notification.id)).where(
-                        Notification.user_id == user.id, Notification.read_at.is_(None)
-                    )
-                )
-            return {"notifications": [note_json(n) for n in rows], "unread": int(unread or 0)}
-
-        @api.post("/api/me/notifications/read", responses=errors)
-        async def read(body: ReadIn, user: User_) -> Any:
-            """Mark your notifications up to ``upto`` read."""
-            async with self.sessions() as db, db.begin():
-                await db.execute(
-                    update(Notification)
-                    .where(
-                        Notification.user_id == user.id,
-                        Notification.id <= body.upto,
-                        Notification.read_at.is_(None),
-                    )
-                    .values(read_at=now())
-                )
-            return await mine(user, 0)
-
-        @api.get("/api/me/notify", responses=errors)
-        async def prefs(user: User_) -> Any:
-            """Your e-mail settings, and whether this site sends e-mail at all."""
-            async with self.sessions() as db:
-                p = await db.get(NotifyPrefs, user.id)
-            return prefs_json(p, bool(self.cfg.smtp_host))
-
-        @api.put("/api/me/notify", responses=errors)
-        async def set_prefs(body: PrefsIn, user: User_) -> Any:
-            """Set where your notifications are e-mailed, and whether they are."""
-            email = (body.email or "").strip() or None
-            if email is not None and not EMAIL.match(email):
-                raise HTTPException(400, "that is not an e-mail address (name@example.org)")
-            if body.by_email and email is None:
-                raise HTTPException(400, "give an e-mail address first")
-            async with self.sessions() as db, db.begin():
-                p = await db.get(NotifyPrefs, user.id)
-                if p is None:
-                    p = NotifyPrefs(user_id=user.id)
-                    db.add(p)
-                p.email, p.by_email, p.updated_at = email, body.by_email, now()
-            return prefs_json(p, bool(self.cfg.smtp_host))
 
 
 def note_json(n: Notification) -> dict[str, Any]:
