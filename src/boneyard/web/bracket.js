@@ -64,7 +64,7 @@ function drawSection(data, section) {
   const third = section.third_place;
   const height = TOP + cols[0][1] * SLOT + (third ? 2 * SLOT : 10);
   const width = cols.length * (W + GAP) + (section.champion ? W : 0) + 20;
-  const svg = node("svg", { class: "bracket", width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "data-section": section.title });
+  const svg = node("svg", { class: "bracket", width, height, viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": `${data.name}: ${section.title}`, "data-section": section.title });
   svg.append(node("title", {}, `${data.name}: ${section.title}`));
   cols.forEach(([ri, slots], c) => {
     const x = 10 + c * (W + GAP);
