@@ -124,9 +124,16 @@ def test_the_directors_flow(live_server: str) -> None:
             dan.locator("input.seed-num").fill("1")
             dan.locator("input.seed-num").dispatch_event("change")
             expect(page.locator("#seed-list li").first).to_contain_text("dan")
+            # and by drag: cyd (last) dropped on ann (second) takes her place
+            page.locator("#seed-list li", has_text="cyd").drag_to(
+                page.locator("#seed-list li", has_text="ann"), target_position={"x": 5, "y": 2}
+            )
+            expect(page.locator("#seed-list li").nth(1)).to_contain_text("cyd")
+            expect(page.locator("#seed-list li").nth(1).locator("input")).to_have_value("2")
             page.click("#save-seeds")
             wait_until(page, "document.querySelector('#ev-info').textContent.includes('4/64')")
             expect(page.locator("#entrants li").first).to_contain_text("dan — seed 1")
+            expect(page.locator("#entrants li").nth(1)).to_contain_text("cyd — seed 2")
             shots(page, "registration")
             check_axe(page, "registration")
             # start: asks first

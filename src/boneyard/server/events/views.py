@@ -22,6 +22,7 @@ from boneyard.tournament import (
     RoundRobin,
     SingleElimination,
     Swiss,
+    TournamentError,
     event_from_json,
 )
 from boneyard.tournament import Event as Tournament
@@ -233,7 +234,7 @@ def results_json(
     entrants: Any,
 ) -> dict[str, Any]:
     """Rounds, standings with their labels, crosstables, the bracket's layout, the winner."""
-    waits = waiting(ev, entrants)
+    waits = waiting(ev, entrants, t)
     tables = (ev.settings or {}).get("tables") or {}
     rounds = [
         [
@@ -264,18 +265,17 @@ def results_json(
     }
 
 
-def waiting(ev: Event, entrants: Any) -> dict[str, list[dict[str, Any]]]:
+def waiting(ev: Event, entrants: Any, t: Tournament) -> dict[str, list[dict[str, Any]]]:
     """For each ready match, the sides not checked in and when their grace ends."""
     if ev.status not in ("running", "paused"):
         return {}
     late = {e.id: e for e in entrants if not e.checked_in and e.status == "playing"}
     grace = timedelta(minutes=float(setting(ev, "grace_minutes")))
-    t = event_from_json(ev.bracket or {})
     out: dict[str, list[dict[str, Any]]] = {}
     for mid, since in ((ev.settings or {}).get("ready") or {}).items():
         try:
             m = t.match(mid)
-        except Exception:
+        except TournamentError:
             continue
         until = aware(datetime.fromisoformat(since)) + grace
         out[mid] = [
