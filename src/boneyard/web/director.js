@@ -147,7 +147,7 @@ function matchRow(ctx, data, m) {
   const sa = numberInput(`${m.a_name}'s score`, "score-a");
   const sb = numberInput(`${m.b_name}'s score`, "score-b");
   const row = el("div", { class: "console-match", "data-console": m.id },
-    el("p", {}, el("b", {}, `${m.id}${m.table ? ` · table ${m.table}` : ""}: ${m.a_name} v ${m.b_name}`), open ? ` — game ${open.number} ${open.status}${open.score_a !== null ? ` (${scoreText(open, m)})` : ""}` : ""),
+    el("p", {}, el("b", {}, `${m.id}${m.table && data.mode === "otb" ? ` · table ${m.table}` : ""}: ${m.a_name} v ${m.b_name}`), open ? ` — game ${open.number} ${open.status}${open.score_a !== null ? ` (${scoreText(open, m)})` : ""}` : ""),
     el("p", { class: "console-row" }, who, " ",
       button(ctx, "forfeits the match", `/matches/${m.id}/forfeit`, () => ({ loser: Number(who.value), note: note() }), { cls: "forfeit", confirm: `${m.id}: forfeit the match?`, detail: "The other side wins the match; a game in play is void." }),
       button(ctx, "bogus play (150–100)", `/matches/${m.id}/ruling`, () => ({ kind: "bogus", offender: Number(who.value), game_id: gid, note: note() }), { cls: "bogus", confirm: `${m.id}: rule a bogus play?`, detail: "PDA 8c–e: the game ends 150 to the other side, 100 to the offender." })),

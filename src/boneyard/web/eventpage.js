@@ -106,7 +106,7 @@ function renderMine(ctx, data, me, mine) {
   for (const m of allMatches(data)) {
     if ((m.a !== mine.id && m.b !== mine.id) || m.over) continue;
     const them = m.a === mine.id ? m.b_name : m.a_name;
-    const p = el("p", { class: "hint mine-match", "data-match": m.id }, `Your match ${m.id}${m.table ? ` (table ${m.table})` : ""} v ${them || "the winner of an earlier match"}: `);
+    const p = el("p", { class: "hint mine-match", "data-match": m.id }, `Your match ${m.id}${m.table && data.mode === "otb" ? ` (table ${m.table})` : ""} v ${them || "the winner of an earlier match"}: `);
     const live = m.games.find((g) => g.status === "playing");
     if (live) p.append(el("a", { href: `/table/${live.table_id}`, id: "my-table", class: "button" }, `Play game ${live.number}`));
     for (const w of m.waiting || []) p.append(el("span", { class: "wait", role: "timer", "data-until": w.until }, ` waiting for ${w.name}: forfeit in ${countdown(w.until)}`));
@@ -124,7 +124,7 @@ function renderMatches(data) {
     for (const m of rnd) {
       const head = el("a", { href: `/events/${data.id}/matches/${m.id}` }, m.id);
       const who = m.bye ? `${m.a_name} (bye)` : `${m.a_name ?? "?"} v ${m.b_name ?? "?"}`;
-      const li = el("li", { "data-match": m.id }, head, m.table && !m.bye ? ` · table ${m.table}` : "", `: ${who}`,
+      const li = el("li", { "data-match": m.id }, head, m.table && !m.bye && data.mode === "otb" ? ` · table ${m.table}` : "", `: ${who}`,
         m.bye ? "" : ` — ${m.wins.join("–")} (best of ${m.best_of})`, m.winner_name && !m.bye ? `, ${m.winner_name} wins ` : " ");
       if (m.outcome && !["played", "bye"].includes(m.outcome)) li.append(mark(m.outcome_label));
       for (const w of m.waiting || []) li.append(el("span", { class: "wait", "data-until": w.until }, ` waiting for ${w.name}: forfeit in ${countdown(w.until)}`));
