@@ -111,8 +111,10 @@ def test_time_out_rules_bot_and_director(db_file: str) -> None:
         data = wait(c, eid2, lambda d: d["status"] == "finished", limit=120)
         games = [x for m in matches(data) for x in m["games"]]
         assert games[0]["status"] == "over" and games[0]["reason"] in ("target", "bogus")
-        rules = {a["payload"]["rule"] for a in data["actions"] if a["kind"] == "timeout"}
-        assert rules == {"bot"}
+        timeouts = [a for a in data["actions"] if a["kind"] == "timeout"]
+        assert {a["payload"]["rule"] for a in timeouts} == {"bot"}
+        r = post(c, f"/api/events/{eid2}/actions/{timeouts[0]['id']}/undo", {})
+        assert r.status_code == 400 and "a bot played on" in r.json()["detail"]
         seats = c.get(f"/api/tables/{games[0]['table_id']}").json()["seats"]
         assert all(s["kind"] == "bot" and s.get("replacing") for s in seats)
         assert get(c, eid2)["champion"] is not None

@@ -177,6 +177,7 @@ function undoPart(ctx, data) {
   const ul = el("ul", { id: "rulings" });
   for (const a of [...data.actions].reverse()) {
     if (!["ruling", "forfeit", "timeout", "penalty"].includes(a.kind) || a.undone) continue;
+    if (a.kind === "timeout" && (a.payload || {}).rule === "bot") continue;
     const p = a.payload || {};
     ul.append(el("li", { "data-action": a.id }, `${a.kind} on ${p.match || "?"}${p.scores ? ` (${p.scores.join("–")})` : ""}${a.note ? `: ${a.note}` : ""} `,
       button(ctx, "Undo", `/actions/${a.id}/undo`, () => ({ note: note() }), { cls: "undo", confirm: `Undo this ${a.kind}?`, detail: "Its result no longer counts: a card goes back to what it was, a game at a table is played again. Refused once the next round has started.", yes: "Undo" })));

@@ -247,6 +247,8 @@ async def undo(event_id: str, action_id: RowId, body: NoteIn, user: Me, ctx: Ctx
             payload = dict(act.payload or {})
             if payload.get("undone"):
                 raise HTTPException(400, "that ruling is already undone")
+            if act.kind == "timeout" and payload.get("rule") == "bot":
+                raise HTTPException(400, "a bot played on for that seat: no result to undo")
             if act.kind != "penalty":
                 await take_back(ctx, db, ev, payload, user.id, body.note)
             act.payload = {**payload, "undone": True}
