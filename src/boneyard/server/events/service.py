@@ -4,7 +4,8 @@ tables of the matches that are ready.
 After each result :meth:`Events.advance` forfeits the matches of entrants who are gone (withdrawn,
 or a no-show whose grace period is over), waits for late ones, and (online) creates the next
 table of every match that can be played, until nothing changes. Every change of one event is
-serialised by a lock (docs/events.md).
+serialised by a lock in this process, and by a row lock on the event across processes
+(PostgreSQL; docs/events.md).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.core.errors import BoneyardError
+from boneyard.server import validation
 from boneyard.server.clock import ClockIn, aware, clock_settings, now
 from boneyard.server.events.notify import Notes
 from boneyard.server.events.settings import clock_rule, rebuilt, setting
@@ -143,7 +145,8 @@ class Events:
         for _ in range(10_000):
             started: list[str] = []
             async with self.sessions() as db, db.begin():
-                ev = await db.get(Event, event_id)
+                # (the row lock serialises the event's changes across processes too)
+                ev = await db.get(Event, event_id, with_for_update=True)
                 if ev is None or ev.bracket is None or ev.status not in RUNNING:
                     return
                 changed = await self._step(db, ev, started)
@@ -353,8 +356,8 @@ class Events:
             return
         async with self.lock(g.event_id):
             async with self.sessions() as db, db.begin():
+                ev = await db.get(Event, g.event_id, with_for_update=True)
                 row = await db.get(EventGame, g.id)
-                ev = await db.get(Event, g.event_id)
                 st = table.state
                 result = st.result() if st is not None else None
                 if row is None or ev is None or row.status != "playing" or result is None:
@@ -510,7 +513,8 @@ class Events:
     @staticmethod
     async def need_running(db: AsyncSession, event_id: str) -> Event:
         """The event, which must have started and not finished."""
-        ev = await db.get(Event, event_id) if len(event_id) <= 32 else None
+        found = len(event_id) <= 32 and validation.storable(event_id)
+        ev = await db.get(Event, event_id, with_for_update=True) if found else None
         if ev is None:
             raise HTTPException(404, "no such event")
         if ev.status not in RUNNING or ev.bracket is None:

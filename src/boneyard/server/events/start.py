@@ -54,7 +54,8 @@ async def start(svc: Events, event_id: str, user_id: int | None) -> None:
     not checked in stay in the draw: each of their matches waits the grace period for them."""
     async with svc.lock(event_id):
         async with svc.sessions() as db, db.begin():
-            ev = await db.get(Event, event_id) if len(event_id) <= 32 else None
+            found = len(event_id) <= 32
+            ev = await db.get(Event, event_id, with_for_update=True) if found else None
             if ev is None:
                 raise HTTPException(404, "no such event")
             if ev.status != "registration":
