@@ -35,7 +35,7 @@ function eventPart(ctx, data) {
     row.append(del);
   }
   if (!["registration", "running", "paused"].includes(data.status)) return part("The event", "console-event", row);
-  const box = el("details", { id: "edit-settings" }, el("summary", {}, "Settings"));
+  const box = el("details", { id: "edit-settings" }, el("summary", {}, "Change the settings…"));
   const { form, read } = settingsForm(ctx.games, data, started);
   const save = el("button", { type: "button", id: "save-settings", class: "big" }, "Save the settings");
   save.addEventListener("click", () => act(ctx, "", read(), "PATCH"));
@@ -117,7 +117,7 @@ function seedingPart(ctx, data) {
   const save = button(ctx, "Save these seeds", "/seeds", () => ({ order: [...list.children].map((li) => Number(li.dataset.entrant)) }), { id: "save-seeds", cls: "big" });
   const fill = button(ctx, "Fill from ratings", "/seeds", { by: "rating" }, { id: "seed-rating" });
   const how = data.settings.seeding === "manual" ? "by hand" : data.settings.seeding === "random" ? "at random" : "by rating";
-  return part("Seeding", "console-seeding", el("p", { class: "note" }, `The draw is seeded ${how}. Type a seed number, drag a name, or fill from the ratings and adjust; saving seeds by hand.`), list, el("p", { class: "console-row" }, fill, save));
+  return part("Seeding", "console-seeding", el("p", { class: "note" }, `The draw is seeded ${how}. Type a seed number, drag a name, or fill from the ratings and adjust, then save: the draw is then seeded by hand.`), list, el("p", { class: "console-row" }, fill, save));
 }
 
 function directorsPart(ctx, data) {
