@@ -148,6 +148,7 @@ async def create_event(body: EventIn, user: Me, ctx: Ctx) -> dict[str, Any]:
         db.add(ev)
         await db.flush()
         Events.action(db, ev, user.id, "create", {"name": ev.name}, None)
+    ctx.scheduler.wake()  # (its start time may be the next thing due)
     return await ctx.event_json(eid, user)
 
 
