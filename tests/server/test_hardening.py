@@ -243,12 +243,14 @@ def rating(c: TestClient, player: str) -> PlayerRating | None:
 
 
 def test_a_leaver_is_rated_as_the_loser_and_bots_are_not_rated(db_path: str) -> None:
-    with TestClient(make_app(db_path, clock_scale=0.01)) as c:  # 60 s a move: 0.6 s
+    # 300 s a move run as 3 s: Ann's runs out soon, Bea (who answers at once) never runs out,
+    # even on a machine under heavy load.
+    with TestClient(make_app(db_path, clock_scale=0.01)) as c:
         bea = register(c, "bea")
         bea_id = c.get("/api/me").json()["user"]["id"]
         ann = register(c, "ann")
         ann_id = c.get("/api/me").json()["user"]["id"]
-        tid = clock_table(c, {"per_move": 60, "grace": 5, "bot": "greedy"}, others="open")
+        tid = clock_table(c, {"per_move": 300, "grace": 30, "bot": "greedy"}, others="open")
         use(c, bea)
         assert post(c, f"/api/tables/{tid}/join", {"seat": 1}).status_code == 200
         use(c, ann)
