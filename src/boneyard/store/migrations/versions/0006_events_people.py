@@ -9,7 +9,7 @@
 * ``event_offers.entrant_id`` may be empty: an invitation to a new place (a late entrant).
 
 Revision ID: 0006
-Revises: 0005 (the lead re-points it at 0005 when both are merged)
+Revises: 0005
 Create Date: 2026-11-24
 """
 
