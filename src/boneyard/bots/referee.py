@@ -263,6 +263,32 @@ def forfeit_result(state: GameState, loser: int) -> GameResult:
     return GameResult(best[0] if len(best) == 1 else None, scores, "forfeit")
 
 
+def seat_bots(state: GameState, seats: Sequence[Seat], title: str, options: JSON) -> None:
+    """Number the seats and tell each bot that wants to know (``start``) the game it plays."""
+    for i, seat in enumerate(seats):
+        seat.seat = i
+        starter = getattr(seat.bot, "start", None)
+        if callable(starter):
+            names = tuple(state.names)
+            n = state.num_seats
+            starter(
+                Seating(state.game, title, n, i, names, options, seat.seed, seat.rules.move_seconds)
+            )
+
+
+def finish_bots(seats: Sequence[Seat], run: Run) -> None:
+    """Tell every bot that wants to know (``finish``) how the game ended, and end their
+    resources (a process bot's program goes back to its pool)."""
+    for seat in seats:
+        for bot in (seat.bot, seat.replaced_by):
+            if bot is None:
+                continue
+            finisher = getattr(bot, "finish", None)
+            if callable(finisher):
+                finisher(run.outcome_json())
+            close(bot)
+
+
 def play(
     state: GameState,
     seats: Sequence[Seat],
@@ -274,31 +300,12 @@ def play(
 ) -> Run:
     """Play ``state`` to its end with refereed seats (deals from ``rng``): the bots are told
     the game first (``start``) and its end after (``finish``); a forfeit stops it."""
-    n = state.num_seats
-    for i, seat in enumerate(seats):
-        seat.seat = i
-        starter = getattr(seat.bot, "start", None)
-        if callable(starter):
-            starter(
-                Seating(
-                    state.game,
-                    title or state.game,
-                    n,
-                    i,
-                    tuple(state.names),
-                    dict(options if options is not None else state.record()["options"]),
-                    seat.seed,
-                    seat.rules.move_seconds,
-                )
-            )
+    opts = dict(options if options is not None else state.record()["options"])
+    seat_bots(state, seats, title or state.game, opts)
     run = _drive(state, seats, rng, max_steps)
     for seat in seats:
         run.failures.extend(seat.failures)
-        for bot in (seat.bot, seat.replaced_by):
-            finisher = getattr(bot, "finish", None)
-            if bot is not None and callable(finisher):
-                finisher(run.outcome_json())
-            close(bot)
+    finish_bots(seats, run)
     return run
 
 

@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from boneyard.bots.analysis import DEFAULT_WORLDS, describe
+from boneyard.bots.analysis import DEFAULT_WORLDS, decision_json, describe
 from boneyard.bots.analysis import analyse as analyse_record
 from boneyard.bots.arena import Outcome, plan, play_game, summarise
 from boneyard.bots.referee import FORFEIT
@@ -190,7 +189,9 @@ def _print_failures(outcomes: list[Outcome], shown: int = 3) -> None:
 
 def analyse(
     record: Annotated[Path, typer.Argument(help="A boneyard-record/1 file.")],
-    seat: Annotated[int, typer.Option(help="The seat whose decisions to analyse.")] = 0,
+    seat: Annotated[
+        int, typer.Option(help="The seat whose decisions to analyse (1 leads the turn order).")
+    ] = 1,
     threshold: Annotated[
         float, typer.Option(help="Flag a mistake when the choice loses at least this many chips.")
     ] = 5.0,
@@ -201,7 +202,7 @@ def analyse(
     """The expert's value of every legal action at each decision of a seat; flags mistakes."""
     try:
         doc = parse_record(record.read_text(encoding="utf-8"))
-        decisions = analyse_record(doc, seat, worlds=worlds, seed=seed, threshold=threshold)
+        decisions = analyse_record(doc, seat - 1, worlds=worlds, seed=seed, threshold=threshold)
     except OSError as exc:
         _fail(f"cannot read {record}: {exc.strerror}")
         raise
@@ -209,14 +210,15 @@ def analyse(
         _fail(str(exc))
         raise
     mistakes = sum(1 for d in decisions if d.mistake)
+    describe_action = get_spec(doc.game).describe_action
     if as_json:
         sys.stdout.write(
             json.dumps(
                 {
-                    "seat": seat,
+                    "seat": seat - 1,
                     "threshold": threshold,
                     "worlds": worlds,
-                    "decisions": [d.to_json() for d in decisions],
+                    "decisions": [decision_json(d, describe_action) for d in decisions],
                     "mistakes": mistakes,
                 },
                 indent=2,
@@ -224,12 +226,11 @@ def analyse(
             + "\n"
         )
         return
-    console = Console(highlight=False)
-    describe_action = get_spec(doc.game).describe_action
+    out = console()
     for d in decisions:
         line = escape(describe(d, describe_action))
-        console.print(f"[red]{line}[/]" if d.mistake else line)
-    console.print(
+        out.print(f"[red]{line}[/]" if d.mistake else line)
+    out.print(
         f"{len(decisions)} decisions with a choice, {mistakes} mistakes "
         f"(threshold {threshold:g} chips)"
     )
