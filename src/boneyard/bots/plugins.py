@@ -176,13 +176,15 @@ def _takes_argument(obj: Callable[..., Any]) -> bool:
     return any(p.kind in positional or p.kind is inspect.Parameter.VAR_POSITIONAL for p in params)
 
 
-def check_bot(name: str, game: str, *, local: bool = True, plugins: bool = True) -> None:
+def check_bot(name: str, game: str | None, *, local: bool = True, plugins: bool = True) -> None:
     """Refuse, in a player's words, a bot that cannot be found or cannot play ``game`` (an
-    expert level for a game it cannot search); nothing is started."""
+    expert level for a game it cannot search; ``None``: any game). One is made (a plugin that
+    makes no bot is refused now, not in the middle of a game); no program is started."""
     from boneyard.bots.expert import check_game
 
-    factory(name, local=local, plugins=plugins)
-    check_game(name, game)
+    factory(name, local=local, plugins=plugins)(random.Random(0), None)
+    if game is not None:
+        check_game(name, game)
 
 
 def check_rules(rules: Rules, game: str) -> None:

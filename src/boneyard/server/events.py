@@ -39,11 +39,11 @@ from pydantic import BaseModel, Field, model_validator
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from boneyard.bots import BOTS
 from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import get_spec
 from boneyard.server import ratings_store, validation
 from boneyard.server.accounts import Accounts
+from boneyard.server.sitebots import check_site_bot
 from boneyard.server.tables import LiveTable, TableManager, now
 from boneyard.store.events import Entrant, Event, EventAction, EventGame, EventOffer
 from boneyard.store.models import GameTable, LogEntry, User
@@ -881,8 +881,7 @@ def router(
     @api.post("/api/events/{event_id}/bots", responses=errors)
     async def add_bots(event_id: str, body: BotsIn, user: User_) -> dict[str, Any]:
         """Add bot entrants (director; online events; bots are checked in)."""
-        if body.bot not in BOTS:
-            raise HTTPException(400, f"bot {body.bot!r} is unknown (bots: {', '.join(BOTS)})")
+        check_site_bot(body.bot, None, cfg)
         async with svc.lock(event_id), sessions() as db, db.begin():
             ev = await in_registration(db, event_id)
             need_director(ev, user)
@@ -1001,8 +1000,8 @@ def router(
         same whether an account has that username or not."""
         if (body.username is None) == (body.bot is None):
             raise HTTPException(400, "give either a username or a bot")
-        if body.bot is not None and body.bot not in BOTS:
-            raise HTTPException(400, f"bot {body.bot!r} is unknown (bots: {', '.join(BOTS)})")
+        if body.bot is not None:
+            check_site_bot(body.bot, None, cfg)
         async with svc.lock(event_id):
             async with sessions() as db, db.begin():
                 ev = await need_event(db, event_id)

@@ -38,6 +38,10 @@ class SiteSettings:
       token it answers only connections from this machine (127.0.0.1, ::1).
     * ``upload_workers`` [1], ``upload_seconds`` [20], ``upload_queue`` [4]: record replays and
       analyses run in worker processes, at most this long each, with at most this many waiting.
+    * ``plugin_bots`` [false]: bot seats may take the bot plugins installed on the server
+      (docs/bots.md), as well as the built-in bots.
+    * ``analysis_worlds`` [24]: worlds the expert samples per decision when it analyses a
+      finished game for the replay viewer.
     """
 
     bot_tables: BotTables = "accounts"
@@ -56,6 +60,8 @@ class SiteSettings:
     upload_workers: int = 1
     upload_seconds: float = 20.0
     upload_queue: int = 4
+    plugin_bots: bool = False
+    analysis_worlds: int = 24
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> SiteSettings:
@@ -82,6 +88,8 @@ class SiteSettings:
                 raise BoneyardError(f"{name} cannot be negative")
         if self.upload_workers < 1 or self.upload_seconds <= 0 or self.upload_queue < 0:
             raise BoneyardError("upload_workers is at least 1 and upload_seconds above 0")
+        if not 1 <= self.analysis_worlds <= 1000:
+            raise BoneyardError("analysis_worlds is 1 to 1000")
         if self.session_days <= 0 or self.session_max_days < self.session_days:
             raise BoneyardError("session_days is above 0 and at most session_max_days")
         return self
