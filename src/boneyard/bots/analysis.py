@@ -89,16 +89,38 @@ def analyse(
     Deterministic for a given ``seed``: each decision searches with its own generator derived
     from the seed and the decision's position.
     """
+    decisions, _total = analyse_part(record, seat, worlds=worlds, seed=seed, threshold=threshold)
+    return decisions
+
+
+def analyse_part(
+    record: Record,
+    seat: int,
+    first: int = 0,
+    count: int | None = None,
+    *,
+    worlds: int = DEFAULT_WORLDS,
+    seed: int = 0,
+    threshold: float = 5.0,
+) -> tuple[list[Decision], int]:
+    """Decisions ``first`` … ``first + count - 1`` of ``seat`` (all from ``first`` when
+    ``count`` is ``None``), and how many decisions with a choice the seat had in all: the
+    analysis in parts, each a bounded job (the replay viewer's progress), the same values as
+    :func:`analyse` gives them."""
     if not 0 <= seat < record.num_seats:
         raise BoneyardError(f"seat {seat + 1} is not at this table (seats 1–{record.num_seats})")
     spec = get_spec(record.game)
     out: list[Decision] = []
+    total = 0
     for pos in spec.positions(record):
         state, action = pos.state, pos.action
         if action is None or state.current_seat != seat:
             continue
         obs = state.observation(seat)
         if len(obs.legal_actions) < 2:
+            continue
+        total += 1
+        if total - 1 < first or (count is not None and total - 1 >= first + count):
             continue
         chosen = spec.legal_match(state, action)
         rng = random.Random(seed * 1_000_003 + pos.hand * 1000 + pos.event)
@@ -110,7 +132,7 @@ def analyse(
         out.append(
             Decision(pos.hand, pos.event, chosen, best, tuple(values), loss, loss >= threshold)
         )
-    return out
+    return out, total
 
 
 def describe(decision: Decision, describe_action: Callable[[Action], str]) -> str:
