@@ -33,7 +33,7 @@ process protocol: winner, scores, reason, forfeit).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -263,14 +263,15 @@ def forfeit_result(state: GameState, loser: int) -> GameResult:
     return GameResult(best[0] if len(best) == 1 else None, scores, "forfeit")
 
 
-def seat_bots(state: GameState, seats: Sequence[Seat], title: str, options: JSON) -> None:
-    """Number the seats and tell each bot that wants to know (``start``) the game it plays."""
-    for i, seat in enumerate(seats):
+def seat_bots(state: GameState, seats: Mapping[int, Seat], title: str, options: JSON) -> None:
+    """Number the bots' seats and tell each bot that wants to know (``start``) the game it
+    plays; ``seats`` maps a seat to its refereed bot (a person's seat has none)."""
+    names = tuple(state.names)
+    n = state.num_seats
+    for i, seat in seats.items():
         seat.seat = i
         starter = getattr(seat.bot, "start", None)
         if callable(starter):
-            names = tuple(state.names)
-            n = state.num_seats
             starter(
                 Seating(state.game, title, n, i, names, options, seat.seed, seat.rules.move_seconds)
             )
@@ -301,7 +302,7 @@ def play(
     """Play ``state`` to its end with refereed seats (deals from ``rng``): the bots are told
     the game first (``start``) and its end after (``finish``); a forfeit stops it."""
     opts = dict(options if options is not None else state.record()["options"])
-    seat_bots(state, seats, title or state.game, opts)
+    seat_bots(state, dict(enumerate(seats)), title or state.game, opts)
     run = _drive(state, seats, rng, max_steps)
     for seat in seats:
         run.failures.extend(seat.failures)

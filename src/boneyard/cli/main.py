@@ -15,6 +15,7 @@ from rich.markup import escape
 
 from boneyard import __version__
 from boneyard.bots import make_bot
+from boneyard.bots.plugins import short_label
 from boneyard.bots.referee import FORFEIT, Rules, Seat
 from boneyard.bots.referee import play as play_refereed
 from boneyard.cli import arena as arena_cli
@@ -281,7 +282,10 @@ def _new_play(
         fail(f"--seat is 1 to {players}")
     others = iter(_bots(bots, players - 1, game))
     bot_of: list[str | None] = [None if i == seat - 1 else next(others) for i in range(players)]
-    names = [name if b is None else f"{b.capitalize()} bot {i + 1}" for i, b in enumerate(bot_of)]
+    names = [
+        name if b is None else f"{short_label(b).capitalize()} bot {i + 1}"
+        for i, b in enumerate(bot_of)
+    ]
     state = _new_state(spec, players, options, names)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
     return spec, state, bot_of, seed

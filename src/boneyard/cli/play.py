@@ -71,8 +71,7 @@ class TerminalGame:
     def run(self) -> bool:
         """Play until the game ends (True: over, or forfeited by a bot) or the player quits."""
         state = self.state
-        seats = list(self.bots.values())
-        seat_bots(state, seats, self.spec.title, dict(state.record()["options"]))
+        seat_bots(state, self.bots, self.spec.title, dict(state.record()["options"]))
         try:
             while not state.is_over:
                 if state.awaiting_deal:
