@@ -15,7 +15,7 @@ from rich.table import Table
 
 from boneyard.bots.analysis import DEFAULT_WORLDS, decision_json, describe
 from boneyard.bots.analysis import analyse as analyse_record
-from boneyard.bots.arena import Outcome, plan, play_game, summarise
+from boneyard.bots.arena import BotFigures, Outcome, plan, play_game, summarise
 from boneyard.bots.referee import FORFEIT
 from boneyard.cli.options import (
     BOTS_HELP,
@@ -115,34 +115,43 @@ def arena(
     outcomes.sort(key=lambda o: o.index)
     figures = summarise(outcomes)
     if as_json:
-        doc = {
-            "game": game,
-            "players": players,
-            "games": len(outcomes),
-            "seed": seed,
-            "bots": [
-                {
-                    "bot": f.bot,
-                    "games": f.games,
-                    "wins": f.wins,
-                    "win_rate": f.win_rate,
-                    "ci95": list(f.ci),
-                    "avg_points": f.avg_points,
-                    "elo": f.elo,
-                    "elo_ci95": list(f.elo_ci),
-                    "decisions": f.decisions,
-                    "p50_time_s": f.p50_time,
-                    "p95_time_s": f.p95_time,
-                    "forfeits": f.forfeits,
-                    "fallbacks": f.fallbacks,
-                }
-                for f in figures
-            ],
-            "failures": [{"game": o.index, **f.to_json()} for o in outcomes for f in o.failures],
-        }
+        doc = {"game": game, "players": players, "games": len(outcomes), "seed": seed}
+        doc["bots"] = [_figures_json(f) for f in figures]
+        doc["failures"] = [{"game": o.index, **f.to_json()} for o in outcomes for f in o.failures]
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         return
-    table = Table(title=f"{spec.title}, {players} players, {len(outcomes)} games (seed {seed})")
+    title = f"{spec.title}, {players} players, {len(outcomes)} games (seed {seed})"
+    console().print(_figures_table(title, figures))
+    _print_failures(outcomes)
+    if players == 2:
+        err.print(
+            "Elo is the difference to the other bot; each deal sequence was played with the "
+            "seats swapped."
+        )
+
+
+def _figures_json(f: BotFigures) -> dict[str, object]:
+    """One bot's figures as ``arena --json`` prints them."""
+    return {
+        "bot": f.bot,
+        "games": f.games,
+        "wins": f.wins,
+        "win_rate": f.win_rate,
+        "ci95": list(f.ci),
+        "avg_points": f.avg_points,
+        "elo": f.elo,
+        "elo_ci95": list(f.elo_ci),
+        "decisions": f.decisions,
+        "p50_time_s": f.p50_time,
+        "p95_time_s": f.p95_time,
+        "forfeits": f.forfeits,
+        "fallbacks": f.fallbacks,
+    }
+
+
+def _figures_table(title: str, figures: list[BotFigures]) -> Table:
+    """The figures as a table for people."""
+    table = Table(title=title)
     for col in ("bot", "games", "wins", "win rate (95% CI)", "avg points", "Elo (95% CI)", "p95 s"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for f in figures:
@@ -155,13 +164,7 @@ def arena(
             f"{f.elo:+.0f} ({f.elo_ci[0]:+.0f}…{f.elo_ci[1]:+.0f})",
             f"{f.p95_time:.3f}",
         )
-    console().print(table)
-    _print_failures(outcomes)
-    if players == 2:
-        err.print(
-            "Elo is the difference to the other bot; each deal sequence was played with the "
-            "seats swapped."
-        )
+    return table
 
 
 def _print_failures(outcomes: list[Outcome], shown: int = 3) -> None:
