@@ -7,10 +7,13 @@ more than the threshold its reader sets.
 
 The search never runs on the event loop: an analysis is a series of jobs in the worker
 processes (:mod:`boneyard.server.workers`, which bound each job's time and the queue), each job
-a few decisions, so the page shows its progress and no job comes near the time limit. Each
-analysis is kept per record and seat (a digest of the record: a second reader, or the same one
-coming back, gets it at once) in memory, at most :data:`KEPT`. Only finished games are
-analysed: a live table's hidden tiles are never searched for anyone.
+a few decisions, so no job comes near the time limit and the answer streams its progress: one
+JSON line after each job, the last with every decision (one request, so several server
+processes behind a proxy without sticky sessions need nothing shared). Each analysis is kept per
+record and seat (a digest of the record: a second reader, or the same one coming back to this
+process, gets it at once) in memory, at most :data:`KEPT`; one whose reader leaves is finished
+and kept all the same. Only finished games are analysed: a live table's hidden tiles are never
+searched for anyone.
 """
 
 from __future__ import annotations
@@ -19,16 +22,19 @@ import asyncio
 import hashlib
 import json
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cachetools import LRUCache
 from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from boneyard.core.protocol import JSON
 from boneyard.server.replays import MAX_EVENTS, count_events
 from boneyard.server.validation import encodable
+from boneyard.server.workers import Busy, TooSlow, encode
 
 if TYPE_CHECKING:
     from boneyard.server.lobby import Lobby
@@ -68,9 +74,30 @@ class Analysis:
     decisions: list[JSON] = field(default_factory=list)
     error: str | None = None
     finished: bool = False
+    version: int = 0
+    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+
+    async def bump(self) -> None:
+        """Wake every reader: a part came in, or the analysis ended."""
+        async with self.changed:
+            self.version += 1
+            self.changed.notify_all()
+
+    async def updates(self) -> AsyncIterator[JSON]:
+        """Its state now, then after every change, to its end."""
+        seen = -1
+        while True:
+            async with self.changed:
+                while self.version == seen:
+                    await self.changed.wait()
+                seen = self.version
+                doc = self.to_json()
+            yield doc
+            if doc["status"] != "running":
+                return
 
     def to_json(self) -> JSON:
-        """What the viewer polls: status, progress and, once done, every decision."""
+        """One line of the answer: status, progress and, once done, every decision."""
         status = "error" if self.error else "done" if self.finished else "running"
         doc: JSON = {
             "key": self.key,
@@ -120,8 +147,13 @@ class Analyses:
         return analysis, True
 
     async def _run(self, analysis: Analysis, record: dict[str, Any]) -> None:
-        from boneyard.server import jobs
-        from boneyard.server.workers import Busy, TooSlow
+        try:
+            await self._parts(analysis, record)
+        finally:
+            await analysis.bump()
+
+    async def _parts(self, analysis: Analysis, record: dict[str, Any]) -> None:
+        from boneyard.server import jobs  # (jobs import the replays: the workers run them)
 
         waited = 0.0
         while analysis.total is None or len(analysis.decisions) < analysis.total:
@@ -148,6 +180,7 @@ class Analyses:
             if not part["decisions"] and len(analysis.decisions) < analysis.total:
                 analysis.error = "the analysis stopped short"  # pragma: no cover - a bug
                 return
+            await analysis.bump()
         analysis.finished = True
 
     async def close(self) -> None:
@@ -168,39 +201,39 @@ def add_routes(
 
     analyses = Analyses(workers, lobby.settings.analysis_worlds)
 
-    async def begin(record: dict[str, Any], seat: int, request: Request) -> JSON:
+    async def begin(record: dict[str, Any], seat: int, request: Request) -> StreamingResponse:
         if seat >= len(record.get("seats") or []):
             raise HTTPException(400, f"there is no seat {seat + 1} at this table")
-        key = digest(record, seat, analyses.worlds)
-        found = analyses.get(key)
+        found = analyses.get(digest(record, seat, analyses.worlds))
         if found is None or found.error is not None:
             await limits.check("uploads", address(request), "too many analyses from your address")
         analysis, _new = analyses.start(record, seat)
-        return analysis.to_json()
+
+        async def lines() -> AsyncIterator[bytes]:
+            async for doc in analysis.updates():
+                yield encode(doc) + b"\n"
+
+        headers = {"X-Accel-Buffering": "no", "Cache-Control": "no-store"}
+        return StreamingResponse(lines(), media_type="application/x-ndjson", headers=headers)
 
     @app.post("/api/tables/{table_id}/analysis", responses=errors)
-    async def table_analysis(table_id: str, body: AnalysisIn, request: Request) -> JSON:
-        """Start (or find) the expert's analysis of one seat of a finished game."""
+    async def table_analysis(
+        table_id: str, body: AnalysisIn, request: Request
+    ) -> StreamingResponse:
+        """The expert's analysis of one seat of a finished game, as JSON lines: its progress
+        after each part, the last line with every decision (docs/server.md)."""
         table = await lobby.visible_table(table_id, request)
         if table.state is None or not table.state.is_over:
             raise HTTPException(400, "the analysis is available once the game is over")
         return await begin(table.record(), body.seat, request)
 
     @app.post("/api/analysis", responses=errors)
-    async def record_analysis(body: RecordAnalysisIn, request: Request) -> JSON:
-        """Start (or find) the expert's analysis of one seat of an uploaded finished game."""
+    async def record_analysis(body: RecordAnalysisIn, request: Request) -> StreamingResponse:
+        """The same for an uploaded record of a finished game."""
         if not encodable(body.record):
             raise HTTPException(400, "the record is not valid UTF-8 text (a lone surrogate)")
         if count_events(body.record) > MAX_EVENTS:
             raise HTTPException(400, f"the record is too long to view (over {MAX_EVENTS} events)")
         return await begin(body.record, body.seat, request)
-
-    @app.get("/api/analysis/{key}", responses=errors)
-    async def analysis_progress(key: str) -> JSON:
-        """An analysis: its progress while it runs, every decision once done."""
-        found = analyses.get(key)
-        if found is None:
-            raise HTTPException(404, "that analysis is no longer kept: ask for it again")
-        return found.to_json()
 
     return analyses

@@ -1,8 +1,8 @@
 // The replay viewer: steps through a finished table (/replay/{id}) or an uploaded record
 // (/replay). Every step is a public view computed by the server, with all hands shown. The
-// expert's analysis of one seat (computed by the server's workers, polled for its progress)
+// expert's analysis of one seat (computed by the server's workers, its progress streamed)
 // shows the value of every legal move at each of that seat's decisions and marks mistakes.
-import { api, el } from "/static/api.js";
+import { api, cookie, el } from "/static/api.js";
 import { tile } from "/static/tiles.js";
 import { board, gameOf, pilesPanel } from "/static/board.js";
 import { handEndText, infoChips } from "/static/common.js";
@@ -57,21 +57,44 @@ function showProgress(a) {
   $("analysis-status").textContent = a.total === null ? `Analysing ${who}…` : `Analysing ${who}: ${a.done} of ${a.total} decisions`;
 }
 
+// POST a request whose answer is JSON lines (the analysis' progress, then its result).
+async function streamLines(path, body, onLine) {
+  const res = await fetch(path, {
+    method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": cookie("boneyard_csrf") },
+  });
+  if (!res.ok) {
+    let msg = res.statusText;
+    try { const d = await res.json(); if (d && d.detail) msg = Array.isArray(d.detail) ? d.detail.map((x) => x.msg).join("; ") : d.detail; } catch { /* not JSON */ }
+    throw new Error(msg);
+  }
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let k;
+    while ((k = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, k);
+      buffer = buffer.slice(k + 1);
+      if (line.trim()) onLine(JSON.parse(line));
+    }
+  }
+}
+
 async function analyse() {
   const seat = Number($("analysis-seat").value);
   const path = data.table ? `/api/tables/${data.table}/analysis${location.search}` : "/api/analysis";
   $("analysis-go").disabled = true;
   document.body.dataset.analysis = "running";
   try {
-    let a = await api("POST", path, data.table ? { seat } : { seat, record: data.record });
-    while (a.status === "running") {
-      showProgress(a);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      a = await api("GET", `/api/analysis/${a.key}`);
-    }
-    if (a.status === "error") throw new Error(a.error);
-    showProgress(a);
-    analysis = { seat, decisions: new Map(a.decisions.map((x) => [`${x.hand}/${x.event}`, x])) };
+    let last = null;
+    await streamLines(path, data.table ? { seat } : { seat, record: data.record }, (a) => { last = a; showProgress(a); });
+    if (!last || last.status === "running") throw new Error("the answer stopped short: try again");
+    if (last.status === "error") throw new Error(last.error);
+    analysis = { seat, decisions: new Map(last.decisions.map((x) => [`${x.hand}/${x.event}`, x])) };
     document.body.dataset.analysis = "done";
     showMistakes();
     render();
