@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import IntegrityError
 
 from boneyard import __version__
-from boneyard.server import access, profiles, replays, rules, validation
+from boneyard.server import access, analysis, profiles, replays, rules, validation
 from boneyard.server.accounts import Accounts
 from boneyard.server.accounts import router as accounts_router
 from boneyard.server.bodylimit import BodyLimit
@@ -122,6 +122,7 @@ def create_app(
         yield
         if pacer is not None:
             await pacer.stop()
+        await analyses.close()
         await workers.close()
         await event_site.close()
         await turn_clock.close()
@@ -135,7 +136,7 @@ def create_app(
     app.state.workers = workers
     app.state.events = event_site  # (the event routes find it here)
     app.add_middleware(CsrfMiddleware, secret=lambda: accounts.csrf_secret)
-    app.add_middleware(BodyLimit, limits={"/api/replays": MAX_UPLOAD})
+    app.add_middleware(BodyLimit, limits={"/api/replays": MAX_UPLOAD, "/api/analysis": MAX_UPLOAD})
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals too
     validation.install(app)  # 422 answers that cannot fail on odd input
 
@@ -174,6 +175,7 @@ def create_app(
     app.include_router(accounts_router(accounts, ERRORS))
     app.include_router(lobby_router(lobby, ERRORS))
     replays.add_routes(app, lobby, workers, rate, ERRORS)
+    analyses = analysis.add_routes(app, lobby, workers, rate, ERRORS)
     app.include_router(event_site.router)
     add_clock_routes(app, tables, accounts.need_user, ERRORS)
     add_chat_routes(app, table_chat, accounts.need_user, ERRORS)

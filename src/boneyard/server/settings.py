@@ -43,6 +43,10 @@ class SiteSettings:
       [``boneyard@localhost``]: where event notifications go out by e-mail, to the people who
       gave an address and asked for it; ``site_url`` [``http://localhost:8000``]: the address
       the e-mails link to.
+    * ``plugin_bots`` [false]: bot seats may take the bot plugins installed on the server
+      (docs/bots.md), as well as the built-in bots.
+    * ``analysis_worlds`` [24]: worlds the expert samples per decision when it analyses a
+      finished game for the replay viewer.
     """
 
     bot_tables: BotTables = "accounts"
@@ -68,6 +72,8 @@ class SiteSettings:
     smtp_password: str | None = None
     smtp_from: str = "boneyard@localhost"
     site_url: str = "http://localhost:8000"
+    plugin_bots: bool = False
+    analysis_worlds: int = 24
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> SiteSettings:
@@ -98,6 +104,8 @@ class SiteSettings:
             raise BoneyardError("smtp_security is none, starttls or ssl")
         if not 0 < self.smtp_port < 65536:
             raise BoneyardError("smtp_port is a port number (1 to 65535)")
+        if not 1 <= self.analysis_worlds <= 1000:
+            raise BoneyardError("analysis_worlds is 1 to 1000")
         if self.session_days <= 0 or self.session_max_days < self.session_days:
             raise BoneyardError("session_days is above 0 and at most session_max_days")
         return self

@@ -24,7 +24,8 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from boneyard.bots import GreedyBot, RandomBot, make_bot
+from boneyard.bots import GreedyBot, RandomBot
+from boneyard.bots.plugins import make
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.protocol import JSON, GameState
 from boneyard.games.registry import get_spec
@@ -103,7 +104,7 @@ class LiveTable:
     def make_bots(self) -> None:
         """Bot players for the bot seats (their own randomness: they never see the state)."""
         self.bots = {
-            i: make_bot(str(s.get("bot", "greedy")), random.Random(secrets.randbits(64)))
+            i: make(str(s.get("bot", "greedy")), random.Random(secrets.randbits(64)), local=False)
             for i, s in enumerate(self.seats)
             if s.get("kind") == "bot"
         }

@@ -8,13 +8,13 @@ from fastapi import APIRouter, HTTPException
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from boneyard.bots import BOTS
 from boneyard.server.clock import now
 from boneyard.server.events import start as starting
 from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.schemas import BotsIn, CheckIn, CheckinWindow, RowId, SeedsIn
 from boneyard.server.events.service import RUNNING, Events
 from boneyard.server.events.settings import checkin_open, setting
+from boneyard.server.sitebots import check_site_bot
 from boneyard.store.events import Entrant, Event
 from boneyard.tournament import Swiss, TournamentError, event_from_json
 
@@ -195,8 +195,7 @@ async def remove_entrant(event_id: str, entrant_id: RowId, user: Me, ctx: Ctx) -
 @router.post("/api/events/{event_id}/bots")
 async def add_bots(event_id: str, body: BotsIn, user: Me, ctx: Ctx) -> dict[str, Any]:
     """Add bot entrants (directors; online events; a bot is always checked in)."""
-    if body.bot not in BOTS:
-        raise HTTPException(400, f"bot {body.bot!r} is unknown (bots: {', '.join(BOTS)})")
+    check_site_bot(body.bot, None, ctx.cfg)
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.director_event(db, event_id, user)
         if ev.status != "registration":

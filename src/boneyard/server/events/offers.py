@@ -8,13 +8,13 @@ from fastapi import APIRouter, HTTPException
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from boneyard.bots import BOTS
 from boneyard.server import validation
 from boneyard.server.clock import now
 from boneyard.server.events.context import Context, Ctx, Me
 from boneyard.server.events.entrants import enter, entrant_of, late_entry
 from boneyard.server.events.schemas import NoteIn, ReplaceIn, RowId, UsernameIn
 from boneyard.server.events.service import Events, seat_of
+from boneyard.server.sitebots import check_site_bot
 from boneyard.store.events import Entrant, Event, EventGame, EventOffer
 from boneyard.store.models import User
 
@@ -52,8 +52,8 @@ async def replace(
     same whether an account has that username or not."""
     if (body.username is None) == (body.bot is None):
         raise HTTPException(400, "give either a username or a bot")
-    if body.bot is not None and body.bot not in BOTS:
-        raise HTTPException(400, f"bot {body.bot!r} is unknown (bots: {', '.join(BOTS)})")
+    if body.bot is not None:
+        check_site_bot(body.bot, None, ctx.cfg)
     async with ctx.svc.lock(event_id):
         async with ctx.sessions() as db, db.begin():
             ev = await ctx.need_event(db, event_id)
