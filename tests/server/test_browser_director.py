@@ -115,9 +115,9 @@ def test_the_directors_flow(live_server: str) -> None:
             page.reload()
             expect(page.locator("#console-entrants tr[data-entrant]")).to_have_count(4)
             # check in: the director checks each player in as they arrive
-            for _ in PLAYERS:
+            for left in range(len(PLAYERS) - 1, -1, -1):
                 page.locator("#console-entrants button.checkin").first.click()
-                page.wait_for_timeout(150)
+                expect(page.locator("#console-entrants button.checkin")).to_have_count(left)
             expect(page.locator("#console-entrants button.checkin")).to_have_count(0)
             # seed by hand: dan (registered last) is seed 1
             dan = page.locator("#seed-list li", has_text="dan")
@@ -204,6 +204,90 @@ def test_the_directors_flow(live_server: str) -> None:
             page.emulate_media(media="screen")
             shots(page, "cards")
             check_axe(page, "cards")
+            assert not csp, csp
+        finally:
+            browser.close()
+
+
+def sign_in(page: Any, url: str, name: str) -> None:
+    """Sign ``name`` in on the home page's form."""
+    from playwright.sync_api import expect
+
+    page.goto(url + "/")
+    page.fill("#login-username", name)
+    page.fill("#login-password", "a good password")
+    page.click("#login")
+    expect(page.locator("#who")).to_have_text(name)
+
+
+def test_the_bell_a_dispute_and_a_replacement_in_dialogs(live_server: str) -> None:
+    """A player's bell lists their ready match and takes a director's ruling live; the player
+    disputes a card in the site's own dialog (an empty reason is not sent); the director offers
+    an entrant's place to another account from the console's dialog."""
+    from playwright.sync_api import expect, sync_playwright
+
+    url = live_server
+    dora = Player(url, "dora")
+    eid = dora.post(
+        "/api/events",
+        {"name": "Hall", "mode": "otb", "preset": "pda", "format": "swiss", "schedule": "bo1"},
+    ).json()["id"]
+    people = {n: Player(url, n) for n in [*PLAYERS, "eve"]}
+    for n in PLAYERS:
+        assert people[n].post(f"/api/events/{eid}/register").status_code == 200
+    for e in dora.http.get(f"/api/events/{eid}").json()["entrants"]:
+        dora.post(f"/api/events/{eid}/entrants/{e['id']}/checkin", {"present": True})
+    r1 = dora.post(f"/api/events/{eid}/start").json()["rounds"][0]
+    m = next(x for x in r1 if "ann" in (x["a_name"], x["b_name"]))
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            ann = browser.new_context(viewport=DESKTOP).new_page()
+            csp = csp_violations(ann)
+            sign_in(ann, url, "ann")
+            ann.goto(f"{url}/events/{eid}/matches/{m['id']}")
+            expect(ann.locator("#bell .bell-count")).to_have_text("1")
+            ann.click("#bell")
+            expect(ann.locator("#bell-panel li[data-kind=ready]")).to_have_count(1)
+            ann.click("#bell")  # closed: what was listed is read
+            expect(ann.locator("#bell .bell-count")).to_have_count(0)
+            # the director enters the paper card: the bell takes it while the page is open
+            card = f"/api/events/{eid}/matches/{m['id']}/card"
+            assert dora.post(card, {"score_a": 150, "score_b": 95}).status_code == 200
+            wait_until(ann, "document.querySelector('#bell .bell-count')?.textContent === '1'")
+            ann.click("#bell")
+            expect(ann.locator("#bell-panel li[data-kind=sign]")).to_contain_text("Sign the card")
+            ann.reload()
+            # ann disputes it: the reason is asked in a dialog, and cannot be empty
+            ann.click("#dispute")
+            expect(ann.locator("#confirm #confirm-text")).to_be_focused()
+            screenshot(ann, "events-dispute-dialog")
+            ann.click("#confirm-ok")
+            expect(ann.locator("#confirm")).to_be_visible()
+            ann.fill("#confirm-text", "we wrote 95, it was 105")
+            ann.click("#confirm-ok")
+            expect(ann.locator("#confirm")).to_be_hidden()
+            wait_until(ann, "document.body.textContent.includes('disputed')")
+            games = next(
+                x
+                for x in dora.http.get(f"/api/events/{eid}").json()["rounds"][0]
+                if x["id"] == m["id"]
+            )["games"]
+            assert [g["status"] for g in games] == ["disputed"], games
+            check_axe(ann, "dispute")
+            # the director offers bob's place to eve from the console
+            td = browser.new_context(viewport=DESKTOP).new_page()
+            sign_in(td, url, "dora")
+            td.goto(f"{url}/events/{eid}")
+            td.locator("#console-entrants tr", has_text="bob").locator("button.replace").click()
+            expect(td.locator("#confirm-text")).to_be_focused()
+            td.fill("#confirm-text", "eve")
+            td.click("#confirm-ok")
+            expect(td.locator("#confirm-title")).to_have_text("Replace bob with eve?")
+            td.click("#confirm-ok")
+            expect(td.locator("#confirm")).to_be_hidden()
+            offers = people["eve"].http.get("/api/me/offers").json()
+            assert [o["event_name"] for o in offers["offers"]] == ["Hall"], offers
             assert not csp, csp
         finally:
             browser.close()

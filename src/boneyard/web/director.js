@@ -3,7 +3,7 @@
 // (forfeit, rulings, PDA 9b, paper cards), undo and reopen, and what to print. Every action that
 // cannot be taken back asks first (ask.js).
 import { api, el } from "/static/api.js";
-import { ask } from "/static/ask.js";
+import { ask, askText } from "/static/ask.js";
 import { settingsForm } from "/static/eventform.js";
 import { act, allMatches, button } from "/static/eventpage.js";
 import { scoreText } from "/static/results.js";
@@ -80,7 +80,7 @@ function checkinPart(ctx, data) {
 function replaceControl(ctx, e) {
   const b = el("button", { type: "button", class: "replace" }, "Replace…");
   b.addEventListener("click", async () => {
-    const v = (prompt(`Replace ${e.name} with (a username, or bot:greedy):`) || "").trim();
+    const v = await askText(`Replace ${e.name}`, "A username, or bot:greedy:", { yes: "Next", placeholder: "username or bot:greedy", maxlength: 40 });
     if (!v) return;
     const body = v.startsWith("bot:") ? { bot: v.slice(4) } : { username: v };
     const detail = body.bot ? "A bot takes the place at once, at its tables too." : "They take the place when they accept your offer.";

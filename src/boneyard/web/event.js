@@ -3,7 +3,7 @@
 // matches/{mid}: its games, its countdown, its score card to sign), the leaderboard
 // (/leaderboard) and the printable pairings and score cards (scorecard.html: printcards.js).
 import { api, el } from "/static/api.js";
-import { ask } from "/static/ask.js";
+import { ask, askText } from "/static/ask.js";
 import { initBell } from "/static/bell.js";
 import { loadGames, renderConsole } from "/static/director.js";
 import { FORMATS, settingsForm } from "/static/eventform.js";
@@ -97,7 +97,7 @@ function signControls(event, m, g) {
   });
   const dispute = el("button", { type: "button", id: "dispute" }, "Dispute");
   dispute.addEventListener("click", async () => {
-    const why = prompt("What is wrong with this score? (the director rules)");
+    const why = await askText(`Dispute game ${g.number}`, "What is wrong with this score?", { detail: "The director sees your words and rules on the card.", yes: "Send the dispute" });
     if (why !== null) matchAction(`/api/events/${event.id}/games/${g.id}/dispute`, { note: why });
   });
   box.append(sign, " ", dispute);
