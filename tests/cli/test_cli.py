@@ -231,3 +231,34 @@ def test_terminal_play_against_a_bot_that_crashes(tmp_path: Path) -> None:
     assert meta["failures"][0]["seat"] == 1 and meta["failures"][0]["then"] == "forfeit"
     resumed = run("play", "--resume", str(save))
     assert resumed.returncode == 2 and "ended when a bot forfeited" in resumed.stderr
+
+
+def test_a_merry_go_round_saved_before_its_first_set_resumes_with_the_same_setter(
+    tmp_path: Path,
+) -> None:
+    """Hand 0's setter is drawn at random, and a record names it only by its first event: a game
+    saved before that event is dealt again from its seed on resume, so the same seat sets."""
+    from boneyard.cli.main import _resumed
+    from boneyard.cli.play import deal_rng, save_record
+    from boneyard.games.registry import get_spec
+
+    spec = get_spec("merry-go-round")
+    setters = {}
+    for seed in range(40):
+        state = spec.new_game(2, {})
+        state.deal_random(deal_rng(seed, 0))
+        setters[seed] = (state.current_seat, state)
+    assert {seat for seat, _ in setters.values()} == {0, 1}
+    for seed, (seat, state) in setters.items():
+        if seat != 1:
+            continue
+        path = save_record(
+            state, tmp_path / f"g{seed}.json", {"seed": seed, "bots": [None, "greedy"]}
+        )
+        _spec, again, _bots, _seed = _resumed(path)
+        assert again.current_seat == 1 and again.record() == state.record()
+        # A record whose tiles are not the seed's is read as it is (seat 0 opens then).
+        doc = json.loads(path.read_text())
+        doc["meta"]["seed"] = seed + 1000
+        path.write_text(json.dumps(doc))
+        assert _resumed(path)[1].record()["hands"] == doc["hands"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -30,7 +31,7 @@ from boneyard.cli.options import (
     parse_option_pairs,
 )
 from boneyard.cli.output import console as make_console
-from boneyard.cli.play import TerminalGame, save_record
+from boneyard.cli.play import TerminalGame, deal_rng, save_record
 from boneyard.core.errors import BoneyardError, RecordError
 from boneyard.core.protocol import GameState
 from boneyard.core.records import Record, dump_record, parse_record
@@ -319,7 +320,27 @@ def _resumed(path: Path) -> tuple[AnySpec, GameState, list[str | None], int]:
             _bots(str(b), 1, spec.name)
     state.names = list(record.seats)
     assert isinstance(seed, int)
-    return spec, state, list(bot_of), seed
+    return spec, _dealt_again(spec, record, seed) or state, list(bot_of), seed
+
+
+def _dealt_again(spec: AnySpec, record: Record, seed: int) -> GameState | None:
+    """A game saved before the first move of its last hand, with that hand dealt again from
+    the seed. A record names who opens a hand only by its first event (Merry-Go-Round's random
+    first setter, RECORDS §6), so read back alone it would let the wrong seat open; the seed
+    drew that seat and says it again. ``None`` when there is no such hand, or when the seed's
+    deal is not the saved one (then the record is read as it is)."""
+    if not record.hands or record.hands[-1].get("events"):
+        return None
+    state = spec.from_record(replace(record, hands=record.hands[:-1]))
+    if not state.awaiting_deal or state.is_over:
+        return None
+    state.deal_random(deal_rng(seed, state.hands_dealt))
+    saved = {k: v for k, v in record.hands[-1].items() if k != "events"}
+    again = {k: v for k, v in state.record()["hands"][-1].items() if k != "events"}
+    if json.loads(json.dumps(again)) != saved:
+        return None
+    state.names = list(record.seats)
+    return state
 
 
 @app.command()

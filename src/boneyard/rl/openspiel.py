@@ -134,9 +134,7 @@ class BoneyardState(pyspiel.State):  # type: ignore[misc]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> BoneyardState:
         clone = copy.copy(self)
-        clone.table = copy.copy(self.table)
-        clone.table.state = self.table.state.copy()
-        clone.table.rng = copy.deepcopy(self.table.rng)
+        clone.table = copy.deepcopy(self.table, memo)
         return clone
 
 

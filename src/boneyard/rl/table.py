@@ -9,6 +9,7 @@ single winner: the top scores share the win), so every game sums to zero.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -47,6 +48,17 @@ class Table:
         self.rng = random.Random(0)
         self.prefix: tuple[int, ...] = ()
         self.paths: dict[tuple[int, ...], Action] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        """A table that plays on alone (OpenSpiel clones states this way): the state by its
+        own ``copy()`` (a compiled state cannot be deep-copied field by field), the generator
+        duplicated; the spec, codec and features are shared, as nothing changes them."""
+        clone = copy.copy(self)
+        clone.state = self.state.copy()
+        clone.rng = copy.deepcopy(self.rng, memo)
+        clone.options = dict(self.options)
+        clone.paths = dict(self.paths)
+        return clone
 
     def reset(self, rng: random.Random) -> None:
         """A new game, dealt from ``rng``."""
