@@ -168,18 +168,17 @@ def test_uploads_never_delay_a_move_at_another_table(site: str) -> None:
     ann = signed_in(site, "Ann")
     tid = ann.post("/api/quickplay").json()["id"]
     answers: list[int] = []
-    refused: list[tuple[int, float]] = []
+    refused: list[tuple[int, str]] = []
 
     def upload(doc: dict[str, Any] = record) -> None:
         with httpx.Client(base_url=site, timeout=60) as u:
             u.get("/api/me")
             u.headers["X-CSRF-Token"] = u.cookies["boneyard_csrf"]
-            started = time.perf_counter()
-            code = u.post("/api/replays", json={"record": doc}).status_code
+            r = u.post("/api/replays", json={"record": doc})
             if doc is huge:
-                refused.append((code, time.perf_counter() - started))
+                refused.append((r.status_code, r.json()["detail"]))
             else:
-                answers.append(code)
+                answers.append(r.status_code)
 
     cookie = "; ".join(f"{k}={v}" for k, v in ann.cookies.items())
     ws_url = site.replace("http://", "ws://") + f"/ws/tables/{tid}"
@@ -211,7 +210,8 @@ def test_uploads_never_delay_a_move_at_another_table(site: str) -> None:
     assert total >= len(latencies) and within == total, (within, total, latencies)
     assert statistics.median(latencies) < 0.1, latencies
     assert answers.count(200) >= 4 and set(answers) <= {200, 503}  # 1 running + 3 queued
-    assert refused[0][0] == 400 and refused[0][1] < 5  # the 20,000 events: refused at once
+    # The 20,000 events are counted, not replayed (bench/attacks.py times it: 58 ms unloaded).
+    assert refused == [(400, "the record is too long to view (over 5000 events)")], refused
 
 
 def test_an_upload_that_takes_too_long_is_stopped(tmp_path: Path) -> None:
