@@ -57,7 +57,8 @@ def test_a_token_is_shown_once_stored_hashed_and_revocable(
     program = bare(client)
     me = program.get("/api/me", headers=bearer(token)).json()["user"]
     assert me["id"] == user["id"] and me["bot"] is True
-    assert program.get("/api/me", headers=bearer(token[:-1] + "x")).json()["user"] is None
+    other = token[:-1] + ("y" if token[-1] == "x" else "x")  # one character off
+    assert program.get("/api/me", headers=bearer(other)).json()["user"] is None
     use(client, jar)
     r = client.delete(f"/api/me/tokens/{listed[0]['id']}", headers=csrf(client))
     assert r.json()["tokens"][0]["revoked"] is True

@@ -76,6 +76,52 @@ function offerItem(o) {
     el("button", { type: "button", onclick: act("decline") }, "Decline"));
 }
 
+// A bot account's API tokens: a new one is shown once, here; the list shows only prefixes.
+function tokenRows(tokens) {
+  const rows = [el("tr", {}, el("th", {}, "Name"), el("th", {}, "Token"), el("th", {}, "Made"), el("th", {}, "Last used"), el("th", {}, ""))];
+  for (const t of tokens) {
+    const act = t.revoked ? el("span", { class: "note" }, "revoked")
+      : el("button", { type: "button", class: "revoke", onclick: () => revoke(t.id) }, "Revoke");
+    rows.push(el("tr", { class: "token" }, el("td", {}, t.name), el("td", {}, `${t.prefix}…`),
+      el("td", {}, dateText(t.created_at)), el("td", {}, t.last_used_at ? dateText(t.last_used_at) : "never"), el("td", {}, act)));
+  }
+  return rows;
+}
+
+async function revoke(id) {
+  try {
+    const r = await api("DELETE", `/api/me/tokens/${id}`);
+    $("tokens").replaceChildren(...tokenRows(r.tokens));
+  } catch (e) { $("account-error").textContent = e.message; }
+}
+
+async function loadBot(user) {
+  $("make-bot").hidden = user.bot;
+  $("token-form").hidden = !user.bot;
+  if (!user.bot) return;
+  $("bot-note").textContent = "This is a bot account: its program connects with a token (boneyard bot connect --token …).";
+  const { tokens } = await api("GET", "/api/me/tokens");
+  $("tokens").replaceChildren(...tokenRows(tokens));
+}
+
+$("make-bot").addEventListener("click", async () => {
+  if (!confirm("Make this account a bot account, for good?")) return;
+  try {
+    const { user } = await api("POST", "/api/me/bot");
+    await loadBot(user);
+  } catch (e) { $("account-error").textContent = e.message; }
+});
+
+$("token-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  try {
+    const t = await api("POST", "/api/me/tokens", { name: $("token-name").value.trim() });
+    $("token-shown").textContent = `Your new token (shown this once: copy it now): ${t.token}`;
+    const { tokens } = await api("GET", "/api/me/tokens");
+    $("tokens").replaceChildren(...tokenRows(tokens));
+  } catch (e) { $("account-error").textContent = e.message; }
+});
+
 async function loadAccount() {
   try {
     const [{ sessions }, { offers }] = await Promise.all([api("GET", "/api/me/sessions"), api("GET", "/api/me/offers")]);
@@ -117,12 +163,12 @@ async function load() {
     $("who").textContent = `${user.display_name}${user.guest ? " (guest)" : ""}`;
     $("my-profile").href = `/profile/${user.id}`;
     $("my-profile").hidden = false;
-    if (String(user.id) === userId) { loadAccount(); loadNotify().catch(() => {}); }
+    if (String(user.id) === userId) { loadAccount(); loadNotify().catch(() => {}); loadBot(user).catch(() => {}); }
   }).catch(() => {});
   try {
     const p = await api("GET", `/api/users/${encodeURIComponent(userId)}`);
     document.title = `Boneyard — ${p.user.display_name}`;
-    $("name").textContent = p.user.display_name + (p.user.guest ? " (guest)" : "");
+    $("name").textContent = p.user.display_name + (p.user.guest ? " (guest)" : "") + (p.user.bot ? " (bot)" : "");
     $("since").textContent = `Member since ${dateText(p.user.member_since)} · ${p.stats.played} games played, ${p.stats.won} won`;
     $("stats").replaceChildren(...statsTable(p.stats));
     $("history").replaceChildren(...historyTable(p.games));
