@@ -82,6 +82,44 @@ def test_a_challenged_bot_account_plays_a_whole_game_against_a_builtin_bot(site:
     assert record["hands"] and any(e.get("seat") == 0 for e in record["hands"][0]["events"])
 
 
+LIBRARY_GAMES = [
+    ("highfive", {}, "greedy"),
+    ("merry-go-round", {"target": 21}, "expert"),
+    ("high-fives", {"target": 15}, "greedy"),
+    ("highrise", {"single_hand": True}, "expert"),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "bot"), LIBRARY_GAMES, ids=[g for g, *_ in LIBRARY_GAMES]
+)
+def test_a_library_bot_plays_a_whole_game_through_the_client(
+    site: str, game: str, options: dict[str, Any], bot: str
+) -> None:
+    """``--bots expert`` (or greedy) runs in the client on the observation the site's JSON
+    decodes to, in every game; its moves are the game's legal moves, to the end."""
+    _owner, token = bot_account(site, "librarybot")
+    person = signed_in(site, "Host")
+    r = person.post(
+        "/api/tables",
+        json={"game": game, "options": options,
+              "seats": [{"kind": "account", "account": "librarybot"}, {"kind": "bot"}]},
+    )  # fmt: skip
+    assert r.status_code == 200, r.text
+    tid = r.json()["id"]
+    client = connect_bot(site, token, "--bots", bot, "--games", "1")
+    try:
+        out, _ = client.communicate(timeout=300)
+    finally:
+        client.kill()
+    assert client.returncode == 0, out
+    assert "game over" in out and "error" not in out, out
+    wait_status(person, tid, "over")
+    record = person.get(f"/api/tables/{tid}/record").json()
+    played = [e for h in record["hands"] for e in h["events"] if e.get("seat") == 0]
+    assert played, record
+
+
 def play_person(url: str, h: httpx.Client, tid: str) -> dict[str, Any]:
     """Play the person's seat of ``tid`` (its first legal move each turn) to the game's end."""
     ws_url = url.replace("http", "ws", 1) + f"/ws/tables/{tid}"

@@ -35,7 +35,7 @@ from boneyard.bots.process import Program, _answer
 from boneyard.bots.referee import PROTOCOL, BotFailure, Seating
 from boneyard.core.errors import BoneyardError
 from boneyard.core.records import JSON
-from boneyard.games.registry import MODULES, get_spec
+from boneyard.games.registry import get_spec
 
 Log = Callable[[str], None]
 
@@ -59,15 +59,17 @@ class Decider:
         if is_command(self.bot):
             return self._relay(start, act)
         spec = get_spec(str(start["game"]))
-        if spec.observation_from_json is None:
-            raise BoneyardError(f"{spec.title}: library bots cannot play it here; use cmd:")
         if self.player is None:
             self.player = make(self.bot, random.Random(int(start["seed"])), local=True)
             begin = getattr(self.player, "start", None)
             if callable(begin):
                 fields = {k: v for k, v in start.items() if k not in ("type", "protocol")}
                 begin(Seating(**{**fields, "names": tuple(fields["names"])}))
-        obs = spec.observation_from_json(act["observation"], act["legal_actions"], start["options"])
+        doc = {**act["observation"], "legal_actions": act["legal_actions"]}
+        try:
+            obs = spec.observation_from_json(doc)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise BoneyardError(f"the site's observation could not be read ({exc!r})") from None
         action = self.player.choose(obs)
         return dict(action.to_event())
 
@@ -286,11 +288,6 @@ def bot_command(
     try:
         if not is_command(bots):
             make(bots, random.Random(0), local=True)  # an unknown name is refused now
-            if not any(get_spec(g).observation_from_json for g in MODULES):
-                raise BoneyardError(
-                    f"{bots!r} is a library bot, and this version cannot yet decode the site's "
-                    'observations for it: run it as a program (--bots "cmd:…")'
-                )
         connect_and_play(connect_to, token, bots, games, accept, log)
     except Refused as exc:
         log(f"error: {exc}")

@@ -91,6 +91,10 @@ class GameSpec(Generic[S, A, E, Ob]):
     """``render(observation, seat_names, width)``: the table as that seat sees it, as text with
     Rich markup (layout, own hand, others' tile counts, scores), its drawing cut to ``width``
     columns (``None``: no limit) without splitting a tile. Pure: no I/O, no rich import."""
+    observation_from_json: Callable[[JSON], Ob]
+    """``observation_from_json(doc)``: the observation whose ``to_json()`` is ``doc``, equal to
+    it (a bot account's client runs library bots on the site's JSON: boneyard.cli.botclient).
+    ``to_json()`` therefore shows everything the observation holds, and nothing more."""
     syntax: str = ""
     """How a player types a move in this game (the terminal's ``?`` help)."""
     search: GameSearch[S, Ob] | None = None
@@ -98,11 +102,6 @@ class GameSpec(Generic[S, A, E, Ob]):
     card: Callable[[Mapping[str, Any]], CardRule] | None = None
     """``card(options)``: what a two-player game's final scores can be under ``options`` (score
     cards of over-the-board events are checked against it; ``None``: no cards)."""
-    observation_from_json: Callable[[JSON, Sequence[JSON], Mapping[str, Any]], Ob] | None = None
-    """``observation_from_json(view, legal_actions, options)``: the observation a seat's JSON
-    (``to_json()`` without ``legal_actions``), its legal actions' record forms and the game's
-    options decode to — equal to the one encoded (a bot account's client runs library bots on
-    it; ``None``: not decodable, only ``cmd:`` bots play the game through the client)."""
     figure: Callable[[str], JSON] | None = None
     """``figure(words)``: a position reached by a few plays written in the game's notation, as
     the view the site's board draws (the rules pages' pictures); raises FigureError when the
