@@ -80,6 +80,28 @@ def test_a_challenged_bot_account_plays_a_whole_game_against_a_builtin_bot(site:
     assert info["seats"][0]["bot_account"] is True and info["seats"][0]["name"] == "relaybot"
     record = person.get(f"/api/tables/{tid}/record").json()
     assert record["hands"] and any(e.get("seat") == 0 for e in record["hands"][0]["events"])
+    # The client seeded the hands it played (the table did not wait out its seed window).
+    hands = record["meta"]["fairness"]["hands"]
+    assert any(h["client_seeds"][0] is not None for h in hands), hands
+
+
+def test_a_failing_program_leaves_its_seat_to_the_clock_and_says_so(site: str) -> None:
+    _owner, token = bot_account(site, "crashbot")
+    person = signed_in(site, "Host")
+    r = person.post(
+        "/api/tables",
+        json={"seats": [{"kind": "account", "account": "crashbot"}, {"kind": "bot"}]},
+    )
+    assert r.status_code == 200, r.text
+    crash = f"cmd:{sys.executable} {ROOT / 'tests' / 'bots' / 'programs' / 'crash.py'}"
+    client = connect_bot(site, token, "--bots", crash, "--games", "1")
+    try:
+        out, _ = client.communicate(timeout=120)
+    finally:
+        client.kill()
+    assert client.returncode == 3, out
+    assert "the bot failed (crash" in out and "turn clock" in out, out
+    assert "ran out of ideas" in out, out  # its standard error, quoted
 
 
 LIBRARY_GAMES = [

@@ -25,6 +25,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from secrets import token_hex
 from typing import Any
 
 from websockets.asyncio.client import connect
@@ -70,7 +71,12 @@ class Decider:
             obs = spec.observation_from_json(doc)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise BoneyardError(f"the site's observation could not be read ({exc!r})") from None
-        action = self.player.choose(obs)
+        try:
+            action = self.player.choose(obs)
+        except Exception as exc:  # a plugin's own error: it fails like a crashed program
+            raise BotFailure("crash", f"{self.bot} raised {exc!r}") from None
+        if action not in obs.legal_actions:
+            raise BotFailure("illegal", f"{self.bot} chose {action!r}, not a legal action")
         return dict(action.to_event())
 
     def _relay(self, start: JSON, act: JSON) -> JSON:
@@ -147,6 +153,9 @@ class Client:
         self.log = log
         self.playing: set[str] = set()
         self.finished = 0
+        self.left = 0
+        """Tables left to their turn clock after the bot failed there."""
+        self.seeded: set[tuple[str, int]] = set()
         self.done = asyncio.Event()
         self.rng = random.Random()
 
@@ -243,6 +252,8 @@ class Client:
                 async for raw in ws:
                     msg = json.loads(raw)
                     kind = msg.get("type")
+                    if kind in ("view", "resync") and msg.get("seat") is not None:
+                        await self.seed(ws, table_id, msg)
                     if kind in ("view", "resync") and msg.get("view") is not None:
                         if start is None and msg.get("seat") is not None:
                             start = start_message(msg, self.rng.randrange(2**31))
@@ -255,7 +266,15 @@ class Client:
                         await ws.send(json.dumps({"seq": msg["version"], "action": move}))
                     elif kind == "error":
                         self.log(f"table {table_id}: {msg.get('message')}")
-        except (ConnectionClosed, OSError, BotFailure, BoneyardError) as exc:
+        except BotFailure as exc:
+            self.log(
+                f"table {table_id}: the bot failed ({exc.kind}: {exc.detail}); the client leaves "
+                "this table: the table's turn clock plays the seat as a person's who walked "
+                "away (a table with no clock waits: connect again to take the seat back)"
+            )
+            decider.finish(end_message({}))
+            self.left += 1
+        except (ConnectionClosed, OSError, BoneyardError) as exc:
             self.log(f"table {table_id}: {exc}")
             decider.finish(end_message({}))
             return
@@ -263,13 +282,24 @@ class Client:
         if self.games is not None and self.finished >= self.games:
             self.done.set()
 
+    async def seed(self, ws: Any, table_id: str, msg: JSON) -> None:
+        """Send a client seed for the coming hand when the table asks for one (docs/fairness.md:
+        a table waits for every seated player's seed, at most its seed window)."""
+        coming = next((f for f in msg.get("fairness") or [] if f.get("next")), None)
+        if coming is None or coming.get("my_seed") or (table_id, coming["hand"]) in self.seeded:
+            return
+        self.seeded.add((table_id, coming["hand"]))
+        await ws.send(json.dumps({"type": "seed", "hand": coming["hand"], "seed": token_hex(16)}))
+
 
 def connect_and_play(
     server: str, token: str, bot: str, games: int | None, accept: bool, log: Log
-) -> None:
-    """Run :class:`Client` until it is done (raises :class:`Refused` for a refused token)."""
+) -> int:
+    """Run :class:`Client` until it is done (raises :class:`Refused` for a refused token); the
+    number of tables it left after the bot failed."""
     client = Client(server, token, bot, games, accept, log)
     asyncio.run(_checked(client))
+    return client.left
 
 
 async def _checked(client: Client) -> None:
@@ -284,15 +314,16 @@ async def _checked(client: Client) -> None:
 def bot_command(
     connect_to: str, token: str, bots: str, games: int | None, accept: bool, log: Log
 ) -> int:
-    """``boneyard bot connect``: 0 when done, 1 when the token is refused, 2 on a bad bot."""
+    """``boneyard bot connect``: 0 when done, 1 when the token is refused, 2 on a bad bot, 3
+    when the bot failed at a table (the table was left to its turn clock)."""
     try:
         if not is_command(bots):
             make(bots, random.Random(0), local=True)  # an unknown name is refused now
-        connect_and_play(connect_to, token, bots, games, accept, log)
+        left = connect_and_play(connect_to, token, bots, games, accept, log)
     except Refused as exc:
         log(f"error: {exc}")
         return 1
     except BoneyardError as exc:
         log(f"error: {exc}")
         return 2
-    return 0
+    return 3 if left else 0

@@ -156,8 +156,25 @@ $("notify-form").addEventListener("submit", async (ev) => {
   } catch (e) { $("notify-error").textContent = e.message; }
 });
 
+// A bot account's page offers a challenge to anyone signed in but the bot itself.
+async function showChallenge(bot, me) {
+  if (!bot.bot || !me || String(me.id) === userId) return;
+  const { games } = await api("GET", "/api/games");
+  $("challenge-game").replaceChildren(...games.map((g) => el("option", { value: g.game }, g.title)));
+  $("challenge").hidden = false;
+  $("challenge").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("challenge-error").textContent = "";
+    try {
+      const t = await api("POST", "/api/tables", { game: $("challenge-game").value, seats: [{ kind: "me" }, { kind: "account", account: bot.display_name }] });
+      location.href = `/table/${t.id}`;
+    } catch (e) { $("challenge-error").textContent = e.message; }
+  });
+}
+
 async function load() {
-  api("GET", "/api/me").then(({ user }) => {
+  const me = api("GET", "/api/me").then(({ user }) => user).catch(() => null);
+  me.then((user) => {
     if (!user) return;
     initBell(user);
     $("who").textContent = `${user.display_name}${user.guest ? " (guest)" : ""}`;
@@ -173,6 +190,7 @@ async function load() {
     $("stats").replaceChildren(...statsTable(p.stats));
     $("history").replaceChildren(...historyTable(p.games));
     $("profile").hidden = false;
+    showChallenge(p.user, await me).catch((e) => { $("challenge-error").textContent = e.message; });
   } catch (e) {
     $("profile-error").textContent = e.message;
   }
