@@ -46,7 +46,7 @@ function historyTable(games) {
 // Your own profile: where you are signed in (end one session, or all of them) and the places in
 // events that directors offered you.
 function sessionRows(sessions) {
-  const rows = [el("tr", {}, el("th", {}, "Browser"), el("th", {}, "Signed in"), el("th", {}, "Last used"), el("th", {}, ""))];
+  const rows = [el("tr", {}, el("th", {}, "Browser"), el("th", {}, "Signed in"), el("th", { class: "wide" }, "Last used"), el("th", {}, ""))];
   for (const s of sessions) {
     const end = s.current ? el("span", { class: "note" }, "this browser")
       : el("button", { type: "button", class: "end-session", onclick: () => endSession(s.id) }, "Sign out");
@@ -78,12 +78,12 @@ function offerItem(o) {
 
 // A bot account's API tokens: a new one is shown once, here; the list shows only prefixes.
 function tokenRows(tokens) {
-  const rows = [el("tr", {}, el("th", {}, "Name"), el("th", {}, "Token"), el("th", {}, "Made"), el("th", {}, "Last used"), el("th", {}, ""))];
+  const rows = [el("tr", {}, el("th", {}, "Name"), el("th", {}, "Token"), el("th", { class: "wide" }, "Made"), el("th", { class: "wide" }, "Last used"), el("th", {}, ""))];
   for (const t of tokens) {
     const act = t.revoked ? el("span", { class: "note" }, "revoked")
       : el("button", { type: "button", class: "revoke", onclick: () => revoke(t.id) }, "Revoke");
     rows.push(el("tr", { class: "token" }, el("td", {}, t.name), el("td", {}, `${t.prefix}…`),
-      el("td", {}, dateText(t.created_at)), el("td", {}, t.last_used_at ? dateText(t.last_used_at) : "never"), el("td", {}, act)));
+      el("td", { class: "wide" }, dateText(t.created_at)), el("td", { class: "wide" }, t.last_used_at ? dateText(t.last_used_at) : "never"), el("td", {}, act)));
   }
   return rows;
 }
@@ -116,7 +116,12 @@ $("token-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   try {
     const t = await api("POST", "/api/me/tokens", { name: $("token-name").value.trim() });
-    $("token-shown").textContent = `Your new token (shown this once: copy it now): ${t.token}`;
+    const code = el("code", { class: "token-value" }, t.token);
+    const copy = el("button", { type: "button" }, "Copy");
+    copy.addEventListener("click", async () => {
+      try { await navigator.clipboard.writeText(t.token); copy.textContent = "Copied"; } catch { getSelection().selectAllChildren(code); }
+    });
+    $("token-shown").replaceChildren(el("p", { class: "note" }, "Your new token, shown this once: copy it now."), code, copy);
     const { tokens } = await api("GET", "/api/me/tokens");
     $("tokens").replaceChildren(...tokenRows(tokens));
   } catch (e) { $("account-error").textContent = e.message; }
