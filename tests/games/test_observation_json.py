@@ -13,12 +13,16 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boneyard.bots import GreedyBot
 from boneyard.bots.expert import ExpertBot
+from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import GameState
+from boneyard.core.tiles import Tile
+from boneyard.games.fives_play import Play
 from boneyard.games.registry import get_spec
 
 SETTINGS = settings(max_examples=25, deadline=None)
@@ -145,3 +149,22 @@ def test_high_fives(players: int, options: dict[str, Any], seed: int, steps: int
 )
 def test_highrise(players: int, options: dict[str, Any], seed: int, steps: int) -> None:
     check("highrise", players, options, seed, steps)
+
+
+def test_a_wrong_bone_left_on_the_table_is_refused_clearly() -> None:
+    """Under tabletop enforcement a tile laid against an end it does not match stays on the table
+    (uncaught): no legal play builds that layout, so the JSON cannot be decoded — said so."""
+    spec = get_spec("highfive")
+    for seed in range(40):
+        state = spec.new_game(2, {"enforcement": "tabletop"})
+        state.deal_random(random.Random(seed))
+        state.apply(state.legal_actions()[0])  # the Big 6 lead: a double
+        lead = Tile.parse(state.observation(None).to_json()["layout"][0]["tile"])
+        hand = state.observation(state.current_seat).hand
+        wrong = [t for t in hand if not t.has(lead.lo) and t.lo != t.hi]
+        if wrong:
+            break
+    state.apply(Play(wrong[0], lead, "SIDE_A", touch=wrong[0].hi))
+    doc = json.loads(json.dumps(state.observation(state.current_seat).to_json()))
+    with pytest.raises(BoneyardError, match="cannot be rebuilt"):
+        spec.observation_from_json(doc)

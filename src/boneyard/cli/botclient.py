@@ -266,15 +266,18 @@ class Client:
                         await ws.send(json.dumps({"seq": msg["version"], "action": move}))
                     elif kind == "error":
                         self.log(f"table {table_id}: {msg.get('message')}")
-        except BotFailure as exc:
+        except BoneyardError as exc:  # the bot failed, or this position cannot be decoded
+            why = str(exc)
+            if isinstance(exc, BotFailure):
+                why = f"the bot failed ({exc.kind}: {exc.detail})"
             self.log(
-                f"table {table_id}: the bot failed ({exc.kind}: {exc.detail}); the client leaves "
-                "this table: the table's turn clock plays the seat as a person's who walked "
-                "away (a table with no clock waits: connect again to take the seat back)"
+                f"table {table_id}: {why}; the client leaves this table: the table's turn clock "
+                "plays the seat as a person's who walked away (a table with no clock waits: "
+                "connect again to take the seat back)"
             )
             decider.finish(end_message({}))
             self.left += 1
-        except (ConnectionClosed, OSError, BoneyardError) as exc:
+        except (ConnectionClosed, OSError) as exc:
             self.log(f"table {table_id}: {exc}")
             decider.finish(end_message({}))
             return
