@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import IntegrityError
 
 from boneyard import __version__
-from boneyard.server import access, analysis, profiles, replays, rules, validation
+from boneyard.server import access, analysis, botapi, profiles, replays, rules, validation
 from boneyard.server.accounts import Accounts
 from boneyard.server.accounts import router as accounts_router
 from boneyard.server.bodylimit import BodyLimit
@@ -174,6 +174,7 @@ def create_app(
 
     app.include_router(accounts_router(accounts, ERRORS))
     app.include_router(lobby_router(lobby, ERRORS))
+    botapi.add_routes(app, accounts, lobby, ERRORS)
     replays.add_routes(app, lobby, workers, rate, ERRORS)
     analyses = analysis.add_routes(app, lobby, workers, rate, ERRORS)
     app.include_router(event_site.router)

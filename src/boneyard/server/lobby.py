@@ -22,6 +22,7 @@ from boneyard.core.protocol import JSON
 from boneyard.games.registry import available_games, get_spec
 from boneyard.server import access
 from boneyard.server.accounts import Accounts, Me
+from boneyard.server.challenges import invited_accounts
 from boneyard.server.clock import ClockIn, clock_settings
 from boneyard.server.ratelimit import TooMany
 from boneyard.server.sitebots import check_site_bot, site_bots
@@ -38,10 +39,13 @@ RUNNING = ("open", "playing")
 
 
 class SeatIn(BaseModel):
-    """One seat of a new table: ``me``, an ``open`` seat for a person, or a ``bot``."""
+    """One seat of a new table: ``me``, an ``open`` seat for a person, a built-in ``bot``, or
+    an ``account``: a seat kept for the bot account named ``account`` (a challenge it accepts
+    or declines, docs/bots.md)."""
 
-    kind: Literal["me", "open", "bot"]
+    kind: Literal["me", "open", "bot", "account"]
     bot: str = Field(default="greedy", max_length=20)
+    account: str | None = Field(default=None, max_length=40)
 
 
 class TableIn(BaseModel):
@@ -70,14 +74,19 @@ class Lobby:
         self.accounts = accounts
         self.settings = accounts.settings
 
-    def seats_for(self, body: TableIn, user: Me) -> list[dict[str, Any]]:
-        """The seats of a new table, or HTTP 400 with the reason."""
+    def seats_for(
+        self, body: TableIn, user: Me, invited: dict[int, dict[str, Any]] | None = None
+    ) -> list[dict[str, Any]]:
+        """The seats of a new table, or HTTP 400 with the reason (``invited``: the bot accounts
+        of ``account`` seats by seat, :func:`boneyard.server.botapi.invited_accounts`)."""
         if sum(1 for s in body.seats if s.kind == "me") > 1:
             raise HTTPException(400, "you can take only one seat")
         seats: list[dict[str, Any]] = []
         for i, s in enumerate(body.seats):
             if s.kind == "me":
                 seats.append({"kind": "person", "user_id": user.id, "name": user.display_name})
+            elif s.kind == "account":
+                seats.append({"kind": "open", "name": None, "invited": (invited or {})[i]})
             elif s.kind == "bot":
                 check_site_bot(s.bot, body.game, self.settings)
                 seats.append(
@@ -133,8 +142,11 @@ class Lobby:
                 f"{cfg.open_tables_per_person}): start or wait for one of them first",
             )
 
-    async def create(self, body: TableIn, user: Me) -> LiveTable:
-        """A new table (started when every seat is taken and ``start``; see arm_start)."""
+    async def create(
+        self, body: TableIn, user: Me, invited: dict[int, dict[str, Any]] | None = None
+    ) -> LiveTable:
+        """A new table (started when every seat is taken and ``start``; see arm_start);
+        ``invited``: the bot accounts challenged to its ``account`` seats."""
         try:
             spec = get_spec(body.game)
             n = len(body.seats)
@@ -146,7 +158,7 @@ class Lobby:
             clock = clock_settings(body.clock, body.game)
         except BoneyardError as exc:
             raise HTTPException(400, str(exc)) from None
-        seats = self.seats_for(body, user)
+        seats = self.seats_for(body, user, invited)
         full = not any(s["kind"] == "open" for s in seats)
         bot_only = full and not any(s["kind"] == "person" for s in seats)
         await self.check_caps(user, bot_only)
@@ -214,6 +226,25 @@ class Lobby:
         access.check_access(table, me.id if me else None, request.query_params.get("invite"))
         return table
 
+    async def take_seat(self, table: LiveTable, seat: int, user: Me) -> None:
+        """Seat ``user`` at open seat ``seat`` (a seat kept for a bot account: only that one),
+        or HTTP 400 with the reason."""
+        async with table.lock:
+            await self.tables.refresh_shared(table)  # another process may have seated someone
+            if table.status != "open":
+                raise HTTPException(400, "the game has already started")
+            if any(s.get("user_id") == user.id for s in table.seats):
+                raise HTTPException(400, "you already have a seat at this table")
+            if seat >= len(table.seats) or table.seats[seat]["kind"] != "open":
+                raise HTTPException(400, "that seat is not free")
+            kept = table.seats[seat].get("invited")
+            if kept and kept.get("user_id") != user.id:
+                raise HTTPException(400, f"that seat is kept for the bot {kept.get('name')}")
+            seats = [dict(s) for s in table.seats]
+            seats[seat] = {"kind": "person", "user_id": user.id, "name": user.display_name}
+            await self.tables.save_seats(table, seats)
+            await table.broadcast()
+
     async def my_games(self, user: Me) -> list[JSON]:
         """``user``'s tables, newest first (from the per-person index)."""
         async with self.tables.sessions() as s:
@@ -268,8 +299,10 @@ def router(lobby: Lobby, errors: dict[int | str, Any]) -> APIRouter:
 
     @r.post("/api/tables", responses=errors)
     async def new_table(body: TableIn, user: NeedUser) -> JSON:
-        """Create a table (started at once when no seat is open and ``start`` is true)."""
-        table = await lobby.create(body, user)
+        """Create a table (started at once when no seat is open and ``start`` is true); an
+        ``account`` seat challenges a bot account, which accepts or declines (docs/bots.md)."""
+        invited = await invited_accounts(tables.sessions, body.seats, user.id)
+        table = await lobby.create(body, user, invited)
         return {**table.public_json(), **access.invite_json(table)}
 
     @r.post("/api/quickplay", responses=errors)
@@ -312,18 +345,7 @@ def router(lobby: Lobby, errors: dict[int | str, Any]) -> APIRouter:
         """Take an open seat (a private table's needs ``invite``, its token)."""
         table = await lobby.need_table(table_id)
         access.check_access(table, user.id, body.invite)
-        async with table.lock:
-            await tables.refresh_shared(table)  # another process may have seated someone
-            if table.status != "open":
-                raise HTTPException(400, "the game has already started")
-            if any(s.get("user_id") == user.id for s in table.seats):
-                raise HTTPException(400, "you already have a seat at this table")
-            if body.seat >= len(table.seats) or table.seats[body.seat]["kind"] != "open":
-                raise HTTPException(400, "that seat is not free")
-            seats = [dict(s) for s in table.seats]
-            seats[body.seat] = {"kind": "person", "user_id": user.id, "name": user.display_name}
-            await tables.save_seats(table, seats)
-            await table.broadcast()
+        await lobby.take_seat(table, body.seat, user)
         return table.public_json()
 
     @r.post("/api/tables/{table_id}/start", responses=errors)

@@ -136,6 +136,7 @@ async def profile(
             "id": user.id,
             "display_name": user.display_name,
             "guest": user.is_guest,
+            "bot": user.is_bot,
             "member_since": user.created_at.date().isoformat(),
         },
         "stats": await stats(sessions, user_id, dict(counts)),

@@ -2,7 +2,9 @@
 
 Which games are rated: every table that finishes with a result, where people hold every seat
 (a person whose seat a bot took over — they left, or their clock ran out — still holds it, and
-ranks last: leaving never saves a rating). A game where a bot held a seat from the start is not
+ranks last: leaving never saves a rating). A bot account (docs/bots.md) holds its seat as an account
+and is rated like a person; its rating is listed only on the leaderboard's bot side, never among
+the people's. A game where a bot held a seat from the start is not
 rated unless the operator sets ``rate_bot_games`` (then only the people's ratings change: bots
 are never rated, so playing the shared ``random`` bot over and over earns nothing). Event games
 count like any other table, and so do over-the-board games once both players signed the card; a
@@ -20,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from boneyard.core.protocol import GameResult
 from boneyard.server.tables import LiveTable, now
 from boneyard.store.events import PlayerRating
+from boneyard.store.models import User
 from boneyard.tournament.ratings import Rating, category_for, rate_game
 
 
@@ -155,9 +158,14 @@ async def ordinals(
 
 
 async def leaderboard(
-    sessions: async_sessionmaker[AsyncSession], game: str, category: str, limit: int = 100
+    sessions: async_sessionmaker[AsyncSession],
+    game: str,
+    category: str,
+    limit: int = 100,
+    bots: bool = False,
 ) -> list[dict[str, Any]]:
-    """The best ``limit`` ratings of a game and category, by ordinal."""
+    """The best ``limit`` ratings of a game and category, by ordinal: the people's, or with
+    ``bots`` the bot accounts' (never mixed)."""
     async with sessions() as db:
         rows = (
             await db.scalars(
@@ -166,13 +174,15 @@ async def leaderboard(
                 )
             )
         ).all()
-    ranked = sorted(rows, key=lambda r: (-as_rating(r).ordinal, r.player))[:limit]
+        robots = set((await db.scalars(select(User.id).where(User.is_bot.is_(True)))).all())
+    kept = [r for r in rows if (r.player.startswith("bot:") or _user(r.player) in robots) == bots]
+    ranked = sorted(kept, key=lambda r: (-as_rating(r).ordinal, r.player))[:limit]
     return [
         {
             "rank": i + 1,
             "player": r.player,
             "name": r.name,
-            "bot": r.player.startswith("bot:"),
+            "bot": bots,
             "mu": round(r.mu, 3),
             "sigma": round(r.sigma, 3),
             "ordinal": round(as_rating(r).ordinal, 3),
@@ -180,3 +190,8 @@ async def leaderboard(
         }
         for i, r in enumerate(ranked)
     ]
+
+
+def _user(player: str) -> int | None:
+    """The user id of a ``u:<id>`` player key."""
+    return int(player[2:]) if player.startswith("u:") and player[2:].isdigit() else None

@@ -19,8 +19,9 @@ from fastapi import FastAPI, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
-from boneyard.server import access, auth, validation
+from boneyard.server import access, validation
 from boneyard.server.accounts import Accounts
+from boneyard.server.botapi import bot_sender
 from boneyard.server.chat import Chat
 from boneyard.server.clock import TurnClock
 from boneyard.server.ratelimit import Limits
@@ -78,10 +79,9 @@ class TableSocket:
         if origin is not None and host is not None and origin.split("://", 1)[-1] != host:
             await websocket.close(code=1008, reason="cross-site socket refused")
             return
-        token = websocket.cookies.get(auth.SESSION_COOKIE)
         try:
             table = await self.tables.get(table_id) if len(table_id) <= 32 else None
-            user = await self.accounts.user_for_token(token)
+            user = await self.accounts.user_of(websocket)
             if table is not None and self.tables.broadcaster.distributed:
                 await self.tables.catch_up(table)  # another process may have moved it on
         except DB_ERRORS:
@@ -100,14 +100,15 @@ class TableSocket:
             await websocket.close(code=1008, reason="signed out")
 
         session = user.session if user else ""
-        client = Client(websocket.send_json, table.seat_of(user_id), user_id, session, close)
+        send = bot_sender(websocket.send_json) if user and user.by_token else websocket.send_json
+        client = Client(send, table.seat_of(user_id), user_id, session, close)
         table.clients.append(client)
         if table.bot_only:  # a paused bot-only table moves on while watched
             self.tables.schedule_bots(table)
         person = str(user_id) if user_id is not None else _address(websocket)
         sock = secrets.token_hex(8)
         try:
-            await websocket.send_json(table.view(client.seat))
+            await client.send(table.view(client.seat))
             await self.chat.send_history(table, client)
             while True:
                 text = await validation.receive_text(websocket)  # None: a binary frame
@@ -156,7 +157,7 @@ class TableSocket:
         if kind == "resync":
             if self.tables.broadcaster.distributed:
                 await self.tables.catch_up(table)
-            await websocket.send_json(table.view(client.seat))
+            await client.send(table.view(client.seat))
             await self.chat.send_history(table, client)
         elif kind in ("chat", "mute", "unmute"):
             await self.chat.handle(table, client, msg)
@@ -210,7 +211,7 @@ class TableSocket:
             view = table.view(client.seat)
             view["type"] = "resync"
             view["message"] = "the table moved on: here is the current view"
-            await websocket.send_json(view)
+            await client.send(view)
         except (IllegalActionError, BoneyardError) as exc:
             await error(websocket, table, str(exc))
 

@@ -35,7 +35,7 @@ from boneyard.server.clock import TurnClock, public_seat_name, substitutions
 from boneyard.server.metrics import Metrics
 from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, HandSeed, LogEntry
-from boneyard.store.players import add_players
+from boneyard.store.players import add_players, bot_accounts
 from boneyard.store.writer import LogWriter, Row, Write, entry_row, seed_row
 
 log = logging.getLogger("boneyard.server")
@@ -100,6 +100,8 @@ class LiveTable:
     created_at: datetime | None = None
     # No person seated, no seat open: its bots move only while someone watches.
     bot_only: bool = False
+    # The seated accounts that are bot accounts (boneyard.server.botapi): labelled as bots.
+    bot_users: frozenset[int] = frozenset()
 
     def make_bots(self) -> None:
         """Bot players for the bot seats (their own randomness: they never see the state)."""
@@ -176,6 +178,8 @@ class LiveTable:
                     "name": public_seat_name(s),
                     "bot": s.get("bot"),
                     "user_id": s.get("user_id"),
+                    **({"bot_account": True} if s.get("user_id") in self.bot_users else {}),
+                    **({"invited": s["invited"]["name"]} if s.get("invited") else {}),
                     **({"replacing": s["replaced"]} if s.get("replaced") else {}),
                 }
                 for i, s in enumerate(self.seats)
@@ -442,7 +446,9 @@ class TableManager:
                     select(LogEntry).where(LogEntry.table_id == table_id).order_by(LogEntry.seq)
                 )
             ).all()
+            bots = await bot_accounts(db, row.seats)
         table = LiveTable(row.id, row.game, dict(row.options), list(row.seats), row.status)
+        table.bot_users = bots
         table.stored_status = row.status
         table.settings, table.clock = dict(row.settings or {}), self.clock
         table.private, table.invite_token = bool(row.private), row.invite_token
@@ -478,7 +484,9 @@ class TableManager:
                 seeds = list(
                     (await db.scalars(select(HandSeed).where(HandSeed.table_id == table.id))).all()
                 )
+            bots = await bot_accounts(db, row.seats)
         changed = False
+        table.bot_users = bots
         settings = dict(row.settings or {})
         if list(row.seats) != table.seats or settings != table.settings:
             # Another process changed the seats (a join, the clock's substitution or reclaim,
@@ -717,6 +725,7 @@ class TableManager:
                 if settings is not None:
                     row.settings = settings
                 await add_players(db, table.id, seats, row.created_at)
+            table.bot_users = await bot_accounts(db, seats)
         table.seats = seats
         if settings is not None:
             table.settings = settings

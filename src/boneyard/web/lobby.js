@@ -77,7 +77,7 @@ async function loadLobby() {
   const list = $("tables");
   list.replaceChildren();
   for (const t of tables) {
-    const seats = t.seats.map((s) => (s.kind === "open" ? "open seat" : s.name)).join(", ");
+    const seats = t.seats.map((s) => (s.kind === "open" ? (s.invited ? `kept for ${s.invited} (bot)` : "open seat") : s.name + (s.bot_account ? " (bot)" : ""))).join(", ");
     list.append(el("li", {}, el("a", { href: `/table/${t.id}` }, `${t.title} — ${seats} — ${STATUS[t.status] || t.status}`)));
   }
   if (!tables.length) list.append(el("li", {}, "No open tables yet."));

@@ -124,7 +124,7 @@ function renderSeats() {
     const sizes = view && view.hand_sizes ? view.hand_sizes[i] : "";
     const acting = view && !view.is_over && view.current_seat === i;
     const cls = [acting ? "to-act" : "", i === last.seat ? "you" : ""].join(" ");
-    const who = s.kind === "open" ? "open seat" : `${s.name}${s.kind === "bot" && !s.replacing ? " (bot)" : ""}${i === last.seat ? " (you)" : ""}`;
+    const who = s.kind === "open" ? (s.invited ? `kept for ${s.invited} (bot)` : "open seat") : `${s.name}${(s.kind === "bot" && !s.replacing) || s.bot_account ? " (bot)" : ""}${i === last.seat ? " (you)" : ""}`;
     const team = view && view.partnerships ? ` · team ${i % 2 ? "B" : "A"}` : "";
     rows.push(el("tr", { class: cls, "data-seat": i },
       el("td", acting ? { title: "to play" } : {}, acting ? "▶" : ""),
@@ -302,7 +302,10 @@ function render() {
   renderClock();
   const view = last.view;
   if (!view) {
-    $("turn").textContent = "Waiting for the table to start.";
+    const invited = last.table.seats.filter((s) => s.kind === "open" && s.invited).map((s) => s.invited);
+    $("turn").textContent = invited.length
+      ? `Waiting for ${invited.join(" and ")} (bot account) to accept the challenge: the game starts when its program does.`
+      : "Waiting for the table to start.";
     return;
   }
   const moves = document.body.dataset.pending ? [] : last.moves || [];
