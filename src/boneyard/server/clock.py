@@ -51,6 +51,8 @@ log = logging.getLogger("boneyard.server.clock")
 
 PER_MOVE_CHOICES = (30, 60, 120)
 """What the lobby offers (seconds per move); the API takes any ``MIN_PER_MOVE..MAX_PER_MOVE``."""
+DEFAULT_PER_MOVE = 60
+"""The clock of a table where people play each other, unless its creator chose otherwise."""
 MIN_PER_MOVE = 5
 MAX_PER_MOVE = 3600
 DEFAULT_GRACE = 30
@@ -137,7 +139,7 @@ class TurnClock:
         """The clock of the person seat to act (``None``: no clock runs now)."""
         cfg = self.settings(table)
         st = table.state
-        if cfg is None or st is None or st.is_over or st.current_seat is None:
+        if cfg is None or st is None or table.ended or st.current_seat is None:
             return None
         seat = st.current_seat
         if seat >= len(table.seats) or table.seats[seat].get("kind") != "person":
@@ -312,13 +314,14 @@ class TurnClock:
                     i
                     for i, s in enumerate(table.seats)
                     if s.get("kind") == "bot"
+                    and not s.get("resigned")
                     and (s.get("replaced") or {}).get("user_id") == user_id
                 ),
                 None,
             )
             if seat is None:
                 raise BoneyardError("a bot plays no seat of yours at this table")
-            if st is None or st.is_over:
+            if st is None or table.ended:
                 raise BoneyardError("the game is over")
             old = table.seats[seat]
             seats = [dict(s) for s in table.seats]

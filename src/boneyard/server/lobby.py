@@ -24,13 +24,15 @@ from boneyard.core.protocol import JSON
 from boneyard.games.registry import available_games, get_spec
 from boneyard.server import access
 from boneyard.server.accounts import Accounts, Me
-from boneyard.server.clock import ClockIn, clock_settings
+from boneyard.server.clock import DEFAULT_PER_MOVE, ClockIn, clock_settings
 from boneyard.server.ratelimit import TooMany
 from boneyard.server.tables import LiveTable, TableManager, first_commitment, now
 from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, TablePlayer
 from boneyard.store.players import add_players
 
+MAX_BOT_PACE = 5.0
+"""The longest a table may ask its bots to take over a move (seconds)."""
 LOBBY_SIZE = 100
 """Tables the lobby lists (newest first)."""
 HISTORY = 100
@@ -52,8 +54,13 @@ class TableIn(BaseModel):
     options: dict[str, str | int | bool] = Field(default_factory=dict, max_length=30)
     seats: list[SeatIn] = Field(min_length=2, max_length=8)
     start: bool = True
-    clock: ClockIn | None = None  # the turn clock (docs/server.md); none by default
+    # The turn clock (docs/server.md): absent, a table where people play each other (a seat
+    # open for a person) gets the default; null: none.
+    clock: ClockIn | None = None
     private: bool = False  # not listed; reachable with its invite link (docs/server.md)
+    # Seconds a bot takes a move where people play (absent: the site's default; 0: at once).
+    bot_pace: float | None = Field(default=None, ge=0, le=MAX_BOT_PACE)
+    guide: bool = False  # a guided first hand (boneyard.server.guide)
 
 
 class JoinIn(BaseModel):
@@ -151,7 +158,10 @@ class Lobby:
                     f"{spec.title} is for {spec.min_players} to {spec.max_players} players"
                 )
             spec.new_game(n, dict(body.options))
-            clock = clock_settings(body.clock, body.game)
+            chosen = body.clock
+            if "clock" not in body.model_fields_set and any(s.kind == "open" for s in body.seats):
+                chosen = ClockIn(per_move=DEFAULT_PER_MOVE)  # people play each other: timed
+            clock = clock_settings(chosen, body.game)
         except BoneyardError as exc:
             raise HTTPException(400, str(exc)) from None
         seats = self.seats_for(body, user)
@@ -159,7 +169,30 @@ class Lobby:
         bot_only = full and not any(s["kind"] == "person" for s in seats)
         await self.check_caps(user, bot_only)
         settings: dict[str, Any] = {"clock": clock} if clock else {}
-        if full and body.start and self.tables.seed_window > 0 and not bot_only:
+        if body.bot_pace is not None:
+            settings["bot_pace"] = body.bot_pace
+        if body.guide:
+            settings["guide"] = True
+        return await self.open_table(
+            body.game, dict(body.options), seats, settings, body.private, user.id, body.start
+        )
+
+    async def open_table(
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        settings: dict[str, Any],
+        private: bool,
+        created_by: int | None,
+        start: bool = True,
+    ) -> LiveTable:
+        """Store a new table (checked already) and start it when every seat is taken and
+        ``start`` (created full with people: once their seeds for hand 0 are in; arm_start)."""
+        full = not any(s["kind"] == "open" for s in seats)
+        bot_only = full and not any(s["kind"] == "person" for s in seats)
+        settings = dict(settings)
+        if full and start and self.tables.seed_window > 0 and not bot_only:
             # Dealt once the players' browsers have seeded hand 0, or after the seed window.
             at = now() + timedelta(seconds=self.tables.seed_window)
             settings["start_by"] = at.isoformat()
@@ -169,15 +202,15 @@ class Lobby:
             s.add(
                 GameTable(
                     id=tid,
-                    game=body.game,
-                    options=dict(body.options),
+                    game=game,
+                    options=options,
                     seats=seats,
                     status="open",
-                    created_by=user.id,
+                    created_by=created_by,
                     created_at=created,
                     settings=settings or None,
-                    private=body.private,
-                    invite_token=access.new_invite_token() if body.private else None,
+                    private=private,
+                    invite_token=access.new_invite_token() if private else None,
                     bot_only=bot_only,
                 )
             )
@@ -188,7 +221,7 @@ class Lobby:
         assert table is not None
         if "start_by" in settings:
             self.tables.arm_start(table)
-        elif body.start and full:
+        elif start and full:
             await self.start(table)
         return table
 
