@@ -30,6 +30,8 @@ PUBLIC_EVENT_FIELDS = ("on", "port")
 ACTIONS = frozenset({"lead", "play", "draw", "pass", "turn", "claim", "ruling"})
 """The entry types of a seat's own action."""
 LINE_FIELDS = ("tile", "count", "level", "capture", "claim", "ruling")
+Before = Callable[[], list[list[str]]] | list[list[str]] | None
+"""Every seat's tiles before an action (or a function giving them), for a hand's end."""
 RULINGS = {
     "BOGUS_PLAY": "a bogus play",
     "BOGUS_DRAW": "a bogus draw",
@@ -137,12 +139,10 @@ class MoveLog:
             return self.names[seat]
         return "?"
 
-    def take(
-        self, state: GameState, before: Callable[[], list[list[str]]] | None = None
-    ) -> list[JSON]:
+    def take(self, state: GameState, before: Before = None) -> list[JSON]:
         """Append the entries of what ``state`` did since the last take; returns them.
-        ``before()`` gives every seat's tiles before the last action (asked only when a hand
-        ended: what they kept is revealed)."""
+        ``before`` is every seat's tiles before the last action, or a function giving them
+        (asked only when a hand ended: what they kept is revealed)."""
         start = len(self.entries)
         spec = get_spec(self.game)
         if state.hands_dealt != self._hand:
@@ -188,16 +188,11 @@ class MoveLog:
         entry["text"] = action_text(self.who(entry["seat"]), entry)
         return entry
 
-    def _hand_end(
-        self,
-        state: GameState,
-        line: JSON,
-        before: Callable[[], list[list[str]]] | None,
-    ) -> JSON:
+    def _hand_end(self, state: GameState, line: JSON, before: Before) -> JSON:
         hands: list[list[str]] | None = None
         if line.get("reason") != "redeal" and before is not None:
             last = state.events[-1].to_json() if state.events else {}
-            hands = handend.reveal(before(), last)
+            hands = handend.reveal(before() if callable(before) else before, last)
         partners = bool(state.observation(None).to_json().get("partnerships"))
         entry: JSON = {**line, "hands": hands}
         entry["text"] = handend.summary(self.names, line, hand_word(self.game))

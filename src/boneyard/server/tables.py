@@ -1200,9 +1200,9 @@ def _replay_entries(table: LiveTable, state: GameState, entries: Any) -> None:
             # The hands before an action that may end its hand (the last before a deal, or of
             # the log): a hand's end reveals what every seat kept.
             last = k + 1 == len(entries) or entries[k + 1].kind == "deal"
-            before = hands_of(state) if last else []
+            before = hands_of(state) if last else None
             state.apply(get_spec(table.game).action_from_move(state, e.payload))
-            moves.take(state, (lambda: before) if last else None)
+            moves.take(state, before)
         table.version = e.seq
         table.last_at = e.created_at
         moves.note_changes(table.settings, e.seq)
