@@ -63,6 +63,12 @@ class TableIn(BaseModel):
     guide: bool = False  # a guided first hand (boneyard.server.guide)
 
 
+class QuickIn(BaseModel):
+    """Play a bot now, guided or not."""
+
+    guide: bool = False
+
+
 class JoinIn(BaseModel):
     """Take a seat."""
 
@@ -314,10 +320,12 @@ def router(lobby: Lobby, errors: dict[int | str, Any]) -> APIRouter:
         return {**table.public_json(), **access.invite_json(table)}
 
     @r.post("/api/quickplay", responses=errors)
-    async def quickplay(user: NeedUser) -> JSON:
-        """Play a bot now: a started two-player High Five table against the greedy bot."""
-        body = TableIn(game="highfive", seats=[SeatIn(kind="me"), SeatIn(kind="bot")])
-        return (await lobby.create(body, user)).public_json()
+    async def quickplay(user: NeedUser, body: QuickIn | None = None) -> JSON:
+        """Play a bot now: a started two-player High Five table against the greedy bot
+        (``{"guide": true}``: the guided first hand, with a hint at each step)."""
+        guide = body is not None and body.guide
+        table = TableIn(game="highfive", seats=[SeatIn(kind="me"), SeatIn(kind="bot")], guide=guide)
+        return (await lobby.create(table, user)).public_json()
 
     @r.get("/api/me/games", responses=errors)
     async def my_games(user: NeedUser) -> JSON:
@@ -380,7 +388,7 @@ def router(lobby: Lobby, errors: dict[int | str, Any]) -> APIRouter:
     async def record(table_id: str, request: Request) -> JSONResponse:
         """The record (RECORDS.md) of a finished game, with its revealed seeds."""
         table = await lobby.visible_table(table_id, request)
-        if table.state is None or not table.state.is_over:
+        if table.state is None or not table.ended:
             raise HTTPException(400, "the record is available once the game is over")
         return JSONResponse(
             table.record(),

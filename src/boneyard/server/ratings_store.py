@@ -1,12 +1,13 @@
 """OpenSkill ratings on the site, per game and player-count category (docs/events.md).
 
 Which games are rated: every table that finishes with a result, where people hold every seat
-(a person whose seat a bot took over — they left, or their clock ran out — still holds it, and
-ranks last: leaving never saves a rating). A game where a bot held a seat from the start is not
-rated unless the operator sets ``rate_bot_games`` (then only the people's ratings change: bots
-are never rated, so playing the shared ``random`` bot over and over earns nothing). Event games
-count like any other table; a result given by a ruling or a forfeit is not rated (nobody played
-it out).
+(a person whose seat a bot took over — they left, resigned, or their clock ran out — still holds
+it, and ranks last: leaving never saves a rating). A resigner, and a player whose win the others
+claimed after they left, rank last too; an aborted game has no result and is not rated. A game
+where a bot held a seat from the start is not rated unless the operator sets ``rate_bot_games``
+(then only the people's ratings change: bots are never rated, so playing the shared ``random``
+bot over and over earns nothing). Event games count like any other table; a result given by a
+ruling or a forfeit is not rated (nobody played it out).
 """
 
 from __future__ import annotations
@@ -88,8 +89,7 @@ async def rate_table(
 ) -> bool:
     """Update the ratings after ``table``'s game ended; false when the game is not rated (see
     the module docstring; ``rate_bots``: the operator's ``rate_bot_games``)."""
-    st = table.state
-    result: GameResult | None = st.result() if st is not None else None
+    result: GameResult | None = table.result()
     if result is None:
         return False
     held = [holder(s) for s in table.seats]
@@ -101,6 +101,9 @@ async def rate_table(
     if not people or (len(people) < len(players) and not rate_bots):
         return False
     leavers = [i for i, (_k, left) in enumerate(held) if left]
+    ending = (table.settings or {}).get("ending") or {}
+    if ending.get("reason") in ("resign", "claim") and ending.get("seat") not in leavers:
+        leavers.append(int(ending["seat"]))  # resigned, or left and the win was claimed
     category = table_category(table)
     async with sessions() as db, db.begin():
         rows = await load(db, table.game, category, players)

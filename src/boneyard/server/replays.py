@@ -181,7 +181,7 @@ def add_routes(
     async def table_replay(table_id: str, request: Request) -> Response:
         """Every step of a finished game, as public views with all hands shown."""
         table = await lobby.visible_table(table_id, request)
-        if table.state is None or not table.state.is_over:
+        if table.state is None or not table.ended:
             raise HTTPException(400, "the replay is available once the game is over")
         body = cache.get(table_id)
         if body is None:
