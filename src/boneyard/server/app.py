@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import IntegrityError
 
 from boneyard import __version__
-from boneyard.server import access, profiles, replays, rules, validation
+from boneyard.server import access, leaderboard, profiles, replays, rules, validation
 from boneyard.server import events as site_events
 from boneyard.server.accounts import Accounts
 from boneyard.server.accounts import router as accounts_router
@@ -181,6 +181,7 @@ def create_app(
     app.include_router(accounts_router(accounts, ERRORS))
     app.include_router(lobby_router(lobby, ERRORS))
     replays.add_routes(app, lobby, workers, rate, ERRORS)
+    leaderboard.add_routes(app, sessions, ERRORS)  # (before the events' older /leaderboard)
     app.include_router(site_events.router(tables, sessions, accounts, ERRORS))
     add_clock_routes(app, tables, accounts.need_user, ERRORS)
     add_chat_routes(app, table_chat, accounts.need_user, ERRORS)

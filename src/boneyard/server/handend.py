@@ -147,12 +147,12 @@ def explain(
 
 def kept(game: str, names: Sequence[str], hands: Sequence[Sequence[str]]) -> list[str]:
     """``Bob kept 5-5 and 6-2: 18 pips.`` for every seat with tiles left."""
-    unit = "in hand" if game == "highrise" else "pips"
     out = []
     for i, tiles in enumerate(hands):
         if tiles and i < len(names):
             total = pips(tiles)
-            out.append(f"{names[i]} kept {listing(list(tiles))}: {total} {unit}.")
+            amount = f"worth {total}" if game == "highrise" else f"{total} pips"
+            out.append(f"{names[i]} kept {listing(list(tiles))}: {amount}.")
     return out
 
 

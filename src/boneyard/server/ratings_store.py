@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.core.protocol import GameResult
@@ -137,18 +137,39 @@ async def ordinals(
     return {p: as_rating(rows.get(p)).ordinal for p in players}
 
 
+SCALE = 30.0
+"""Rating points per unit of OpenSkill skill: one unit of ``mu`` between two settled players is
+worth about 30 Elo points of winning chance (PL model, ``beta = 25/6``)."""
+CENTRE = 1500
+PROVISIONAL_GAMES = 10
+"""A rating over fewer games than this is provisional (shown with a question mark)."""
+
+
+def display_rating(ordinal: float) -> int:
+    """The rating a person reads: OpenSkill's ordinal on a familiar scale, a newcomer at 1500.
+
+    >>> display_rating(0.0), display_rating(5.4), display_rating(-1.8)
+    (1500, 1662, 1446)
+    """
+    return round(CENTRE + SCALE * ordinal)
+
+
 async def leaderboard(
-    sessions: async_sessionmaker[AsyncSession], game: str, category: str, limit: int = 100
+    sessions: async_sessionmaker[AsyncSession],
+    game: str,
+    category: str,
+    limit: int = 100,
+    bots: bool = False,
 ) -> list[dict[str, Any]]:
-    """The best ``limit`` ratings of a game and category, by ordinal."""
+    """The best ``limit`` ratings of a game and category, by ordinal: people only, unless
+    ``bots`` (bots are not rated any more: their rows are old)."""
     async with sessions() as db:
-        rows = (
-            await db.scalars(
-                select(PlayerRating).where(
-                    PlayerRating.game == game, PlayerRating.category == category
-                )
-            )
-        ).all()
+        query = select(PlayerRating).where(
+            PlayerRating.game == game, PlayerRating.category == category
+        )
+        if not bots:
+            query = query.where(PlayerRating.player.not_like("bot:%"))
+        rows = (await db.scalars(query)).all()
     ranked = sorted(rows, key=lambda r: (-as_rating(r).ordinal, r.player))[:limit]
     return [
         {
@@ -156,6 +177,9 @@ async def leaderboard(
             "player": r.player,
             "name": r.name,
             "bot": r.player.startswith("bot:"),
+            "user_id": int(r.player[2:]) if r.player.startswith("u:") else None,
+            "rating": display_rating(as_rating(r).ordinal),
+            "provisional": r.games < PROVISIONAL_GAMES,
             "mu": round(r.mu, 3),
             "sigma": round(r.sigma, 3),
             "ordinal": round(as_rating(r).ordinal, 3),
@@ -163,3 +187,18 @@ async def leaderboard(
         }
         for i, r in enumerate(ranked)
     ]
+
+
+async def rated_people(sessions: async_sessionmaker[AsyncSession], game: str, category: str) -> int:
+    """How many people have a rating in a game and category."""
+    async with sessions() as db:
+        found = await db.scalar(
+            select(func.count())
+            .select_from(PlayerRating)
+            .where(
+                PlayerRating.game == game,
+                PlayerRating.category == category,
+                PlayerRating.player.not_like("bot:%"),
+            )
+        )
+    return int(found or 0)
