@@ -115,10 +115,15 @@ def running(
 
 
 def serve(
-    db: Path, log_path: Path, bot_delay: str = "0.05", env: dict[str, str] | None = None
+    db: Path,
+    log_path: Path,
+    bot_delay: str = "0.05",
+    env: dict[str, str] | None = None,
+    extra: tuple[str, ...] = (),
 ) -> Any:
     """``boneyard serve`` on the SQLite file ``db`` with :data:`ROOMY_ENV` and ``env`` (see
-    :func:`running`)."""
+    :func:`running`). Bots take no pace where people play (unless ``extra`` says otherwise,
+    e.g. ``("--bot-pace", "1", "--hand-pause", "600", "--claim-after", "3")``)."""
     return running(
         lambda port: [
             sys.executable,
@@ -131,6 +136,9 @@ def serve(
             str(db),
             "--bot-delay",
             bot_delay,
+            "--bot-pace",
+            "0",
+            *extra,
         ],
         log_path,
         env={**ROOMY_ENV, **(env or {})},

@@ -52,6 +52,14 @@ def serve(
             min=0,
         ),
     ] = 20.0,
+    claim_after: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a person must have been disconnected from a table without a clock "
+            "before the others may claim the win or give the seat to a bot.",
+            min=0,
+        ),
+    ] = 60.0,
     broadcast: Annotated[
         str | None,
         typer.Option(
@@ -109,6 +117,7 @@ def serve(
         bot_delay=bot_delay,
         bot_pace=bot_pace,
         hand_pause=hand_pause,
+        claim_after=claim_after,
         broadcast=broadcast,
         seed_window=seed_window,
         gc_pacing=gc_pacing,

@@ -39,6 +39,7 @@ from boneyard.server.ratelimit import Limits, LocalStorage, TooMany, storage_for
 from boneyard.server.settings import SiteSettings
 from boneyard.server.socket import add_socket
 from boneyard.server.tables import DB_ERRORS, SEED_WINDOW, TableManager
+from boneyard.server.tableview import CLAIM_AFTER
 from boneyard.server.workers import Workers
 from boneyard.store.db import make_engine, migrate, sessionmaker, sqlite_url
 
@@ -79,6 +80,7 @@ def create_app(
     limits: Mapping[str, str] | None = None,
     bot_pace: float = 1.0,
     hand_pause: float = HAND_PAUSE,
+    claim_after: float = CLAIM_AFTER,
 ) -> FastAPI:
     """The web application on database ``db`` (URL or SQLite path; see :func:`database_url`).
 
@@ -92,7 +94,8 @@ def create_app(
     ``settings``: the operator's settings (boneyard.server.settings); ``limits``: rate limits
     by name (boneyard.server.ratelimit.DEFAULT_LIMITS); ``bot_pace``: seconds a bot takes a move
     at a table with people, unless the table says otherwise; ``hand_pause``: seconds the next
-    hand waits at most for everyone to press Continue (boneyard.server.between).
+    hand waits at most for everyone to press Continue (boneyard.server.between); ``claim_after``:
+    seconds a person must have been disconnected before the others may claim (no clock).
     """
     cfg = (settings or SiteSettings()).checked()
     engine = make_engine(database_url(db))
@@ -108,6 +111,7 @@ def create_app(
         pause_unwatched=cfg.pause_unwatched,
         bot_pace=bot_pace,
         hand_pause=hand_pause,
+        claim_after=claim_after,
     )
     rate = Limits(storage_for(shared), limits)
     accounts = Accounts(sessions, cfg, rate)

@@ -6,7 +6,8 @@
 * **Abort** (``{"type": "abort"}``): before every seat has moved in the first hand; the table
   ends with no result and no rating (status ``aborted``).
 * **Claim** (``{"type": "claim", "seat": s, "how": "win" | "bot"}``): at a table without a turn
-  clock, once seat ``s``'s person has been disconnected for ``CLAIM_AFTER`` seconds: the win
+  clock, once seat ``s``'s person has been disconnected for ``claim_after`` seconds (a minute:
+  ``tableview.CLAIM_AFTER``, or the site's ``--claim-after``): the win
   (two players), or a bot plays the seat until its person takes it back (like the clock's
   abandonment; ``seat_changes`` event ``handed``).
 * **Rematch** (``{"type": "rematch"}``, at the game's end): the same seats and options at a new
@@ -34,7 +35,7 @@ from boneyard.core.protocol import JSON
 from boneyard.server import presence
 from boneyard.server.clock import DEFAULT_BOT, FALLBACK_BOT
 from boneyard.server.tables import LiveTable, TableManager, now
-from boneyard.server.tableview import CLAIM_AFTER, abortable
+from boneyard.server.tableview import abortable
 from boneyard.store.models import GameTable
 
 if TYPE_CHECKING:
@@ -136,7 +137,7 @@ class Endings:
 
     async def claim(self, table: LiveTable, user_id: int | None, seat: Any, how: Any) -> None:
         """``user_id`` claims the win over, or hands to a bot, the seat ``seat`` whose person
-        has been away for ``CLAIM_AFTER`` seconds (a table without a clock)."""
+        has been away for ``claim_after`` seconds (a table without a clock)."""
         async with table.lock:
             await self.tables.refresh_shared(table)
             mine = self.my_seat(table, user_id)
@@ -158,13 +159,13 @@ class Endings:
                 raise IllegalActionError("you can claim only another person's seat")
             presence.sync(table)
             gone = presence.away_for(table, seat)
-            if gone < CLAIM_AFTER:
+            if gone < table.claim_after:
                 name = table.seats[seat].get("name")
                 if gone == 0:
                     raise IllegalActionError(f"{name} is at the table")
                 raise IllegalActionError(
                     f"{name} has been away for {int(gone)} s: you may claim after "
-                    f"{int(CLAIM_AFTER)} s"
+                    f"{int(table.claim_after)} s"
                 )
             if how == "win":
                 if len(table.seats) != 2:
@@ -203,6 +204,7 @@ class Endings:
             table.settings = old
             raise
         table.status = table.stored_status = status
+        self.tables.lobby_version += 1
         self.tables.breaks.clear(table)
         table.log().note_changes(table.settings, table.version)
         await table.broadcast()

@@ -9,6 +9,7 @@ after ``unwatched_minutes`` unwatched.
 """
 
 import secrets
+import time
 from datetime import timedelta
 from typing import Annotated, Any, Literal
 
@@ -24,7 +25,7 @@ from boneyard.core.protocol import JSON
 from boneyard.games.registry import available_games, get_spec
 from boneyard.server import access
 from boneyard.server.accounts import Accounts, Me
-from boneyard.server.clock import DEFAULT_PER_MOVE, ClockIn, clock_settings
+from boneyard.server.clock import DEFAULT_GRACE, DEFAULT_PER_MOVE, ClockIn, clock_settings
 from boneyard.server.ratelimit import TooMany
 from boneyard.server.tables import LiveTable, TableManager, first_commitment, now
 from boneyard.server.validation import storable
@@ -35,6 +36,8 @@ MAX_BOT_PACE = 5.0
 """The longest a table may ask its bots to take over a move (seconds)."""
 LOBBY_SIZE = 100
 """Tables the lobby lists (newest first)."""
+LOBBY_FRESH = 1.0
+"""Seconds a lobby list is served again before it is read anew (pages poll it)."""
 HISTORY = 100
 """Games "Your games" lists."""
 RUNNING = ("open", "playing")
@@ -311,7 +314,12 @@ def router(lobby: Lobby, errors: dict[int | str, Any]) -> APIRouter:
                     "max_players": spec.max_players,
                 }
             )
-        return {"games": out, "bots": list(BOTS)}
+        return {
+            "games": out,
+            "bots": list(BOTS),
+            "clock": {"per_move": DEFAULT_PER_MOVE, "grace": DEFAULT_GRACE},
+            "bot_pace": tables.bot_pace,
+        }
 
     @r.post("/api/tables", responses=errors)
     async def new_table(body: TableIn, user: NeedUser) -> JSON:
@@ -332,9 +340,23 @@ def router(lobby: Lobby, errors: dict[int | str, Any]) -> APIRouter:
         """The signed-in person's tables, newest first (finished ones with their result)."""
         return {"games": await lobby.my_games(user)}
 
+    listed: dict[str, Any] = {"at": -1.0, "body": None, "version": -1}
+
     @r.get("/api/tables")
     async def list_tables() -> JSON:
-        """Open tables (a seat to take) and tables in play (to watch), newest first."""
+        """Open tables (a seat to take) and tables in play (to watch), newest first. Lobby
+        pages ask every few seconds: the answer is kept for ``LOBBY_FRESH`` seconds, unless a
+        table of this process changed meanwhile (``lobby_version``)."""
+        fresh = time.monotonic() - listed["at"] < LOBBY_FRESH
+        if listed["body"] is not None and fresh and listed["version"] == tables.lobby_version:
+            body: JSON = listed["body"]
+            return body
+        version = tables.lobby_version
+        listed["body"], listed["at"] = await lobby_tables(), time.monotonic()
+        listed["version"] = version
+        return dict(listed["body"])
+
+    async def lobby_tables() -> JSON:
         async with tables.sessions() as s:
             ids = (
                 await s.scalars(

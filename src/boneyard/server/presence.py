@@ -8,8 +8,8 @@ view carries ``presence`` (:mod:`boneyard.server.tableview`); a socket opened wi
 ``?presence=1`` also gets ``{"type": "presence", "presence": [...], "server_time"}`` whenever a
 seat's person comes or goes. All of it is in memory: no database read.
 
-At a table without a turn clock, a seat away for ``CLAIM_AFTER`` seconds may be claimed by the
-other people (:mod:`boneyard.server.endings`).
+At a table without a turn clock, a seat away for ``claim_after`` seconds (a minute) may be claimed
+by the other people (:mod:`boneyard.server.endings`).
 """
 
 from __future__ import annotations

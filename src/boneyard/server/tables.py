@@ -112,6 +112,7 @@ class LiveTable:
     # by process, and since when each person seat has had no socket (server time).
     remote: dict[str, set[int]] = field(default_factory=dict)
     away: dict[int, float] = field(default_factory=dict)
+    claim_after: float = tableview.CLAIM_AFTER  # (the site's: TableManager.claim_after)
 
     def make_bots(self) -> None:
         """Bot players for the bot seats (their own randomness: they never see the state)."""
@@ -213,6 +214,7 @@ class LiveTable:
             ],
             "status": self.status,
             "private": self.private,
+            "tournament": bool((self.settings or {}).get("event")),
             # Created full: dealt when the players' seeds for hand 0 are in, at the latest then.
             **({"start_by": self.settings["start_by"]} if self.waits_for_seeds() else {}),
         }
@@ -330,6 +332,7 @@ class TableManager:
         pause_unwatched: bool = True,
         bot_pace: float = 1.0,
         hand_pause: float = between.HAND_PAUSE,
+        claim_after: float = tableview.CLAIM_AFTER,
     ):
         self.sessions = sessions
         # Log writes of every table go through one group-commit writer.
@@ -339,6 +342,8 @@ class TableManager:
         # Seconds a bot takes a move at a table with people (a table's settings may say
         # otherwise: "bot_pace"); bot-only tables move every bot_delay.
         self.bot_pace = bot_pace
+        # Seconds a person must have been disconnected before the others may claim.
+        self.claim_after = claim_after
         # A table created with every seat taken waits this long (at most) for its players'
         # seeds for hand 0 before it deals (see arm_start; 0: it deals at once).
         self.seed_window = seed_window
@@ -347,6 +352,9 @@ class TableManager:
         self.unwatched_minutes = unwatched_minutes
         self.pause_unwatched = pause_unwatched
         self.starters: dict[str, asyncio.Task[None]] = {}
+        # Moves on whenever a table's seats or status change here: the lobby's list is read
+        # anew then (boneyard.server.lobby).
+        self.lobby_version = 0
         self.redealers: dict[str, asyncio.Task[None]] = {}
         self.closing = False  # set on shutdown: bots stop after the move they are making
         self.live: dict[str, LiveTable] = {}
@@ -497,6 +505,7 @@ class TableManager:
             return None
         if table is not None:
             self.live.setdefault(table_id, table)
+            self.lobby_version += 1  # (a table made here or elsewhere)
             return self.live[table_id]
         return None
 
@@ -517,6 +526,7 @@ class TableManager:
         table.private, table.invite_token = bool(row.private), row.invite_token
         table.created_by, table.created_at = row.created_by, row.created_at
         table.bot_only = bool(row.bot_only)
+        table.claim_after = self.claim_after
         if any(e.kind == "deal" and "scheme" not in e.payload for e in entries):
             table.scheme = fairness.SCHEME_V1  # begun before client seeds: keeps its rule
         _take_seeds(table, seeds, entries)
@@ -582,6 +592,8 @@ class TableManager:
         if row.status != table.status:
             table.status = row.status
             changed = True
+        if changed:
+            self.lobby_version += 1
         return changed
 
     async def refresh_shared(self, table: LiveTable) -> None:
@@ -741,6 +753,7 @@ class TableManager:
                 await db.execute(
                     update(GameTable).where(GameTable.id.in_(ids)).values(status="closed")
                 )
+                self.lobby_version += 1
         for tid in ids:
             table = self.live.get(tid)
             if table is not None and not table.clients:
@@ -771,6 +784,7 @@ class TableManager:
         await self.writer.write(w)
         if w.status is not None:
             table.stored_status = w.status
+            self.lobby_version += 1
         if entries:
             table.last_at = entries[-1]["created_at"]  # committed: the clock counts from it
 
@@ -793,6 +807,7 @@ class TableManager:
                     row.settings = settings
                 await add_players(db, table.id, seats, row.created_at)
         table.seats = seats
+        self.lobby_version += 1
         if settings is not None:
             table.settings = settings
             if table.state is not None:

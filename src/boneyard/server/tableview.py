@@ -42,7 +42,7 @@ def add_public(table: LiveTable, msg: JSON, seat: int | None, full_log: bool) ->
             msg["log"] = {"from": start, "entries": log.entries[start:]}
     msg["presence"] = presence_json(table)
     if not (settings := table.settings or {}).get("clock"):
-        msg["claim_after"] = CLAIM_AFTER
+        msg["claim_after"] = table.claim_after
     msg["server_time"] = round(time.time(), 3)
     end = hand_end_json(table)
     if end is not None:
