@@ -44,7 +44,7 @@ export function renderLog(ol, log, added, full) {
   while (ol.children.length > from) ol.lastElementChild.remove();
   for (const e of full ? log.entries : added) ol.append(item(e));
   if (!log.entries.length) ol.append(el("li", { class: "none" }, "No move yet."));
-  const box = ol.parentElement;
+  const box = ol.closest(".log-box");
   if (box) box.scrollTop = box.scrollHeight;
 }
 
@@ -98,7 +98,7 @@ export function flyIn(layout, name, from) {
     dx *= k;
     dy *= k;
   }
-  node.animate([{ transform: `translate(${dx}px, ${dy}px)`, opacity: 0.4 }, { transform: "translate(0, 0)", opacity: 1 }],
+  node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
     { duration: 420, easing: "cubic-bezier(.2,.7,.3,1)" });
 }
 

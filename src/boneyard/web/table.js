@@ -3,7 +3,7 @@
 // captures into that seat's legal moves. Pieces: movelog.js (log, effects), handend.js (a hand's
 // and a game's end), leave.js (resign, abort, claim), notify.js (title, sound, alerts).
 import { api, el } from "/static/api.js";
-import { tile, sameTile, tileWords } from "/static/tiles.js";
+import { tile, sameTile } from "/static/tiles.js";
 import { candidates as pick, cellTargets, spacerChoice, spacerLabel, tileMoves } from "/static/picker.js";
 import { board, endKey, gameOf, pilesPanel } from "/static/board.js";
 import { infoChips, seatName } from "/static/common.js";
@@ -340,10 +340,10 @@ function renderMine(view, moves) {
     const opts = tileMoves(moves, t);
     const cls = [opts.length ? "playable" : "", sel && sel.tile === t ? "selected" : "", view.drawn && sameTile(view.drawn, t) ? "drawn" : "",
       suggested && sameTile(suggested, t) ? "suggested" : ""].join(" ");
+    // (its name is the tile's, "five-six", from the picture inside)
     const node = tile(t, cls, 30, true);
-    node.setAttribute("aria-hidden", "true");
-    const label = `${tileWords(t)}${opts.length ? "" : ", cannot be played now"}`;
-    const holder = el("button", { type: "button", class: `hand-tile ${cls}`.trim(), "data-tile": t, "aria-label": label }, node);
+    const holder = el("button", { type: "button", class: `hand-tile ${cls}`.trim(), "data-tile": t }, node);
+    if (!opts.length) holder.append(el("span", { class: "sr-only" }, ", cannot be played now"));
     if (opts.length) {
       holder.setAttribute("aria-pressed", String(Boolean(sel && sel.tile === t)));
       holder.addEventListener("click", () => choose(t, opts));
