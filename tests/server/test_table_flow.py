@@ -167,6 +167,10 @@ def test_a_hands_end_is_explained_in_words() -> None:
     bust = {"hand": 1, "reason": "domino", "winner": 0, "award": 0, "scores": [58, 20]}
     words = handend.explain("merry-go-round", names, bust, [[], ["6-6", "4-4"]])
     assert "scores nothing" in words[2]
+    plain = {**bust, "award": 4}
+    assert handend.explain("merry-go-round", names, plain, [[], ["6-6", "4-4"]])[1] == (
+        "Ann went out: the others kept 20 pips, rounded to 20: a point for every 5 — Ann scores 4."
+    )
     block = {"hand": 0, "reason": "block", "winner": None, "award": 0, "awards": [-14, -3],
              "scores": [40, 60]}  # fmt: skip
     words = handend.explain("highrise", names, block, [["W-W"], ["1-2"]])

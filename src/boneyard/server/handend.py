@@ -146,13 +146,14 @@ def explain(
 
 
 def kept(game: str, names: Sequence[str], hands: Sequence[Sequence[str]]) -> list[str]:
-    """``Bob kept 5-5 and 6-2: 18 pips.`` for every seat with tiles left."""
+    """``Bob kept 5-5 and 6-2: 18 pips.`` for every seat with tiles left (High Fives counts no
+    pips: the tiles are only named)."""
     out = []
     for i, tiles in enumerate(hands):
         if tiles and i < len(names):
             total = pips(tiles)
-            amount = f"worth {total}" if game == "highrise" else f"{total} pips"
-            out.append(f"{names[i]} kept {listing(list(tiles))}: {amount}.")
+            amount = {"highrise": f": worth {total}", "high-fives": ""}.get(game, f": {total} pips")
+            out.append(f"{names[i]} kept {listing(list(tiles))}{amount}.")
     return out
 
 
@@ -227,16 +228,14 @@ def _merry(
     if reason == "domino" and isinstance(w, int) and len(hands) == n and plain:
         total = sum(pips(h) for i, h in enumerate(hands) if i != w)
         would = round5(total) // 5
-        out = [
-            f"{names[w]} went out: the others kept {total} pips, rounded to {round5(total)}: "
-            f"a point for every 5 is {_points(would)}."
-        ]
+        kept = f"{names[w]} went out: the others kept {total} pips, rounded to {round5(total)}"
         if would and not award:
-            out.append(f"That would take {names[w]} past {target} (exactly {target} wins): it "
-                       "scores nothing.")  # fmt: skip
-        else:
-            out.append(f"{names[w]} scores {award}.")
-        return out
+            return [
+                f"{kept}: {_points(would)}, a point for every 5.",
+                f"That would take {names[w]} past {target} (exactly {target} wins): it scores "
+                "nothing.",
+            ]
+        return [f"{kept}: a point for every 5 — {names[w]} scores {award}."]
     awards = line.get("awards")
     differences = opts.get("block_scoring", "differences") == "differences"
     if reason == "block" and isinstance(awards, list) and differences:

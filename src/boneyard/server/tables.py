@@ -1128,6 +1128,9 @@ class TableManager:
 
     async def _run_bots(self, table: LiveTable) -> None:
         while not self.closing:
+            st = table.state
+            if st is None or table.ended or st.current_seat not in table.bots:
+                return  # (a person's turn: their move starts the bots again, pace from then)
             delay = self.pace(table)
             if delay:
                 await asyncio.sleep(delay)

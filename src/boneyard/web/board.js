@@ -274,7 +274,13 @@ export function fivesBoard(view, ctx = {}) {
   const vw = maxX - minX + 2 * pad;
   const vh = maxY - minY + 2 * pad;
   root.setAttribute("viewBox", `${minX - pad} ${minY - pad} ${vw} ${vh}`);
-  const fits = Math.min(MAX_SCALE, (ctx.width || 1060) / vw);
+  // To the width it has; never so small that a tile is under MIN_TILE px (a layout that could not
+  // bend within the width then scrolls inside the felt: the page itself never scrolls sideways).
+  let fits = Math.min(MAX_SCALE, (ctx.width || 1060) / vw);
+  if (ctx.width && fits < (MIN_TILE + 1) / (2 * U)) {
+    fits = (MIN_TILE + 1) / (2 * U);
+    root.classList.add("wide");
+  }
   root.setAttribute("width", Math.round(vw * fits));
   root.setAttribute("height", Math.round(vh * fits));
   box.append(root);

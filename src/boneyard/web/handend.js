@@ -7,6 +7,10 @@ import { tile } from "/static/tiles.js";
 
 let tick = null;
 
+function clockText(s) {
+  return s >= 60 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` : `${s} s`;
+}
+
 function countdown(node, last, text) {
   const left = () => Math.max(0, Math.ceil(last.hand_end.deadline - last.server_time - (performance.now() - last.receivedAt) / 1000));
   const show = () => { node.textContent = text(left()); };
@@ -65,7 +69,7 @@ export function renderHandEnd(box, last, log, names, ctx) {
     }
     const waiting = last.table.seats.map((s, i) => (s.kind === "person" && !end.continued.includes(i) ? names[i] : null)).filter(Boolean);
     box.append(note);
-    countdown(note, last, (s) => `${pressed && waiting.length ? `Waiting for ${waiting.join(", ")}. ` : ""}The next hand is dealt in ${s} s${seated && !pressed ? ", or when everyone has pressed Continue" : ""}.`);
+    countdown(note, last, (s) => `${pressed && waiting.length ? `Waiting for ${waiting.join(", ")}. ` : ""}The next hand is dealt in ${clockText(s)}${seated && !pressed ? ", or when everyone has pressed Continue" : ""}.`);
   }
   box.hidden = false;
 }

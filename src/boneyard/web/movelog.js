@@ -87,7 +87,7 @@ export function popPoints(layout, name, points) {
 // The tile just placed flies in from its player's plate (skipped under prefers-reduced-motion).
 export function flyIn(layout, name, from) {
   const node = tileNode(layout, name);
-  if (!node || !from || reduced() || !node.animate) return;
+  if (!node || !from || reduced() || !node.animate) return false;
   const a = from.getBoundingClientRect();
   const b = node.getBoundingClientRect();
   let dx = a.left + a.width / 2 - (b.left + b.width / 2);
@@ -100,6 +100,7 @@ export function flyIn(layout, name, from) {
   }
   node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
     { duration: 420, easing: "cubic-bezier(.2,.7,.3,1)" });
+  return true;
 }
 
 // What the newest entries did, for the effects: the last placement (tile, seat, points).

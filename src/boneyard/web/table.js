@@ -126,7 +126,9 @@ function onView(msg) {
 function effects(added) {
   const p = lastPlacement(added);
   if (p) {
-    flyIn($("layout"), p.tile, document.querySelector(`.plate[data-seat="${p.seat}"]`));
+    if (flyIn($("layout"), p.tile, document.querySelector(`.plate[data-seat="${p.seat}"]`))) {
+      document.body.dataset.flights = String(Number(document.body.dataset.flights || 0) + 1);
+    }
     popPoints($("layout"), p.tile, p.points);
     play("place");
   }
@@ -257,7 +259,8 @@ function boardWidth() {
 }
 
 function boardContext(view, moves) {
-  const ctx = { hand: view.hand, last: null, seatOf: log.lastBySeat(), width: boardWidth(), tileU: window.innerWidth < 700 ? 26 : 34 };
+  const small = window.innerWidth < 900 || window.innerHeight < 500; // (a phone: 44 px targets)
+  const ctx = { hand: view.hand, last: null, seatOf: log.lastBySeat(), width: boardWidth(), tileU: small ? 44 : 34 };
   if (!sel) return ctx;
   ctx.tileName = sel.tile;
   const cand = candidates(moves);
@@ -422,6 +425,7 @@ async function playAgain() {
 function render() {
   if (!last) return;
   document.body.dataset.version = last.version;
+  document.body.dataset.drawnFor = String(window.innerWidth); // (the width it was drawn for)
   const t = last.table;
   $("title").textContent = t.title;
   $("rules-link").href = `/rules/${t.game}`; // opens beside the table
@@ -449,6 +453,7 @@ function render() {
   const ended = last.hand_end && last.hand_end.waiting;
   $("info").replaceChildren(...infoChips(ended ? { ...view, hand_number: last.hand_end.hand } : view));
   const ctx = boardContext(view, moves);
+  document.body.dataset.boardWidth = String(ctx.width); // (what the board was drawn for)
   $("layout").replaceChildren(board(view, ctx));
   markSuggested(ctx);
   const cap = $("captured");
