@@ -440,6 +440,7 @@ function render() {
   const view = last.view;
   renderHandEnd($("hand-summary"), last, log, names(), { send: sendMessage, names, mySeats: mySeat, playAgain, replayHref: `/replay/${tableId}${inviteQuery}` });
   renderSummary();
+  $("mine").hidden = !view; // (no hand before the deal)
   if (!view) {
     $("turn").textContent = t.status === "open" ? "Waiting for the table to start." : "";
     return;
