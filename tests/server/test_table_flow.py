@@ -290,11 +290,11 @@ def test_resigning_a_two_player_game_gives_the_opponent_the_win(db_path: str) ->
         use(c, bob)
         assert post(c, f"/api/tables/{tid}/again").status_code == 200
         # Both are people: rated, the resigner as the loser.
-        wait_for(
-            lambda: len(c.get("/api/ratings?game=highfive&category=2p").json()["ratings"]) == 2
-        )
-        board = c.get("/api/ratings?game=highfive&category=2p").json()["ratings"]
+        board_url = "/api/leaderboard?game=highfive&category=2p"
+        wait_for(lambda: len(c.get(board_url).json()["ratings"]) == 2)
+        board = c.get(board_url).json()["ratings"]
         assert [r["name"] for r in board] == ["bob", "ann"]
+        assert board[0]["rating"] > 1500 > board[1]["rating"]
         assert c.get(f"/api/tables/{tid}/record").json()["meta"]["ending"]["reason"] == "resign"
         assert c.get(f"/api/tables/{tid}/replay").status_code == 200
 
@@ -350,7 +350,7 @@ def test_abort_before_everyone_moved_and_not_after(db_path: str) -> None:
             done = receive(ws, lambda m: is_view(m) and m.get("ending"))
         assert done["ending"]["reason"] == "abort" and done["result"] is None
         assert done["abortable"] is False and live(c, tid).status == "aborted"
-        assert c.get("/api/ratings?game=highfive&category=2p").json()["ratings"] == []
+        assert c.get("/api/leaderboard?game=highfive&category=2p").json()["ratings"] == []
         # Another table: both move, then it is too late.
         tid2, ann, bob = people_table(c, names=("cyd", "dia"))
         table = live(c, tid2)
@@ -568,3 +568,38 @@ def test_the_guided_first_hand_hints_at_each_step(db_path: str) -> None:
             later = receive(ws, lambda m: is_view(m) and "hand_end" not in m)
             assert "guide" not in later
         assert any("multiple of 5" in h["text"] or "lead" in h["text"] for h in hints)
+
+
+def test_the_leaderboard_lists_people_on_a_familiar_scale(db_path: str) -> None:
+    from boneyard.server.tables import now
+    from boneyard.store.events import PlayerRating
+
+    with TestClient(make_app(db_path)) as c:
+        sessions = c.app.state.sessions  # type: ignore[attr-defined]
+
+        async def rows() -> None:
+            async with sessions() as db, db.begin():
+                for player, name, mu, sigma, games in (
+                    ("u:1", "ann", 30.0, 3.0, 25),  # ordinal 21: settled
+                    ("u:2", "bob", 27.0, 7.0, 3),  # ordinal 6: provisional
+                    ("bot:greedy", "Greedy bot", 40.0, 2.0, 90),  # an old bot row
+                ):
+                    db.add(PlayerRating(game="highrise", category="3p", player=player, name=name,
+                                        mu=mu, sigma=sigma, games=games, updated_at=now()))  # fmt: skip
+
+        assert c.portal is not None
+        c.portal.call(rows)
+        board = c.get("/api/leaderboard?game=highrise&category=3p").json()
+        assert board["title"] == "Highrise" and board["players_title"] == "3 players"
+        assert board["people"] == 2 and board["provisional_games"] == 10
+        assert [(r["name"], r["rating"], r["provisional"]) for r in board["ratings"]] == [
+            ("ann", 2130, False),
+            ("bob", 1680, True),
+        ]
+        assert board["ratings"][0]["user_id"] == 1
+        with_bots = c.get("/api/leaderboard?game=highrise&category=3p&bots=true").json()
+        assert [r["name"] for r in with_bots["ratings"]] == ["Greedy bot", "ann", "bob"]
+        assert with_bots["people"] == 2
+        assert c.get("/api/leaderboard?game=chess").status_code == 400
+        assert c.get("/api/leaderboard?category=9p").status_code == 400
+        assert c.get("/leaderboard").status_code == 200

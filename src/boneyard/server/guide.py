@@ -19,15 +19,8 @@ if TYPE_CHECKING:
 
 def first_hand(table: LiveTable) -> bool:
     """Whether the guided hand is still on: no hand has ended, or the first end is shown."""
-    log = table.movelog
-    ends = [
-        e
-        for e in (log.entries if log is not None else [])
-        if e.get("type") == "hand_end" and e.get("reason") != "redeal"
-    ]
-    if not ends:
-        return True
-    return len(ends) == 1 and table.break_until is not None
+    played = table.movelog.played if table.movelog is not None else 0
+    return played == 0 or (played == 1 and table.break_until is not None)
 
 
 def hint(table: LiveTable, seat: int, obs: Any, msg: JSON) -> JSON | None:

@@ -30,6 +30,8 @@ PUBLIC_EVENT_FIELDS = ("on", "port")
 ACTIONS = frozenset({"lead", "play", "draw", "pass", "turn", "claim", "ruling"})
 """The entry types of a seat's own action."""
 LINE_FIELDS = ("tile", "count", "level", "capture", "claim", "ruling")
+Mark = tuple[int, tuple[int, int, int, bool], tuple["JSON | None", int, frozenset[Any]]]
+"""Where a log stood (:meth:`MoveLog.mark`)."""
 Before = Callable[[], list[list[str]]] | list[list[str]] | None
 """Every seat's tiles before an action (or a function giving them), for a hand's end."""
 RULINGS = {
@@ -108,24 +110,24 @@ class MoveLog:
         self.last_end: JSON | None = None  # the latest hand end (with the tiles kept)
         self.changes = 0  # the table's seat changes noted so far
         self.ending_noted = False
+        self.played = 0  # hands that ended (not thrown in)
+        self.movers: frozenset[Any] = frozenset()  # seats that acted before the first end
 
     # -- cursor -------------------------------------------------------------------------------
 
-    def mark(self) -> tuple[int, int, int, int, bool, JSON | None]:
+    def mark(self) -> Mark:
         """Where the log stands (to :meth:`reset` to)."""
         return (
             len(self.entries),
-            self._hand,
-            self._events,
-            self._ends,
-            self._over,
-            self.last_end,
+            (self._hand, self._events, self._ends, self._over),
+            (self.last_end, self.played, self.movers),
         )
 
-    def reset(self, mark: tuple[int, int, int, int, bool, JSON | None]) -> None:
+    def reset(self, mark: Mark) -> None:
         """Forget everything taken since ``mark``."""
         del self.entries[mark[0] :]
-        self._hand, self._events, self._ends, self._over, self.last_end = mark[1:]
+        self._hand, self._events, self._ends, self._over = mark[1]
+        self.last_end, self.played, self.movers = mark[2]
 
     # -- taking -------------------------------------------------------------------------------
 
@@ -186,6 +188,8 @@ class MoveLog:
         if "scores" in line:
             entry["scores"] = line["scores"]
         entry["text"] = action_text(self.who(entry["seat"]), entry)
+        if not self.played and kind in ACTIONS:
+            self.movers = self.movers | {entry["seat"]}
         return entry
 
     def _hand_end(self, state: GameState, line: JSON, before: Before) -> JSON:
@@ -200,6 +204,8 @@ class MoveLog:
             self.game, self.names, line, hands, self.options, partners
         )
         self.last_end = entry
+        if line.get("reason") != "redeal":
+            self.played += 1
         return entry
 
     def note(self, text: str, kind: str = "table", seat: int | None = None) -> JSON:

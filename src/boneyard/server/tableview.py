@@ -23,7 +23,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from boneyard.core.protocol import JSON, GameResult
-from boneyard.server.movelog import ACTIONS
 
 if TYPE_CHECKING:
     from boneyard.server.tables import LiveTable
@@ -111,11 +110,8 @@ def abortable(table: LiveTable) -> bool:
         return False
     if (table.settings or {}).get("event"):
         return False
-    entries = table.movelog.entries if table.movelog is not None else []
-    if any(e.get("type") == "hand_end" and e.get("reason") != "redeal" for e in entries):
-        return False
-    moved = {e.get("seat") for e in entries if e.get("type") in ACTIONS}
-    return len(moved) < len(table.seats)
+    log = table.movelog
+    return log is not None and not log.played and len(log.movers) < len(table.seats)
 
 
 def resigned_seats(table: LiveTable) -> list[int]:
