@@ -18,8 +18,6 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 
-from boneyard.bots import BOTS
-from boneyard.bots.expert import check_game
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.games.registry import available_games, get_spec
@@ -27,6 +25,7 @@ from boneyard.server import access
 from boneyard.server.accounts import Accounts, Me
 from boneyard.server.clock import DEFAULT_GRACE, DEFAULT_PER_MOVE, ClockIn, clock_settings
 from boneyard.server.ratelimit import TooMany
+from boneyard.server.sitebots import check_site_bot, site_bots
 from boneyard.server.tables import LiveTable, TableManager, first_commitment, now
 from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, TablePlayer
@@ -96,14 +95,7 @@ class Lobby:
             if s.kind == "me":
                 seats.append({"kind": "person", "user_id": user.id, "name": user.display_name})
             elif s.kind == "bot":
-                if s.bot not in BOTS:
-                    raise HTTPException(
-                        400, f"bot level {s.bot!r} is unknown (levels: {', '.join(BOTS)})"
-                    )
-                try:
-                    check_game(s.bot, body.game)
-                except BoneyardError as exc:
-                    raise HTTPException(400, str(exc)) from None
+                check_site_bot(s.bot, body.game, self.settings)
                 seats.append(
                     {"kind": "bot", "bot": s.bot, "name": f"{s.bot.capitalize()} bot {i + 1}"}
                 )
@@ -316,7 +308,7 @@ def router(lobby: Lobby, errors: dict[int | str, Any]) -> APIRouter:
             )
         return {
             "games": out,
-            "bots": list(BOTS),
+            "bots": site_bots(lobby.settings),
             "clock": {"per_move": DEFAULT_PER_MOVE, "grace": DEFAULT_GRACE},
             "bot_pace": tables.bot_pace,
         }

@@ -15,6 +15,8 @@ import { MoveLog, flyIn, lastPlacement, popPoints, renderLog } from "/static/mov
 import { renderHandEnd } from "/static/handend.js";
 import { renderClaim, renderGameActions } from "/static/leave.js";
 import { initToggles, play, turnChanged } from "/static/notify.js";
+import { initBell } from "/static/bell.js";
+import { eventLinks } from "/static/eventlink.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
@@ -464,6 +466,7 @@ function render() {
   } else cap.hidden = true;
   renderMine(view, moves);
   renderFairness($("fairness"), last, tableId);
+  eventLinks($("board"), last, tableId);
 }
 
 // The guided hand's suggestion, on the board too.
@@ -509,4 +512,4 @@ function header() {
   $("logout").addEventListener("click", async () => { await api("POST", "/api/logout"); location.href = "/"; });
 }
 
-api("GET", "/api/me").then((r) => { me = r.user; }).finally(() => { header(); initChat(me, sendMessage); connect(); });
+api("GET", "/api/me").then((r) => { me = r.user; initBell(me); }).finally(() => { header(); initChat(me, sendMessage); connect(); });

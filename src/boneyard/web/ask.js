@@ -1,0 +1,26 @@
+// Asking before an action that cannot be taken back (a forfeit, a ruling, a withdrawal…): a
+// modal dialog with the question, what will happen, and two buttons.
+import { el } from "/static/api.js";
+
+let dialog = null;
+
+function build() {
+  dialog = el("dialog", { id: "confirm", "aria-labelledby": "confirm-title" });
+  document.body.append(dialog);
+}
+
+// Resolves true when the person confirms, false when they cancel (or press Escape).
+export function ask(question, detail, yes = "Yes") {
+  if (!dialog) build();
+  const ok = el("button", { type: "button", id: "confirm-ok", class: "big" }, yes);
+  const no = el("button", { type: "button", id: "confirm-cancel" }, "Cancel");
+  dialog.replaceChildren(el("h3", { id: "confirm-title" }, question), detail ? el("p", {}, detail) : "", el("p", { class: "confirm-buttons" }, no, " ", ok));
+  return new Promise((resolve) => {
+    const done = (v) => { dialog.close(); resolve(v); };
+    ok.addEventListener("click", () => done(true));
+    no.addEventListener("click", () => done(false));
+    dialog.addEventListener("cancel", () => resolve(false), { once: true });
+    dialog.showModal();
+    no.focus();
+  });
+}
