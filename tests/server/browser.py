@@ -58,10 +58,11 @@ def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")
 
 
 def screenshot(page: Any, name: str) -> Path:
-    """A full-page screenshot ``SCREENS/name.png``, for a person to look at."""
+    """A full-page screenshot ``SCREENS/name.png``, for a person to look at: animations run to
+    their end first (a tile still flying in would be drawn halfway)."""
     SCREENS.mkdir(parents=True, exist_ok=True)
     path = SCREENS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=True, animations="disabled")
     return path
 
 

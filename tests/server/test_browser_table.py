@@ -73,6 +73,12 @@ SMALLEST_TILE = """() => {
     .filter((x) => x > 0);
   return sizes.length ? Math.min(...sizes) : null;
 }"""
+KEPT_COUNTED = """() => [...document.querySelectorAll('#hand-summary .revealed .seat-hand')].map((row) => {
+  const seat = row.dataset.seat;
+  const cell = document.querySelector(`#seats tr[data-seat="${seat}"] td.num:not(.score):not(.chips)`);
+  const plate = document.querySelector(`.plate[data-seat="${seat}"] .plate-tiles`);
+  return [row.querySelectorAll('svg.tile').length, Number(cell.textContent), parseInt(plate.textContent)];
+})"""
 SMALL_TARGETS = """(min) => [...document.querySelectorAll(
     'header a, header button, main button, main a.button, main select, main summary, #hand .hand-tile, #layout [role=button]')]
   .filter((n) => n.getClientRects().length && getComputedStyle(n).visibility !== 'hidden')
@@ -203,6 +209,11 @@ def test_a_game_followed_from_its_log_to_its_end(site: str, browser: Any, game: 
     for button in ("#rematch", "#play-again", "#view-replay", "#back-to-lobby"):
         expect(page.locator(button)).to_be_visible()
     expect(page.locator("#game-over")).to_contain_text("Game over")
+    for shown, counted, plate in page.evaluate(KEPT_COUNTED):  # what each kept, counted alike
+        assert shown == counted == plate, (game, shown, counted, plate)
+    if page.locator("#hand-summary .revealed").count():
+        kept = page.locator('#hand-summary .revealed .seat-hand[data-seat="0"] svg.tile').count()
+        assert page.locator("#hand svg.tile").count() == kept, "your hand shows what you kept"
     shot(page, f"game-over-{game}-desktop")
     fits(page, f"game-over-{game}-phone", PHONES["phone"])
     page.set_viewport_size(DESKTOP)

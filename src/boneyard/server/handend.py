@@ -278,7 +278,7 @@ def _highrise(
 
 
 def summary(names: Sequence[str], line: Mapping[str, Any], word: str = "Hand") -> str:
-    """One line for the log: ``Hand 2 is over: Ann went out, Ann scores 15.`` (``word``: what
+    """One line for the log: ``Hand 2 is over: Ann went out and scores 15.`` (``word``: what
     the game calls a hand; High Fives deals a pass)."""
     w = line.get("winner")
     who = names[w] if isinstance(w, int) and w < len(names) else None
@@ -294,5 +294,5 @@ def summary(names: Sequence[str], line: Mapping[str, Any], word: str = "Hand") -
         "ruling": "a referee's ruling ended it",
     }.get(str(reason), "it ended")
     if award and who:
-        text += f", {who} scores {award}"
+        text += f" and scores {award}" if reason == "domino" else f", {who} scores {award}"
     return f"{word} {int(line.get('hand') or 0) + 1} is over: {text}."

@@ -156,6 +156,11 @@ function analysisPanel(step) {
   panel.hidden = false;
 }
 
+// A clause as a sentence of its own ("blocked: …" → "Blocked: …").
+function sentence(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function lastStepOf(hand) {
   let k = 0;
   data.steps.forEach((s, i) => { if (s.hand === hand) k = i; });
@@ -199,7 +204,7 @@ function render() {
   if (step.hand_end) {
     const explain = el("ul", { class: "explain" });
     for (const line of step.hand_end.explain || []) explain.append(el("li", {}, line));
-    panel.replaceChildren(el("h3", {}, `Hand ${step.hand + 1} is over`), el("p", { class: "hand-result" }, handEndText(step.hand_end, data.seats)),
+    panel.replaceChildren(el("h3", {}, `Hand ${step.hand + 1} is over`), el("p", { class: "hand-result" }, sentence(handEndText(step.hand_end, data.seats))),
       explain);
     if (step.game_end) {
       const w = step.game_end.winner;

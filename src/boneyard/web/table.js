@@ -170,15 +170,23 @@ function presenceOf(i) {
   return p.online ? "connected" : "disconnected";
 }
 
+// What each seat kept at the hand's end on show (the table waits to deal, or the game is over):
+// the counts and your hand say so, not the emptied hands of the state.
+function keptHands() {
+  const e = last.hand_end ? log.entries[last.hand_end.entry] : null;
+  return e && Array.isArray(e.hands) ? e.hands : null;
+}
+
 function renderSeats() {
   const t = last.table;
   const view = last.view;
+  const kept = keptHands();
   const scores = view && view.scores ? view.scores : [];
   const rows = [el("tr", {}, el("th", { title: "Whose turn it is" }, el("span", { class: "sr-only" }, "Turn")), el("th", {}, "Player"),
     el("th", { title: "Points scored in this game" }, "Score"), el("th", { title: "Tiles in hand" }, "Tiles"),
     ...(view && view.chips_left ? [el("th", { title: "Chips left to pay with: each player starts with 150" }, "Chips")] : []))];
   t.seats.forEach((s, i) => {
-    const sizes = view && view.hand_sizes ? view.hand_sizes[i] : "";
+    const sizes = kept ? kept[i].length : view && view.hand_sizes ? view.hand_sizes[i] : "";
     const acting = view && !view.is_over && view.current_seat === i;
     const cls = [acting ? "to-act" : "", i === last.seat ? "you" : ""].join(" ");
     const who = s.kind === "open" ? "open seat" : `${s.name}${s.kind === "bot" && !s.replacing ? " (bot)" : ""}${i === last.seat ? " (you)" : ""}`;
@@ -203,7 +211,7 @@ function renderPlates() {
     const s = last.table.seats[i];
     const conn = presenceOf(i);
     const acting = view && !view.is_over && view.current_seat === i;
-    const kept = last.hand_end && last.hand_end.waiting ? (log.entries[last.hand_end.entry] || {}).hands : null;
+    const kept = keptHands();
     const tiles = kept ? kept[i].length : view && view.hand_sizes ? view.hand_sizes[i] : null;
     return el("div", { class: `plate seat-${i}${acting ? " to-act" : ""}`, "data-seat": i },
       el("span", { class: `dot seat-${i} num`, title: `seat ${i + 1}: its last tile on the board has this mark` }, String(i + 1)),
@@ -338,7 +346,8 @@ function renderMine(view, moves) {
   const hand = $("hand");
   const focused = document.activeElement && hand.contains(document.activeElement) ? document.activeElement.dataset.tile : null;
   hand.replaceChildren();
-  const tiles = [...(view.hand || [])];
+  const kept = keptHands();
+  const tiles = [...(kept && last.seat !== null && last.seat !== undefined ? kept[last.seat] : view.hand || [])];
   if (view.drawn && !tiles.some((t) => sameTile(t, view.drawn))) tiles.push(view.drawn);
   const suggested = last.guide && last.guide.move ? last.guide.move.play : null;
   for (const t of tiles) {
