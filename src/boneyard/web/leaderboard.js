@@ -1,5 +1,6 @@
 // The leaderboard: people ranked per game and number of players, on a scale where a newcomer
-// has 1500; provisional ratings marked; bots (no longer rated) only behind a filter.
+// has 1500; provisional ratings marked; bots on a board of their own, behind a filter (bot
+// accounts, and the built-in bots' old ratings), never mixed with people.
 import { api, el } from "/static/api.js";
 
 const $ = (id) => document.getElementById(id);
