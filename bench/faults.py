@@ -347,6 +347,12 @@ def servers(
             s.start()
             started.append(s)
         yield started
+    except BaseException:
+        for s in started:  # what the servers said, for the failure's report
+            with contextlib.suppress(OSError):
+                tail = s.log.read_text(errors="replace").splitlines()[-40:]
+                print(f"--- the last lines of {s.log}:", *tail, sep="\n", file=sys.stderr)
+        raise
     finally:
         for s in started:
             s.stop()
