@@ -8,6 +8,7 @@ event pages."""
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -286,7 +287,12 @@ def test_the_bell_a_dispute_and_a_replacement_in_dialogs(live_server: str) -> No
             expect(td.locator("#confirm-title")).to_have_text("Replace bob with eve?")
             td.click("#confirm-ok")
             expect(td.locator("#confirm")).to_be_hidden()
-            offers = people["eve"].http.get("/api/me/offers").json()
+            # (the dialog closes as the offer is sent: wait for the console to redraw after it)
+            expect(td.locator("#ev-error")).to_be_empty()
+            deadline = time.monotonic() + 30
+            while not (offers := people["eve"].http.get("/api/me/offers").json())["offers"]:
+                assert time.monotonic() < deadline, "the offer never reached eve"
+                td.wait_for_timeout(100)
             assert [o["event_name"] for o in offers["offers"]] == ["Hall"], offers
             assert not csp, csp
         finally:
