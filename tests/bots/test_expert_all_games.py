@@ -153,30 +153,26 @@ def _brute(state: HighFivesState, seat: int) -> dict[Any, float]:
     hands (the real state with its hidden hands reassigned: built without the sampler)."""
     search = search_for(state.observation(seat))
     others = [x for x in range(state.num_seats) if x != seat]
-    unseen = sorted(t for x in others for t in _ids(state.hands[x]))
-    sizes = [state.hands[x].bit_count() for x in others]
-    splits: set[tuple[int, ...]] = set()
+    unseen = sorted(t for x in others for t in state.hands[x])
+    sizes = [len(state.hands[x]) for x in others]
+    splits: set[tuple[tuple[int, ...], ...]] = set()
     for perm in itertools.permutations(unseen):
-        masks = []
+        held = []
         pos = 0
         for k in sizes:
-            masks.append(sum(1 << t for t in perm[pos : pos + k]))
+            held.append(tuple(sorted(perm[pos : pos + k])))
             pos += k
-        splits.add(tuple(masks))
+        splits.add(tuple(held))
     values: dict[Any, float] = {}
     for a in state.legal_actions():
         total = 0.0
-        for masks in splits:
+        for split in splits:
             world = state.copy()
-            for x, m in zip(others, masks, strict=True):
-                world.hands[x] = m
+            for x, ids in zip(others, split, strict=True):
+                world.hands[x] = ids
             total += value_of(search, world, a, seat, random.Random(0))
         values[a] = total / len(splits)
     return values
-
-
-def _ids(mask: int) -> list[int]:
-    return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
 def test_high_fives_values_match_brute_force_with_one_hidden_hand() -> None:
