@@ -107,10 +107,10 @@ def claim_sets(pairs: Sequence[IdPair], unlimited: bool) -> list[tuple[int, tupl
 
 
 def enumerate_turns(
-    hand: Sequence[int],
-    layout: Sequence[int],
+    hand: tuple[int, ...],
+    layout: list[int],
     allowed: Collection[IdPair] | None,
-    opts: HighFivesOptions | TurnRules,
+    flags: TurnRules,
     pending: tuple[IdPair, ...] = (),
 ) -> tuple[HighFivesAction, ...]:
     """Every legal action for a seat holding ``hand`` (tile ids, ascending) on the layout row
@@ -124,12 +124,11 @@ def enumerate_turns(
     Each listed turn carries its ids in ``code`` (:func:`turn_code`; -1 for a turn ending
     claim steps).
     """
-    flags = opts if isinstance(opts, TurnRules) else TurnRules(opts)
     unlimited = flags.unlimited
     out: list[HighFivesAction] = []
     # Each way to claim: the claimed pair's ids (-1, -1: none) and the claim as written.
     claims: list[tuple[int, int, tuple[tuple[Tile, Tile], ...]]]
-    free: Sequence[int] = layout
+    free = layout
     if unlimited:
         taken = [t for pair in pending for t in pair]
         free = [x for x in layout if x not in taken]
@@ -141,6 +140,8 @@ def enumerate_turns(
         claims = [(-1, -1, ())]
         for a, b in claimable_pairs(layout, allowed):
             claims.append((a, b, ((TILES[a], TILES[b]),)))
+        if len(claims) == 1:  # nothing to claim: the common case, listed without the claims
+            return _claimless(hand, layout, flags.player_choice, flags.optional)
     player_choice = flags.player_choice
     optional = flags.optional
     for t in hand:
@@ -168,6 +169,31 @@ def enumerate_turns(
                 _add(out, t, first, a, b, claim, unlimited)
             if optional or first < 0:
                 _add(out, t, -1, a, b, claim, unlimited)
+    return tuple(out)
+
+
+def _claimless(
+    hand: tuple[int, ...], layout: list[int], player_choice: bool, optional: bool
+) -> tuple[HighFivesAction, ...]:
+    """The turns of :func:`enumerate_turns` when no pair can be claimed (one claim step at
+    most per turn), in the same order."""
+    out: list[HighFivesAction] = []
+    for t in hand:
+        numbers = NUMBERS[t]
+        first = -1
+        count = 0
+        for x in layout:
+            if numbers & NUMBERS[x]:
+                if count == 0:
+                    first = x
+                count += 1
+        if count > 1 and player_choice:
+            for x in sorted([x for x in layout if numbers & NUMBERS[x]]):
+                out.append(_plain(t, x, False))
+        elif count:
+            out.append(_plain(t, first, False))
+        if optional or not count:
+            out.append(_plain(t, -1, False))
     return tuple(out)
 
 
