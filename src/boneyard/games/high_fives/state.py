@@ -90,6 +90,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         "pending",
         "position_only",
         "rules",
+        "unlimited",
         "left_only",
         "immediate",
         "target",
@@ -139,6 +140,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         self.pending: tuple[IdPair, ...] = ()
         self.position_only = False
         self.rules = TurnRules(opts)
+        self.unlimited = self.rules.unlimited
         self.left_only = opts.claimable_pairs == "left_by_player"
         self.immediate = opts.win_check == "immediate"
         self.target = opts.target
@@ -380,22 +382,20 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         if isinstance(action, Turn) and action.code >= 0 and self._listed(action):
             # A turn listed for this position: checked when it was listed.
             t, x, a, b = decode_turn(action.code)
-            claimed = [] if a < 0 else [a, b]
-        elif isinstance(action, Claim):
+            return self._take(seat, action, t, x, () if a < 0 else (a, b), allowed)
+        if isinstance(action, Claim):
             row_mask = mask_of(self.row)
             pair = check_claim(action, self.row, row_mask, self.pending, allowed, self.options)
             self.pending = (*self.pending, pair)
             self.legal = None
             return ClaimMade(seat, action.pair)
-        else:
-            hand_mask = mask_of(self.hands[seat])
-            row_mask = mask_of(self.row)
-            t, x, cmask, _pairs = check_turn(
-                action, seat, hand_mask, self.row, row_mask, allowed, self.options, self.pending
-            )
-            assert isinstance(action, Turn)
-            claimed = list(bits(cmask))
-        return self._take(seat, action, t, x, claimed, allowed)
+        hand_mask = mask_of(self.hands[seat])
+        row_mask = mask_of(self.row)
+        t, x, cmask, _pairs = check_turn(
+            action, seat, hand_mask, self.row, row_mask, allowed, self.options, self.pending
+        )
+        assert isinstance(action, Turn)
+        return self._take(seat, action, t, x, tuple(bits(cmask)), allowed)
 
     def _take(
         self,
@@ -403,20 +403,17 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         action: Turn,
         t: int,
         x: int,
-        claimed: list[int],
+        claimed: tuple[int, ...],
         allowed: set[IdPair] | None,
     ) -> HighFivesEvent:
         """Carry out a legal turn: play ``t``, capture ``x`` (-1: none), claim ``claimed``."""
         self.pending = ()
         self.hands[seat] = tuple([i for i in self.hands[seat] if i != t])
         gained = 0
-        won = claimed
-        for c in claimed:
-            gained += POINTS[c]
-        if x >= 0:
-            gained += POINTS[t] + POINTS[x]
-            won = [*claimed, t, x]
-        if won:
+        if claimed or x >= 0:
+            won = (*claimed, t, x) if x >= 0 else claimed
+            for c in won:
+                gained += POINTS[c]
             self.row = [i for i in self.row if i not in won]
             self.piles[seat] = (*self.piles[seat], *won)
         if x < 0:
@@ -427,7 +424,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
                         allowed.add((y, t) if y < t else (t, y))
             self.row.append(t)
         self.scores[seat] += gained
-        event = TurnTaken(seat, action, self.rules.unlimited, gained, tuple(self.scores))
+        event = TurnTaken(seat, action, self.unlimited, gained, tuple(self.scores))
         self.events.append(event)
         self.played += 1
         self.turn = (seat + 1) % self.n

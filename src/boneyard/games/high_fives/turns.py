@@ -124,6 +124,33 @@ def enumerate_turns(
     Each listed turn carries its ids in ``code`` (:func:`turn_code`; -1 for a turn ending
     claim steps).
     """
+    if not flags.unlimited and not _any_pair(layout, allowed):
+        # Nothing to claim: nearly every position, listed by a loop of its own.
+        return _claimless(hand, layout, flags.player_choice, flags.optional)
+    return _with_claims(hand, layout, allowed, flags, pending)
+
+
+def _any_pair(layout: list[int], allowed: Collection[IdPair] | None) -> bool:
+    """Whether a claim may take a pair of the layout ``layout`` now."""
+    if allowed is not None:
+        return bool(allowed) and bool(_allowed_pairs(layout, allowed))
+    n = len(layout)
+    for i in range(n - 1):
+        m = NUMBERS[layout[i]]
+        for k in range(i + 1, n):
+            if m & NUMBERS[layout[k]]:
+                return True
+    return False
+
+
+def _with_claims(
+    hand: tuple[int, ...],
+    layout: list[int],
+    allowed: Collection[IdPair] | None,
+    flags: TurnRules,
+    pending: tuple[IdPair, ...],
+) -> tuple[HighFivesAction, ...]:
+    """:func:`enumerate_turns` when a pair may be claimed, or claims are steps."""
     unlimited = flags.unlimited
     out: list[HighFivesAction] = []
     # Each way to claim: the claimed pair's ids (-1, -1: none) and the claim as written.
@@ -140,8 +167,6 @@ def enumerate_turns(
         claims = [(-1, -1, ())]
         for a, b in claimable_pairs(layout, allowed):
             claims.append((a, b, ((TILES[a], TILES[b]),)))
-        if len(claims) == 1:  # nothing to claim: the common case, listed without the claims
-            return _claimless(hand, layout, flags.player_choice, flags.optional)
     player_choice = flags.player_choice
     optional = flags.optional
     for t in hand:
@@ -180,14 +205,19 @@ def _claimless(
     out: list[HighFivesAction] = []
     for t in hand:
         numbers = NUMBERS[t]
-        first = -1
+        first = second = -1
         count = 0
         for x in layout:
             if numbers & NUMBERS[x]:
                 if count == 0:
                     first = x
+                elif count == 1:
+                    second = x
                 count += 1
-        if count > 1 and player_choice:
+        if count == 2 and player_choice:  # the usual choice: two tiles, lowest first
+            out.append(_plain(t, min(first, second), False))
+            out.append(_plain(t, max(first, second), False))
+        elif count > 2 and player_choice:
             for x in sorted([x for x in layout if numbers & NUMBERS[x]]):
                 out.append(_plain(t, x, False))
         elif count:

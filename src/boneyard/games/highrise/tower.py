@@ -55,6 +55,8 @@ class Geometry:
     """``cells[i]`` is the ``(row, col)`` of cell ``i``."""
     pairs: tuple[tuple[int, int], ...] = field(init=False)
     """Every pair of orthogonally adjacent cells ``(i, j)`` with ``i < j``, in order."""
+    flat_pairs: tuple[int, ...] = field(init=False)
+    """:attr:`pairs` flat, ``i, j`` after ``i, j`` (read at every move, without unpacking)."""
 
     def __post_init__(self) -> None:
         size = self.rows * self.cols
@@ -67,6 +69,7 @@ class Geometry:
             if r + 1 < self.rows:
                 pairs.append((i, i + self.cols))
         object.__setattr__(self, "pairs", tuple(sorted(pairs)))
+        object.__setattr__(self, "flat_pairs", tuple(c for pair in self.pairs for c in pair))
 
     @property
     def size(self) -> int:
@@ -122,7 +125,7 @@ class Tower:
         n = geometry.size
         self.geometry = geometry
         self.cells = geometry.cells
-        self._pairs = geometry.pairs
+        self._pairs = geometry.flat_pairs
         self.level = [0] * n
         self.dom = [-1] * n
         self.face = [0] * n
@@ -197,7 +200,10 @@ class Tower:
         level, dom = self.level, self.dom
         spare = self.spacers_left > 0
         out: list[int] = []
-        for i, j in self._pairs:
+        pairs = self._pairs
+        for k in range(0, len(pairs), 2):
+            i = pairs[k]
+            j = pairs[k + 1]
             if dom[i] == dom[j]:
                 continue
             li = level[i]
@@ -331,16 +337,20 @@ class Tower:
         wv = self.wv
         va = wv[i] if fa == WILD else fa
         vb = wv[j] if fb == WILD else fb
-        for c, f, v in ((i, fa, va), (j, fb, vb)):
-            level[c] = new
-            self.dom[c] = tid
-            self.face[c] = f
-            wv[c] = f if f != WILD else (WILD_ON_WILD if self.literal else v)
-            self.on_spacer[c] = c == sp
-            self.acc[c] = _accept(f)
+        self._cover(i, tid, fa, va, new, sp)
+        self._cover(j, tid, fb, vb, new, sp)
         self._viable_cache = None
         self._fit = -1
         return new, new * (va + vb), sp
+
+    def _cover(self, c: int, tid: int, f: int, v: int, new: int, sp: int) -> None:
+        """Put face ``f`` (counting ``v``) of domino ``tid`` on cell ``c``, now at level ``new``."""
+        self.level[c] = new
+        self.dom[c] = tid
+        self.face[c] = f
+        self.wv[c] = f if f != WILD else (WILD_ON_WILD if self.literal else v)
+        self.on_spacer[c] = c == sp
+        self.acc[c] = _accept(f)
 
     def score(self, i: int, j: int, fa: int, fb: int) -> tuple[int, int]:
         """``(level, points)`` of a placement (legal or not) on the current tower."""
