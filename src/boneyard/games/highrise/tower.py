@@ -152,9 +152,15 @@ class Tower:
     ) -> Tower:
         """A tower whose basement slot ``k`` holds ``(domino id, upper face, lower face)``."""
         t = cls(geometry, spacers_left, wild_on_wild_literal)
-        for (upper, lower), (dom, fu, fl) in zip(geometry.slots, basement, strict=True):
-            t.set_top(upper, dom, fu, 0)
-            t.set_top(lower, dom, fl, 0)
+        slots = geometry.slots
+        if len(basement) != len(slots):
+            raise ValueError(f"the basement has {len(slots)} slots, not {len(basement)}")
+        for k in range(len(slots)):
+            upper, lower = slots[k]
+            dom, fu, fl = basement[k]
+            # A wild half of the basement counts as a wild on a wild whatever the option.
+            t._cover(upper, dom, fu, WILD_ON_WILD, 0, -1)
+            t._cover(lower, dom, fl, WILD_ON_WILD, 0, -1)
         return t
 
     def set_top(
