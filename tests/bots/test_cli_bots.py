@@ -36,11 +36,11 @@ def test_arena_writes_records_and_figures(tmp_path: Path) -> None:
     assert seats == [["easy", "greedy"], ["greedy", "easy"]]
     replayed = run("replay", str(records[0]))
     assert replayed.returncode == 0, replayed.stderr
-    r = run("analyse", str(records[0]), "--seat", "0", "--worlds", "2", "--json")
+    r = run("analyse", str(records[0]), "--seat", "1", "--worlds", "2", "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["seat"] == 0 and doc["decisions"]
-    text = run("analyse", str(records[0]), "--seat", "1", "--worlds", "2")
+    text = run("analyse", str(records[0]), "--seat", "2", "--worlds", "2")
     assert text.returncode == 0 and "decisions with a choice" in text.stdout
 
 

@@ -168,3 +168,97 @@ def test_terminal_never_shows_a_bot_drawn_tile() -> None:
     assert bot_draws
     for line in bot_draws:
         assert line.strip().endswith("draws a tile"), line
+
+
+def test_replay_says_when_a_game_is_unfinished(tmp_path: Path) -> None:
+    save = tmp_path / "part.json"
+    run("play", "highfive", "--seed", "3", "--save", str(save), stdin="1\nq\n")
+    proc = run("replay", str(save))
+    assert proc.returncode == 0
+    assert "the game is unfinished: it has no game_end yet" in proc.stderr
+    assert all(x.get("type") != "game_end" for x in lines(proc.stdout))
+    whole = tmp_path / "whole.json"
+    assert run("selfplay", "--seed", "1", "--out", str(whole)).returncode == 0
+    done = run("replay", str(whole))
+    assert done.returncode == 0 and "unfinished" not in done.stderr
+
+
+def test_replay_names_the_game_a_records_events_belong_to(tmp_path: Path) -> None:
+    record = json.loads((H5 / "t-h5-06.json").read_text())
+    record["game"] = "merry-go-round"
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps(record))
+    proc = run("replay", str(wrong))
+    assert proc.returncode == 2
+    assert lines(proc.stdout) == [
+        {
+            "error": "this record's events are not Merry-Go-Round events: they are High Five's "
+            "(its game should be 'highfive')",
+            "hand": None,
+            "event": None,
+        }
+    ]
+
+
+def test_analyse_piped_is_one_line_per_decision_numbered_from_one(tmp_path: Path) -> None:
+    game = tmp_path / "g.json"
+    assert run("selfplay", "--seed", "3", "--out", str(game)).returncode == 0
+    proc = run("analyse", str(game), "--seat", "2", "--worlds", "2")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert out[-1].endswith("(threshold 5 chips)")
+    decisions = out[:-1]
+    assert decisions and all(x.startswith("hand ") and " move " in x for x in decisions)
+    assert decisions[0].startswith("hand 1 move ") and max(len(x) for x in decisions) > 80
+    assert "SIDE_" not in proc.stdout
+    doc = json.loads(run("analyse", str(game), "--seat", "2", "--worlds", "2", "--json").stdout)
+    assert doc["seat"] == 1 and len(doc["decisions"]) == len(decisions)
+    assert all(v["text"] for d in doc["decisions"] for v in d["values"])
+    bad = run("analyse", str(game), "--seat", "3")
+    assert bad.returncode == 2 and "seat 3 is not at this table (seats 1–2)" in bad.stderr
+
+
+def test_terminal_play_against_a_bot_that_crashes(tmp_path: Path) -> None:
+    crash = ROOT / "tests" / "bots" / "programs" / "crash.py"
+    save = tmp_path / "vs.json"
+    bot = f"cmd:{sys.executable} {crash}"
+    proc = run("play", "--bots", bot, "--seed", "4", "--save", str(save), stdin="1\n" * 300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = " ".join(proc.stdout.split())
+    assert "A bot failed: seat 2" in text and "ran out of ideas; it forfeits the game" in text
+    assert "Game over: You win." in text
+    meta = json.loads(save.read_text())["meta"]
+    assert meta["failures"][0]["seat"] == 1 and meta["failures"][0]["then"] == "forfeit"
+    resumed = run("play", "--resume", str(save))
+    assert resumed.returncode == 2 and "ended when a bot forfeited" in resumed.stderr
+
+
+def test_a_merry_go_round_saved_before_its_first_set_resumes_with_the_same_setter(
+    tmp_path: Path,
+) -> None:
+    """Hand 0's setter is drawn at random, and a record names it only by its first event: a game
+    saved before that event is dealt again from its seed on resume, so the same seat sets."""
+    from boneyard.cli.main import _resumed
+    from boneyard.cli.play import deal_rng, save_record
+    from boneyard.games.registry import get_spec
+
+    spec = get_spec("merry-go-round")
+    setters = {}
+    for seed in range(40):
+        state = spec.new_game(2, {})
+        state.deal_random(deal_rng(seed, 0))
+        setters[seed] = (state.current_seat, state)
+    assert {seat for seat, _ in setters.values()} == {0, 1}
+    for seed, (seat, state) in setters.items():
+        if seat != 1:
+            continue
+        path = save_record(
+            state, tmp_path / f"g{seed}.json", {"seed": seed, "bots": [None, "greedy"]}
+        )
+        _spec, again, _bots, _seed = _resumed(path)
+        assert again.current_seat == 1 and again.record() == state.record()
+        # A record whose tiles are not the seed's is read as it is (seat 0 opens then).
+        doc = json.loads(path.read_text())
+        doc["meta"]["seed"] = seed + 1000
+        path.write_text(json.dumps(doc))
+        assert _resumed(path)[1].record()["hands"] == doc["hands"]

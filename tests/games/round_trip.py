@@ -15,7 +15,8 @@ from boneyard.games.registry import get_spec
 def play(game: str, players: int, options: dict[str, Any], seed: int, steps: int) -> Any:
     """A game of ``game`` after ``steps`` seeded random actions (deals included), over or not,
     stopped where a record can stop: not inside a High Fives turn taken claim by claim (a claim
-    step is not an event of the record; the turn that ends it is)."""
+    step is not an event of the record; the turn that ends it is), nor before a random first
+    setter has set (:func:`unnamed_setter`)."""
     rng = random.Random(seed)
     state = get_spec(game).new_game(players, options)
     last = None
@@ -30,7 +31,24 @@ def play(game: str, players: int, options: dict[str, Any], seed: int, steps: int
     while last is not None and (not state.events or state.events[-1] is not last):
         actions = state.legal_actions()
         last = state.apply(actions[rng.randrange(len(actions))])
+    if unnamed_setter(state, options):
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
     return state
+
+
+def unnamed_setter(state: Any, options: dict[str, Any]) -> bool:
+    """A Merry-Go-Round game between hand 0's deal and its first event, its setter drawn at
+    random: a record names that setter only by its first event (RECORDS §6), so it cannot stop
+    there (``boneyard play --resume`` deals such a hand again from the game's seed)."""
+    return (
+        state.game == "merry-go-round"
+        and options.get("first_setter", "random") == "random"
+        and state.hands_dealt == 1
+        and not state.awaiting_deal
+        and not state.is_over
+        and not state.events
+    )
 
 
 def check_round_trip(state: Any) -> None:

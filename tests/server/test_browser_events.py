@@ -46,10 +46,11 @@ def test_bracket_page_shows_the_entrants_and_the_champion(live_server: str) -> N
             expect(page.locator("#who")).to_have_text("td-dora")
             page.click("#tournaments")
             page.wait_for_url("**/events")
-            page.fill("#ev-name", "Friday PDA")
-            page.fill("#ev-preset", "pda")
-            page.fill("#ev-schedule", "bo1")
-            page.fill("#ev-cap", "8")
+            page.click("#create summary")
+            page.fill("#f-name", "Friday PDA")
+            page.fill("#f-preset", "pda")
+            page.fill("#f-schedule", "bo1")
+            page.fill("#f-cap", "8")
             page.click("#ev-create")
             page.wait_for_url("**/events/*")
             expect(page.locator("#ev-title")).to_have_text("Friday PDA")
@@ -57,6 +58,7 @@ def test_bracket_page_shows_the_entrants_and_the_champion(live_server: str) -> N
             page.click("#add-bots")
             expect(page.locator("#entrants li")).to_have_count(8)
             page.click("#start")
+            page.click("#confirm-ok")  # starting asks first
             svg = page.locator("#bracket svg.bracket")
             expect(svg).to_be_visible()
             names = [f"Greedy bot {i}" for i in range(1, 9)]
@@ -75,6 +77,13 @@ def test_bracket_page_shows_the_entrants_and_the_champion(live_server: str) -> N
             expect(final.locator("text.win")).to_have_text(champion)
             assert page.locator("#ev-error").inner_text() == ""
             page.screenshot(path=str(SCREENSHOT), full_page=True)
+            # the game-over screen of an event table links back to its match
+            first = data["rounds"][0][0]
+            page.goto(f"{live_server}/table/{first['games'][0]['table_id']}")
+            expect(page.locator("#event-match")).to_have_attribute(
+                "href", f"/events/{eid}/matches/{first['id']}"
+            )
+            page.go_back()
             # a match page links every game's replay
             page.click(f'svg.bracket g[data-match="{data["rounds"][-1][0]["id"]}"] a')
             page.wait_for_url("**/matches/*")

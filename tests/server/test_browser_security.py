@@ -39,7 +39,17 @@ def test_every_page_passes_the_csp_and_sessions_end_everywhere(live_server: str)
             expect(page.locator("#status")).to_have_text("connected")
             wait_until(page, "document.body.dataset.version !== undefined")
             me = page.evaluate("fetch('/api/me').then(r => r.json())")["user"]["id"]
-            for path in ("/replay", "/events", "/leaderboard", f"/profile/{me}"):
+            csrf = page.evaluate("document.cookie.match(/boneyard_csrf=([^;]+)/)[1]")
+            made = page.request.post(
+                live_server + "/api/events",
+                data={"name": "Club night", "mode": "otb"},
+                headers={"X-CSRF-Token": csrf},
+            )
+            assert made.ok, made.text()
+            eid = made.json()["id"]
+            pages = ("/replay", "/events", f"/events/{eid}", f"/events/{eid}/scorecard",
+                     "/leaderboard", "/rules", "/rules/highrise", f"/profile/{me}")  # fmt: skip
+            for path in pages:
                 page.goto(live_server + path)
                 page.wait_for_load_state("networkidle")
             # A second browser signed in as carol too: her own profile lists both sessions.

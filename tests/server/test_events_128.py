@@ -67,7 +67,8 @@ def test_128_people_run_an_over_the_board_pda_event_by_score_cards() -> None:
     """Over the board: 128 people register and check in, every game's score is entered by one
     player and signed by the other, the bracket advances to the champion, and every card is in
     the CSV and JSON exports. (Best of 1 by default, the PDA schedule with BONEYARD_FULL_PDA=1.)"""
-    from tests.server.test_events import fast_dir, match, ok, people, use
+    from tests.server.conftest import fast_dir, use
+    from tests.server.test_events import match, ok, people
 
     with (
         tempfile.TemporaryDirectory(dir=fast_dir()) as d,

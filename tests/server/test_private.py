@@ -102,7 +102,10 @@ def test_bot_levels_per_seat(client: TestClient) -> None:
     assert sorted(live.bots) == [1, 2]
     r = post(client, "/api/tables", {"seats": [{"kind": "me"}, {"kind": "bot", "bot": "superb"}]})
     assert r.status_code == 400
-    assert r.json()["detail"] == (f"bot level 'superb' is unknown (levels: {', '.join(LEVELS)})")
+    assert r.json()["detail"] == (f"bot 'superb' is unknown (bots: {', '.join(LEVELS)})")
+    for name in ("cmd:python bot.py", "os:system", "random:Random"):
+        r = post(client, "/api/tables", {"seats": [{"kind": "me"}, {"kind": "bot", "bot": name}]})
+        assert r.status_code == 400 and "is unknown" in r.json()["detail"], name
 
 
 @pytest.mark.parametrize("game", ["highfive", "merry-go-round", "high-fives", "highrise"])

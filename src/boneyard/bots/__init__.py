@@ -2,7 +2,8 @@
 
 ``random`` and ``greedy`` work for every game: greedy asks the observation what each legal action
 scores right now (``action_points``, asked of the observation). Use :func:`make_bot` to build
-one by name.
+one by name: a built-in name, a plugin (:mod:`boneyard.bots.plugins`) or a program in another
+process (``cmd:python mybot.py``, :mod:`boneyard.bots.process`).
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ import random
 from collections.abc import Callable
 from typing import TypeVar
 
+from boneyard.bots.referee import AnyBot, Rules
 from boneyard.core.errors import BoneyardError
-from boneyard.core.protocol import Action, Bot, Observation
+from boneyard.core.protocol import Action, Observation
 
 A = TypeVar("A", bound=Action)
 
-__all__ = ["BOTS", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "AnyBot", "GreedyBot", "RandomBot", "Rules", "make_bot"]
 
 
 class RandomBot:
@@ -59,21 +61,18 @@ class GreedyBot:
         return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
 
 
-AnyBot = Bot[Observation[Action], Action]
-"""A bot of any game, as code that seats bots holds it."""
-
 BOTS: dict[str, Callable[[random.Random], AnyBot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
 }
 
 
-def make_bot(name: str, rng: random.Random) -> AnyBot:
-    """A bot by name (``random``, ``greedy``, or an expert level: ``easy`` ... ``expert``)."""
-    try:
-        return BOTS[name](rng)
-    except KeyError:
-        raise BoneyardError(f"bot {name!r} is unknown (bots: {', '.join(BOTS)})") from None
+def make_bot(name: str, rng: random.Random, rules: Rules | None = None) -> AnyBot:
+    """A bot by name (``random``, ``greedy``, an expert level ``easy`` ... ``expert``, a plugin
+    or ``cmd:COMMAND``); ``rules`` bound a process bot's time."""
+    from boneyard.bots.plugins import make
+
+    return make(name, rng, rules)
 
 
 def _register_experts() -> None:

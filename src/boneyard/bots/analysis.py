@@ -89,16 +89,38 @@ def analyse(
     Deterministic for a given ``seed``: each decision searches with its own generator derived
     from the seed and the decision's position.
     """
+    decisions, _total = analyse_part(record, seat, worlds=worlds, seed=seed, threshold=threshold)
+    return decisions
+
+
+def analyse_part(
+    record: Record,
+    seat: int,
+    first: int = 0,
+    count: int | None = None,
+    *,
+    worlds: int = DEFAULT_WORLDS,
+    seed: int = 0,
+    threshold: float = 5.0,
+) -> tuple[list[Decision], int]:
+    """Decisions ``first`` … ``first + count - 1`` of ``seat`` (all from ``first`` when
+    ``count`` is ``None``), and how many decisions with a choice the seat had in all: the
+    analysis in parts, each a bounded job (the replay viewer's progress), the same values as
+    :func:`analyse` gives them."""
     if not 0 <= seat < record.num_seats:
-        raise BoneyardError(f"seat {seat} is not at this table (0–{record.num_seats - 1})")
+        raise BoneyardError(f"seat {seat + 1} is not at this table (seats 1–{record.num_seats})")
     spec = get_spec(record.game)
     out: list[Decision] = []
+    total = 0
     for pos in spec.positions(record):
         state, action = pos.state, pos.action
         if action is None or state.current_seat != seat:
             continue
         obs = state.observation(seat)
         if len(obs.legal_actions) < 2:
+            continue
+        total += 1
+        if total - 1 < first or (count is not None and total - 1 >= first + count):
             continue
         chosen = spec.legal_match(state, action)
         rng = random.Random(seed * 1_000_003 + pos.hand * 1000 + pos.event)
@@ -110,17 +132,27 @@ def analyse(
         out.append(
             Decision(pos.hand, pos.event, chosen, best, tuple(values), loss, loss >= threshold)
         )
-    return out
+    return out, total
 
 
 def describe(decision: Decision, describe_action: Callable[[Action], str]) -> str:
-    """One line of text for a decision, its actions in the game's words
-    (``hand 0 event 3: chose 5-5 on 6-5, best 5-6 on 6-6, lost 4.2``)."""
+    """One line of text for a decision, its actions in the game's words and its place numbered
+    from 1 (``hand 1 move 4: chose 5-5 on 6-5, best 5-6 on the spinner 6-6, side b, lost 4.2``)."""
     chosen = describe_action(decision.chosen)
     best = describe_action(decision.best)
     flag = " MISTAKE" if decision.mistake else ""
-    values = ", ".join(f"{describe_action(v.action)}={v.value:+.1f}" for v in decision.values)
+    values = "; ".join(f"{describe_action(v.action)} {v.value:+.1f}" for v in decision.values)
     return (
-        f"hand {decision.hand} event {decision.event}: chose {chosen}, best {best}, "
+        f"hand {decision.hand + 1} move {decision.event + 1}: chose {chosen}, best {best}, "
         f"lost {decision.loss:.1f}{flag} [{values}]"
     )
+
+
+def decision_json(decision: Decision, describe_action: Callable[[Action], str]) -> JSON:
+    """A decision as JSON with every action's words (``text``) beside its record form."""
+    doc = decision.to_json()
+    doc["chosen_text"] = describe_action(decision.chosen)
+    doc["best_text"] = describe_action(decision.best)
+    for value, v in zip(doc["values"], decision.values, strict=True):
+        value["text"] = describe_action(v.action)
+    return doc

@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boneyard.bots import make_bot
-from boneyard.bots.expert import check_game
-from boneyard.games.registry import get_spec, play_out
+from boneyard.bots.plugins import check_bot
+from boneyard.bots.referee import FORFEIT, Failure, Rules, Seat, play
+from boneyard.games.registry import get_spec
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,11 +41,13 @@ class ArenaGame:
     bot_seed: int
     options: Mapping[str, Any] = field(default_factory=dict)
     keep_record: bool = False
+    rules: Rules = field(default_factory=Rules)
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What one game gave: the winner's seat, final scores, decision times by seat."""
+    """What one game gave: the winner's seat, final scores, decision times by seat, and the
+    bots' failures (the forfeit that ended it, if one did)."""
 
     index: int
     lineup: tuple[str, ...]
@@ -52,6 +55,8 @@ class Outcome:
     scores: tuple[int, ...]
     times: tuple[tuple[float, ...], ...]
     record: dict[str, Any] | None = None
+    failures: tuple[Failure, ...] = ()
+    forfeit: Failure | None = None
 
 
 def plan(
@@ -62,10 +67,11 @@ def plan(
     seed: int,
     options: Mapping[str, Any] | None = None,
     keep_records: bool = False,
+    rules: Rules | None = None,
 ) -> list[ArenaGame]:
     """The games of a match: ``games`` rounded up to whole rotations of the seats."""
     for b in bots:
-        check_game(b, game)
+        check_bot(b, game)
     base = tuple(bots[i % len(bots)] for i in range(players))
     out: list[ArenaGame] = []
     deal = 0
@@ -81,6 +87,7 @@ def plan(
                     seed * 7_919_000 + len(out),
                     dict(options or {}),
                     keep_records,
+                    rules or Rules(),
                 )
             )
         deal += 1
@@ -88,28 +95,15 @@ def plan(
 
 
 def play_game(task: ArenaGame) -> Outcome:
-    """Play one arena game to its end (decision times measured per seat)."""
+    """Play one arena game to its end (decision times measured per seat), refereed by
+    ``task.rules``: a failing bot forfeits or its fallback plays on."""
     spec = get_spec(task.game)
     n = len(task.lineup)
     state = spec.new_game(n, dict(task.options))
     state.names = [f"{b} {i + 1}" for i, b in enumerate(task.lineup)]
     times: list[list[float]] = [[] for _ in range(n)]
-    bots = [make_bot(b, random.Random(task.bot_seed * 31 + i)) for i, b in enumerate(task.lineup)]
-
-    def timed(seat: int) -> Any:
-        bot = bots[seat]
-
-        def choose(obs: Any) -> Any:
-            t = time.perf_counter()
-            action = bot.choose(obs)
-            times[seat].append(time.perf_counter() - t)
-            return action
-
-        return choose
-
-    play_out(state, [timed(i) for i in range(n)], random.Random(task.deal_seed))
-    result = state.result()
-    assert result is not None
+    seats = [_seat(task, i, times[i]) for i in range(n)]
+    run = play(state, seats, random.Random(task.deal_seed), title=spec.title)
     record = None
     if task.keep_record:
         record = state.record()
@@ -117,14 +111,47 @@ def play_game(task: ArenaGame) -> Outcome:
             "arena": {"index": task.index, "deal_seed": task.deal_seed},
             "bots": list(task.lineup),
         }
+        if run.failures:
+            record["meta"]["failures"] = [f.to_json() for f in run.failures]
     return Outcome(
         task.index,
         task.lineup,
-        result.winner,
-        tuple(result.scores),
+        run.result.winner,
+        tuple(run.result.scores),
         tuple(tuple(t) for t in times),
         record,
+        tuple(run.failures),
+        run.forfeit,
     )
+
+
+class _Timed:
+    """A bot whose decisions are timed (the arena's p50/p95 figures)."""
+
+    def __init__(self, bot: Any, times: list[float]) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.times = times
+        for hook in ("start", "finish", "close"):
+            if callable(getattr(bot, hook, None)):
+                setattr(self, hook, getattr(bot, hook))
+
+    def choose(self, observation: Any) -> Any:
+        t = time.perf_counter()
+        try:
+            return self.bot.choose(observation)
+        finally:
+            self.times.append(time.perf_counter() - t)
+
+
+def _seat(task: ArenaGame, i: int, times: list[float]) -> Seat:
+    seed = task.bot_seed * 31 + i
+    bot = _Timed(make_bot(task.lineup[i], random.Random(seed), task.rules), times)
+    on_error = task.rules.on_error
+    fallback = None
+    if on_error != FORFEIT:
+        fallback = lambda: make_bot(on_error, random.Random(seed + 1))  # noqa: E731
+    return Seat(task.lineup[i], bot, task.rules, fallback, seed)
 
 
 def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -164,6 +191,10 @@ class BotFigures:
     decisions: int
     p50_time: float
     p95_time: float
+    forfeits: int = 0
+    """Games it forfeited (an illegal answer, a timeout or a crash)."""
+    fallbacks: int = 0
+    """Games in which a fallback bot played on for it."""
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -186,9 +217,14 @@ def summarise(outcomes: Iterable[Outcome]) -> list[BotFigures]:
     wins: dict[str, float] = {}
     points: dict[str, int] = {}
     times: dict[str, list[float]] = {}
+    forfeits: dict[str, int] = {}
+    fallbacks: dict[str, int] = {}
     seats_per_game = 2
     for o in outcomes:
         seats_per_game = len(o.lineup)
+        for f in o.failures:
+            into = forfeits if f.then == FORFEIT else fallbacks
+            into[f.bot] = into.get(f.bot, 0) + 1
         seen: set[str] = set()
         for seat, bot in enumerate(o.lineup):
             times.setdefault(bot, []).extend(o.times[seat])
@@ -223,6 +259,8 @@ def summarise(outcomes: Iterable[Outcome]) -> list[BotFigures]:
                 len(times[bot]),
                 percentile(times[bot], 0.5),
                 percentile(times[bot], 0.95),
+                forfeits.get(bot, 0),
+                fallbacks.get(bot, 0),
             )
         )
     return out

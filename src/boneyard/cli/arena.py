@@ -9,21 +9,28 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from boneyard.bots import BOTS
-from boneyard.bots.analysis import DEFAULT_WORLDS, describe
+from boneyard.bots.analysis import DEFAULT_WORLDS, decision_json, describe
 from boneyard.bots.analysis import analyse as analyse_record
-from boneyard.bots.arena import Outcome, plan, play_game, summarise
-from boneyard.cli.options import parse_bot_names, parse_option_pairs
-from boneyard.core.errors import BoneyardError, OptionError
+from boneyard.bots.arena import BotFigures, Outcome, plan, play_game, summarise
+from boneyard.bots.referee import FORFEIT
+from boneyard.cli.options import (
+    BOTS_HELP,
+    MoveTimeArg,
+    OnErrorArg,
+    bot_rules,
+    parse_bot_names,
+    parse_option_pairs,
+)
+from boneyard.cli.output import console
+from boneyard.core.errors import BoneyardError
 from boneyard.core.records import dump_record, parse_record
 from boneyard.games.registry import MODULES, get_spec
 
-err = Console(stderr=True)
+err = console(stderr=True)
 
 
 def _fail(message: str) -> None:
@@ -37,7 +44,8 @@ def arena(
     ] = "highfive",
     players: Annotated[int, typer.Option(help="Number of players.")] = 2,
     bots: Annotated[
-        str, typer.Option(help="Bots, comma-separated, seated in order (repeated to fill).")
+        str,
+        typer.Option(help=f"Bots, comma-separated, seated in order (repeated): {BOTS_HELP}."),
     ] = "expert,greedy",
     games: Annotated[
         int, typer.Option(help="Games to play (rounded up to whole seat rotations).")
@@ -53,16 +61,16 @@ def arena(
         Path | None, typer.Option("--out", help="Directory to write each game's record to.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    move_time: MoveTimeArg = 5.0,
+    on_error: OnErrorArg = FORFEIT,
 ) -> None:
     """Play bots against each other: seat rotation, mirrored deals, win rates with 95% CIs."""
-    try:
-        names = parse_bot_names(bots, BOTS)
-    except OptionError as exc:
-        _fail(str(exc))
     if games < 1 or jobs < 1:
         _fail("--games and --jobs must be at least 1")
     try:
         spec = get_spec(game)
+        names = parse_bot_names(bots, game)
+        rules = bot_rules(move_time, on_error, game)
         options = parse_option_pairs(option or [], preset)
         if not spec.min_players <= players <= spec.max_players:
             raise BoneyardError(
@@ -70,7 +78,7 @@ def arena(
                 f"not {players}"
             )
         spec.new_game(players, options)
-        tasks = plan(game, players, names, games, seed, options, keep_records=out is not None)
+        tasks = plan(game, players, names, games, seed, options, out is not None, rules)
     except BoneyardError as exc:
         _fail(str(exc))
         raise
@@ -107,31 +115,43 @@ def arena(
     outcomes.sort(key=lambda o: o.index)
     figures = summarise(outcomes)
     if as_json:
-        doc = {
-            "game": game,
-            "players": players,
-            "games": len(outcomes),
-            "seed": seed,
-            "bots": [
-                {
-                    "bot": f.bot,
-                    "games": f.games,
-                    "wins": f.wins,
-                    "win_rate": f.win_rate,
-                    "ci95": list(f.ci),
-                    "avg_points": f.avg_points,
-                    "elo": f.elo,
-                    "elo_ci95": list(f.elo_ci),
-                    "decisions": f.decisions,
-                    "p50_time_s": f.p50_time,
-                    "p95_time_s": f.p95_time,
-                }
-                for f in figures
-            ],
-        }
+        doc = {"game": game, "players": players, "games": len(outcomes), "seed": seed}
+        doc["bots"] = [_figures_json(f) for f in figures]
+        doc["failures"] = [{"game": o.index, **f.to_json()} for o in outcomes for f in o.failures]
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         return
-    table = Table(title=f"{spec.title}, {players} players, {len(outcomes)} games (seed {seed})")
+    title = f"{spec.title}, {players} players, {len(outcomes)} games (seed {seed})"
+    console().print(_figures_table(title, figures))
+    _print_failures(outcomes)
+    if players == 2:
+        err.print(
+            "Elo is the difference to the other bot; each deal sequence was played with the "
+            "seats swapped."
+        )
+
+
+def _figures_json(f: BotFigures) -> dict[str, object]:
+    """One bot's figures as ``arena --json`` prints them."""
+    return {
+        "bot": f.bot,
+        "games": f.games,
+        "wins": f.wins,
+        "win_rate": f.win_rate,
+        "ci95": list(f.ci),
+        "avg_points": f.avg_points,
+        "elo": f.elo,
+        "elo_ci95": list(f.elo_ci),
+        "decisions": f.decisions,
+        "p50_time_s": f.p50_time,
+        "p95_time_s": f.p95_time,
+        "forfeits": f.forfeits,
+        "fallbacks": f.fallbacks,
+    }
+
+
+def _figures_table(title: str, figures: list[BotFigures]) -> Table:
+    """The figures as a table for people."""
+    table = Table(title=title)
     for col in ("bot", "games", "wins", "win rate (95% CI)", "avg points", "Elo (95% CI)", "p95 s"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for f in figures:
@@ -144,17 +164,37 @@ def arena(
             f"{f.elo:+.0f} ({f.elo_ci[0]:+.0f}…{f.elo_ci[1]:+.0f})",
             f"{f.p95_time:.3f}",
         )
-    Console(highlight=False).print(table)
-    if players == 2:
-        err.print(
-            "Elo is the difference to the other bot; each deal sequence was played with the "
-            "seats swapped."
-        )
+    return table
+
+
+def _print_failures(outcomes: list[Outcome], shown: int = 3) -> None:
+    """Which bots failed, how, and what was done (each bot's first few failures in full)."""
+    failures = [(o.index, f) for o in outcomes for f in o.failures]
+    if not failures:
+        return
+    by_bot: dict[str, list[tuple[int, str]]] = {}
+    for index, f in failures:
+        by_bot.setdefault(f.bot, []).append((index, f.then))
+    for bot, items in by_bot.items():
+        forfeits = sum(1 for _, then in items if then == FORFEIT)
+        parts = []
+        if forfeits:
+            parts.append(f"forfeited {forfeits} game{'s' if forfeits != 1 else ''}")
+        if len(items) > forfeits:
+            k = len(items) - forfeits
+            parts.append(f"was replaced by {items[-1][1]} in {k} game{'s' if k != 1 else ''}")
+        err.print(f"[yellow]{escape(bot)} {' and '.join(parts)}:[/]")
+    for index, f in failures[:shown]:
+        err.print(f"  game {index + 1}: {escape(f.describe())}")
+    if len(failures) > shown:
+        err.print(f"  ... {len(failures) - shown} more (--json lists every one)")
 
 
 def analyse(
     record: Annotated[Path, typer.Argument(help="A boneyard-record/1 file.")],
-    seat: Annotated[int, typer.Option(help="The seat whose decisions to analyse.")] = 0,
+    seat: Annotated[
+        int, typer.Option(help="The seat whose decisions to analyse (1 leads the turn order).")
+    ] = 1,
     threshold: Annotated[
         float, typer.Option(help="Flag a mistake when the choice loses at least this many chips.")
     ] = 5.0,
@@ -165,7 +205,7 @@ def analyse(
     """The expert's value of every legal action at each decision of a seat; flags mistakes."""
     try:
         doc = parse_record(record.read_text(encoding="utf-8"))
-        decisions = analyse_record(doc, seat, worlds=worlds, seed=seed, threshold=threshold)
+        decisions = analyse_record(doc, seat - 1, worlds=worlds, seed=seed, threshold=threshold)
     except OSError as exc:
         _fail(f"cannot read {record}: {exc.strerror}")
         raise
@@ -173,14 +213,15 @@ def analyse(
         _fail(str(exc))
         raise
     mistakes = sum(1 for d in decisions if d.mistake)
+    describe_action = get_spec(doc.game).describe_action
     if as_json:
         sys.stdout.write(
             json.dumps(
                 {
-                    "seat": seat,
+                    "seat": seat - 1,
                     "threshold": threshold,
                     "worlds": worlds,
-                    "decisions": [d.to_json() for d in decisions],
+                    "decisions": [decision_json(d, describe_action) for d in decisions],
                     "mistakes": mistakes,
                 },
                 indent=2,
@@ -188,12 +229,11 @@ def analyse(
             + "\n"
         )
         return
-    console = Console(highlight=False)
-    describe_action = get_spec(doc.game).describe_action
+    out = console()
     for d in decisions:
         line = escape(describe(d, describe_action))
-        console.print(f"[red]{line}[/]" if d.mistake else line)
-    console.print(
+        out.print(f"[red]{line}[/]" if d.mistake else line)
+    out.print(
         f"{len(decisions)} decisions with a choice, {mistakes} mistakes "
         f"(threshold {threshold:g} chips)"
     )

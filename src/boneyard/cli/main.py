@@ -5,32 +5,44 @@ from __future__ import annotations
 import json
 import random
 import sys
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from boneyard import __version__
-from boneyard.bots import BOTS, AnyBot, make_bot
-from boneyard.bots.expert import check_game
+from boneyard.bots import make_bot
+from boneyard.bots.plugins import short_label
+from boneyard.bots.referee import FORFEIT, Rules, Seat
+from boneyard.bots.referee import play as play_refereed
 from boneyard.cli import arena as arena_cli
 from boneyard.cli import site as site_cli
 from boneyard.cli import tournament as tournament_cli
-from boneyard.cli.options import parse_option_pairs
-from boneyard.cli.play import TerminalGame, save_record
+from boneyard.cli.options import (
+    BOTS_HELP,
+    MoveTimeArg,
+    OnErrorArg,
+    bot_rules,
+    parse_bot_names,
+    parse_option_pairs,
+)
+from boneyard.cli.output import console as make_console
+from boneyard.cli.play import TerminalGame, deal_rng, save_record
 from boneyard.core.errors import BoneyardError, RecordError
 from boneyard.core.protocol import GameState
-from boneyard.core.records import dump_record, parse_record
-from boneyard.games.registry import MODULES, AnySpec, get_spec, play_out
+from boneyard.core.records import Record, dump_record, parse_record
+from boneyard.games.registry import MODULES, AnySpec, get_spec, other_game
 
 app = typer.Typer(
     help="Boneyard: High Five and its family of domino games — play, replay and self-play.",
     no_args_is_help=True,
     add_completion=False,
 )
-err = Console(stderr=True)
+err = make_console(stderr=True)
 
 GameArg = Annotated[str, typer.Option("--game", "-g", help=f"Game: {', '.join(MODULES)}")]
 OptionArg = Annotated[
@@ -58,19 +70,36 @@ def _new_state(spec: AnySpec, players: int, options: dict[str, Any], names: list
 
 
 def _bots(spec_names: str, count: int, game: str = "highfive") -> list[str]:
-    names = [b.strip() for b in spec_names.split(",") if b.strip()]
+    try:
+        names = parse_bot_names(spec_names, game)
+    except BoneyardError as exc:
+        fail(str(exc))
+        raise
     if len(names) == 1:
         names = names * count
     if len(names) != count:
         fail(f"give one bot per seat ({count}), or one for all, not {len(names)}")
-    for b in names:
-        if b not in BOTS:
-            fail(f"bot {b!r} is unknown (bots: {', '.join(BOTS)})")
-        try:
-            check_game(b, game)
-        except BoneyardError as exc:
-            fail(str(exc))
     return names
+
+
+def _rules(move_time: float, on_error: str, game: str) -> Rules:
+    try:
+        return bot_rules(move_time, on_error, game)
+    except BoneyardError as exc:
+        fail(str(exc))
+        raise
+
+
+def _seat(name: str, seed: int, rules: Rules) -> Seat:
+    """A refereed bot seat: ``name`` seeded by ``seed``, its fallback (if any) by ``seed + 1``."""
+    fallback = None
+    if rules.on_error != FORFEIT:
+        fallback = lambda: make_bot(rules.on_error, random.Random(seed + 1))  # noqa: E731
+    return Seat(name, make_bot(name, random.Random(seed), rules), rules, fallback, seed)
+
+
+def _error_line(why: str) -> dict[str, object]:
+    return {"error": why, "hand": None, "event": None}
 
 
 @app.command()
@@ -95,16 +124,26 @@ def replay(
             out.write(json.dumps(line) + "\n")
             status = 2
             continue
+        record: Record | None = None
         try:
             record = parse_record(text)
             spec = get_spec(record.game)
+            ended = False
             for line in spec.replay(record):
+                ended = ended or line.get("type") == "game_end"
                 out.write(json.dumps({**tag, **line}) + "\n")
-        except RecordError as exc:
-            out.write(json.dumps({**tag, **exc.to_json()}) + "\n")
-            status = 2
+            if not ended:
+                where = f"{name}: " if several else ""
+                err.print(f"{escape(where)}the game is unfinished: it has no game_end yet")
         except BoneyardError as exc:
-            out.write(json.dumps({**tag, "error": str(exc), "hand": None, "event": None}) + "\n")
+            error = exc.to_json() if isinstance(exc, RecordError) else _error_line(str(exc))
+            other = other_game(record) if record is not None else None
+            if other is not None and record is not None:
+                error = _error_line(
+                    f"this record's events are not {get_spec(record.game).title} events: they "
+                    f"are {get_spec(other).title}'s (its game should be {other!r})"
+                )
+            out.write(json.dumps({**tag, **error}) + "\n")
             status = 2
     out.flush()
     raise typer.Exit(status)
@@ -115,7 +154,7 @@ def selfplay(
     game: GameArg = "highfive",
     players: Annotated[int, typer.Option(help="Number of players.")] = 2,
     bots: Annotated[
-        str, typer.Option(help="Bots by seat, comma-separated (or one for all).")
+        str, typer.Option(help=f"Bots by seat, comma-separated (or one for all): {BOTS_HELP}.")
     ] = "greedy",
     preset: Annotated[str | None, typer.Option(help="Rule preset (High Five: box or pda).")] = None,
     option: OptionArg = None,
@@ -123,6 +162,8 @@ def selfplay(
     out: Annotated[
         Path | None, typer.Option("--out", help="Where to write the record (default: stdout).")
     ] = None,
+    move_time: MoveTimeArg = 5.0,
+    on_error: OnErrorArg = FORFEIT,
 ) -> None:
     """Play a whole game between bots and write its record."""
     try:
@@ -132,82 +173,174 @@ def selfplay(
         fail(str(exc))
         raise
     bot_names = _bots(bots, players, game)
+    rules = _rules(move_time, on_error, game)
     state = _new_state(spec, players, options, [f"{b} {i + 1}" for i, b in enumerate(bot_names)])
-    rng = random.Random(seed)
-    players_ = [make_bot(b, random.Random(seed * 1000 + i + 1)) for i, b in enumerate(bot_names)]
-    play_out(state, [p.choose for p in players_], rng)
+    seats = [_seat(b, seed * 1000 + i + 1, rules) for i, b in enumerate(bot_names)]
+    run = play_refereed(state, seats, random.Random(seed), title=spec.title)
     record = state.record()
     record["meta"] = {"seed": seed, "bots": bot_names, "generator": f"boneyard {__version__}"}
+    if run.failures:
+        record["meta"]["failures"] = [f.to_json() for f in run.failures]
+    for failure in run.failures:
+        err.print(f"[yellow]{escape(failure.describe())}[/]")
     text = dump_record(record)
     if out is None:
         sys.stdout.write(text)
     else:
         out.write_text(text, encoding="utf-8")
-        result = state.result()
-        scores = list(result.scores) if result else []
-        err.print(f"wrote {out}: winner seat {result.winner if result else None}, scores {scores}")
+        result = run.result
+        won = "no single winner" if result.winner is None else f"seat {result.winner + 1} wins"
+        err.print(f"wrote {out}: {won}, scores {list(result.scores)}")
 
 
 @app.command()
 def play(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help=f"Game: {', '.join(MODULES)}")] = "highfive",
     players: Annotated[int, typer.Option(help="Number of players (you and bots).")] = 2,
     bots: Annotated[
         str,
-        typer.Option(
-            help="Bot for the other seats (random, greedy, easy, medium, hard, expert), "
-            "or one per seat."
-        ),
+        typer.Option(help=f"Bot for the other seats, or one per seat: {BOTS_HELP}."),
     ] = "greedy",
     preset: Annotated[str | None, typer.Option(help="Rule preset (High Five: box or pda).")] = None,
     option: OptionArg = None,
-    seat: Annotated[int, typer.Option(help="Your seat (0 leads the turn order).")] = 0,
+    seat: Annotated[int, typer.Option(help="Your seat (1 leads the turn order).")] = 1,
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
     seed: Annotated[int | None, typer.Option(help="Random seed for the deals and bots.")] = None,
     save: Annotated[
-        Path | None, typer.Option(help="Where to save the record (default: a dated file here).")
+        Path | None,
+        typer.Option(
+            help="Where to save the record (default: a dated file here, or the file resumed)."
+        ),
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="Go on with a game saved by q, with its bots, options and seed."),
+    ] = None,
+    move_time: MoveTimeArg = 5.0,
+    on_error: OnErrorArg = FORFEIT,
 ) -> None:
-    """Play a game in the terminal against bots."""
+    """Play a game in the terminal against bots (q saves it; --resume goes on with it)."""
+    if resume is not None:
+        given = [
+            p
+            for p in ("game", "players", "bots", "preset", "option", "seat", "name", "seed")
+            if getattr(ctx.get_parameter_source(p), "name", "DEFAULT") != "DEFAULT"
+        ]
+        if given:
+            fail(
+                f"--resume goes on with the saved game as it was: leave out "
+                f"{', '.join('--' + g if g != 'game' else 'the game' for g in given)}"
+            )
+        spec, state, bot_of, seed = _resumed(resume)
+        save = save or resume
+    else:
+        spec, state, bot_of, seed = _new_play(game, players, bots, preset, option, seat, name, seed)
+    rules = _rules(move_time, on_error, spec.name)
+    referees = {
+        i: _seat(b, seed * 1000 + i + 1, rules) for i, b in enumerate(bot_of) if b is not None
+    }
+    humans = {i for i, b in enumerate(bot_of) if b is None}
+    console = Console(highlight=False)
+    again = " (resumed)" if resume is not None else ""
+    console.print(
+        f"[bold]Boneyard — {spec.title}[/]{again} (seed {seed}). "
+        "Type ? for help, q to save and quit."
+    )
+    tg = TerminalGame(spec, state, humans, referees, seed, console, console.input)
+    finished = tg.run()
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    path = save or Path(f"boneyard-{spec.name}-{stamp}.json")
+    meta: dict[str, Any] = {"seed": seed, "bots": bot_of, "generator": f"boneyard {__version__}"}
+    failures = [f.to_json() for r in referees.values() for f in r.failures]
+    if failures:
+        meta["failures"] = failures
+    try:
+        save_record(state, path, meta)
+    except OSError as exc:
+        fail(f"could not save the record to {path}: {exc.strerror}")
+    console.print(f"{'Game saved' if finished else 'Game saved unfinished'} to {path}.")
+
+
+def _new_play(
+    game: str,
+    players: int,
+    bots: str,
+    preset: str | None,
+    option: list[str] | None,
+    seat: int,
+    name: str,
+    seed: int | None,
+) -> tuple[AnySpec, GameState, list[str | None], int]:
+    """A new terminal game: its spec, state, bot by seat (``None``: the person) and seed."""
     try:
         spec = get_spec(game)
         options = parse_option_pairs(option or [], preset)
     except BoneyardError as exc:
         fail(str(exc))
         raise
-    if not 0 <= seat < players:
-        fail(f"seat must be between 0 and {players - 1}")
-    others = _bots(bots, players - 1, game)
-    names: list[str] = []
-    k = 0
-    for i in range(players):
-        if i == seat:
-            names.append(name)
-        else:
-            names.append(f"{others[k].capitalize()} bot {i + 1}")
-            k += 1
+    if not 1 <= seat <= players:
+        fail(f"--seat is 1 to {players}")
+    others = iter(_bots(bots, players - 1, game))
+    bot_of: list[str | None] = [None if i == seat - 1 else next(others) for i in range(players)]
+    names = [
+        name if b is None else f"{short_label(b).capitalize()} bot {i + 1}"
+        for i, b in enumerate(bot_of)
+    ]
     state = _new_state(spec, players, options, names)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
-    rng = random.Random(seed)
-    bot_players: dict[int, AnyBot] = {}
-    k = 0
-    for i in range(players):
-        if i != seat:
-            bot_players[i] = make_bot(others[k], random.Random(seed * 1000 + i + 1))
-            k += 1
-    console = Console(highlight=False)
-    console.print(
-        f"[bold]Boneyard — {spec.title}[/] (seed {seed}). Type ? for help, q to save and quit."
-    )
-    tg = TerminalGame(spec, state, names, {seat}, bot_players, rng, console, console.input)
-    finished = tg.run()
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    path = save or Path(f"boneyard-{game}-{stamp}.json")
+    return spec, state, bot_of, seed
+
+
+def _resumed(path: Path) -> tuple[AnySpec, GameState, list[str | None], int]:
+    """The saved game of ``path``: its spec, state, bot by seat (``None``: a person) and seed."""
     try:
-        save_record(state, path)
+        record = parse_record(path.read_text(encoding="utf-8"))
+        spec = get_spec(record.game)
+        state = spec.from_record(record)
     except OSError as exc:
-        fail(f"could not save the record to {path}: {exc.strerror}")
-    console.print(f"{'Game saved' if finished else 'Game saved unfinished'} to {path}.")
+        fail(f"cannot read {path}: {exc.strerror}")
+        raise
+    except BoneyardError as exc:
+        fail(f"{path} cannot be resumed: {exc}")
+        raise
+    meta = record.meta
+    seed, bot_of = meta.get("seed"), meta.get("bots")
+    if state.is_over:
+        fail(f"the game in {path} is over: there is nothing to resume")
+    if type(seed) is not int or not isinstance(bot_of, list) or len(bot_of) != state.num_seats:
+        fail(f"{path} was not saved by boneyard play: its meta has no seed and bots by seat")
+        raise AssertionError
+    if None not in bot_of:
+        fail(f"every seat of {path} is a bot's: play it with boneyard selfplay")
+    if any(f.get("then") == FORFEIT for f in meta.get("failures", []) if isinstance(f, dict)):
+        fail(f"the game in {path} ended when a bot forfeited: there is nothing to resume")
+    for b in bot_of:
+        if b is not None:
+            _bots(str(b), 1, spec.name)
+    state.names = list(record.seats)
+    assert isinstance(seed, int)
+    return spec, _dealt_again(spec, record, seed) or state, list(bot_of), seed
+
+
+def _dealt_again(spec: AnySpec, record: Record, seed: int) -> GameState | None:
+    """A game saved before the first move of its last hand, with that hand dealt again from
+    the seed. A record names who opens a hand only by its first event (Merry-Go-Round's random
+    first setter, RECORDS §6), so read back alone it would let the wrong seat open; the seed
+    drew that seat and says it again. ``None`` when there is no such hand, or when the seed's
+    deal is not the saved one (then the record is read as it is)."""
+    if not record.hands or record.hands[-1].get("events"):
+        return None
+    state = spec.from_record(replace(record, hands=record.hands[:-1]))
+    if not state.awaiting_deal or state.is_over:
+        return None
+    state.deal_random(deal_rng(seed, state.hands_dealt))
+    saved = {k: v for k, v in record.hands[-1].items() if k != "events"}
+    again = {k: v for k, v in state.record()["hands"][-1].items() if k != "events"}
+    if json.loads(json.dumps(again)) != saved:
+        return None
+    state.names = list(record.seats)
+    return state
 
 
 @app.command()

@@ -14,9 +14,18 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from boneyard.bots import BOTS
-from boneyard.cli.options import parse_bot_names, parse_option_pairs
-from boneyard.core.errors import BoneyardError, OptionError
+from boneyard.bots.plugins import short_label
+from boneyard.bots.referee import FORFEIT
+from boneyard.cli.options import (
+    BOTS_HELP,
+    MoveTimeArg,
+    OnErrorArg,
+    bot_rules,
+    parse_bot_names,
+    parse_option_pairs,
+)
+from boneyard.cli.output import console
+from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import MODULES, get_spec
 from boneyard.tournament import (
     DoubleElimination,
@@ -35,8 +44,8 @@ from boneyard.tournament.simulate import MatchPlay, playable_matches, simulate
 app = typer.Typer(
     help="Tournaments: brackets (single, double), Swiss, round robin, pools.", no_args_is_help=True
 )
-out = Console(highlight=False)
-err = Console(stderr=True)
+out = console()
+err = console(stderr=True)
 
 DEFAULT_SCHEDULE = {
     "pda": "pda",
@@ -147,7 +156,7 @@ def simulate_cmd(
         ),
     ] = "pda",
     bots: Annotated[
-        str, typer.Option(help="Bots, comma-separated; they cycle over the entrants.")
+        str, typer.Option(help=f"Bots, comma-separated; they cycle over the entrants: {BOTS_HELP}.")
     ] = "greedy",
     game: Annotated[
         str, typer.Option("--game", "-g", help=f"Game: {', '.join(MODULES)}")
@@ -195,6 +204,8 @@ def simulate_cmd(
     save: Annotated[
         Path | None, typer.Option("--out", help="Write the finished event as JSON to this file.")
     ] = None,
+    move_time: MoveTimeArg = 5.0,
+    on_error: OnErrorArg = FORFEIT,
 ) -> None:
     """Play a whole event offline with bots and print the bracket and the champion."""
     if fmt not in DEFAULT_SCHEDULE:
@@ -204,11 +215,13 @@ def simulate_cmd(
     if seeding not in ("draw", "order"):
         _fail(f"seeding {seeding!r} is unknown (draw, order)")
     try:
-        names = parse_bot_names(bots, BOTS)
-    except OptionError as exc:
+        names = parse_bot_names(bots, game)
+        rules = bot_rules(move_time, on_error, game)
+    except BoneyardError as exc:
         _fail(str(exc))
+        raise
     width = len(str(entrants))
-    ids = [f"{names[i % len(names)]}-{i + 1:0{width}d}" for i in range(entrants)]
+    ids = [f"{short_label(names[i % len(names)])}-{i + 1:0{width}d}" for i in range(entrants)]
     bot_of = {e: names[i % len(names)] for i, e in enumerate(ids)}
     if preset is None and fmt == "pda" and game in MODULES and "pda" in get_spec(game).presets:
         preset = "pda"  # the PDA format plays the PDA rules of a game that has them
@@ -246,7 +259,7 @@ def simulate_cmd(
 
         start = time.perf_counter()
         try:
-            result = simulate(event, bot_of, game, options, seed, jobs, on_match)
+            result = simulate(event, bot_of, game, options, seed, jobs, on_match, rules)
         except BoneyardError as exc:
             progress.stop()
             _fail(str(exc))
@@ -270,6 +283,10 @@ def simulate_cmd(
                 for b, r in ranked
             )
         )
+    for match_id, failure in result.failures[:5]:
+        err.print(f"[yellow]match {escape(match_id)}:[/] {escape(failure.describe())}")
+    if len(result.failures) > 5:
+        err.print(f"... and {len(result.failures) - 5} more bot failures")
     rate = result.games / seconds if seconds > 0 else 0.0
     out.print(
         f"{len(final.entrants)} entrants, {result.matches} matches, {result.games} games, "

@@ -57,6 +57,11 @@ def strip_markup(text: str) -> str:
     return re.sub(r"\[/?[a-z ]*\]", "", text.replace("\\[", "\x00")).replace("\x00", "[")
 
 
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural but for one: ``1 tile``, ``0 tiles``, ``3 points``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def esc(text: str) -> str:
     """Escape ``[`` so that Rich prints it instead of reading a tag."""
     return text.replace("[", "\\[")
@@ -192,17 +197,43 @@ class _Canvas:
         for k, ch in enumerate(text):
             self.cells[(row, col + k)] = ch
 
-    def text(self) -> str:
+    def text(self, cuts: Sequence[int] = (), width: int | None = None) -> str:
+        """The grid as lines; wider than ``width``, it is cut at some of the columns ``cuts``
+        (where no tile is split) into bands printed one below the other."""
         if not self.cells:
             return ""
         rows = [r for r, _c in self.cells]
         cols = [c for _r, c in self.cells]
-        c0 = min(cols)
-        out = []
-        for r in range(min(rows), max(rows) + 1):
-            line = "".join(self.cells.get((r, c), " ") for c in range(c0, max(cols) + 1))
-            out.append(esc(line.rstrip()))
+        c0, c1 = min(cols), max(cols) + 1
+        bands = _bands(c0, c1, sorted(cuts), width)
+        out: list[str] = []
+        for a, b in bands:
+            if out:
+                out.append("")
+            for r in range(min(rows), max(rows) + 1):
+                line = "".join(self.cells.get((r, c), " ") for c in range(a, b)).rstrip()
+                if line or len(bands) == 1:
+                    out.append(esc(line))
         return "\n".join(out)
+
+
+def _bands(c0: int, c1: int, cuts: Sequence[int], width: int | None) -> list[tuple[int, int]]:
+    """Column ranges ``[a, b)`` of at most ``width`` columns each, cut only at ``cuts`` (a band
+    that no cut can shorten enough stays wider)."""
+    if width is None or c1 - c0 <= width:
+        return [(c0, c1)]
+    out: list[tuple[int, int]] = []
+    a = c0
+    while c1 - a > width:
+        inside = [c for c in cuts if a < c <= a + width]
+        later = [c for c in cuts if c > a]
+        b = inside[-1] if inside else (later[0] if later else c1)
+        if b >= c1:
+            break
+        out.append((a, b))
+        a = b
+    out.append((a, c1))
+    return out
 
 
 def _joined(p: PlacedView) -> int:
@@ -224,11 +255,13 @@ def _chain(first: PlacedView, kids: dict[Tile, list[PlacedView]]) -> list[Placed
     return out
 
 
-def draw_layout(obs: FivesView) -> str:
+def draw_layout(obs: FivesView, width: int | None = None) -> str:
     """The layout in two dimensions: the line of play across, spinner ends up and down.
 
     Singles lie along their arm; doubles lie across it. A spinner's two sides continue the
-    line left and right; its ends grow upward (end A) and downward (end B).
+    line left and right; its ends grow upward (end A) and downward (end B). A layout wider than
+    ``width`` is cut between two tiles of the line (never through a double or a spinner's
+    arms) and its parts printed one below the other.
     """
     placed = obs.layout
     if not placed:
@@ -263,7 +296,9 @@ def draw_layout(obs: FivesView) -> str:
     canvas = _Canvas()
     col = 0
     spinner_cols: list[tuple[PlacedView, int]] = []
+    cuts: list[int] = []
     for p, a, b in line:
+        cuts.append(col)
         if p.tile.is_double:
             canvas.put(-1, col + 1, f"┌{a}┐")
             canvas.put(0, col + 1, "│─│")
@@ -296,19 +331,21 @@ def draw_layout(obs: FivesView) -> str:
                     far, c - 1, "┌" + str(outer) + "┐" if step < 0 else "└" + str(outer) + "┘"
                 )
                 row += 3 * step
-    return canvas.text()
+    arms = [(c - 2, c + 3) for _sp, c in spinner_cols]
+    cuts = [x for x in cuts if not any(lo < x < hi for lo, hi in arms)]
+    return canvas.text(cuts, width)
 
 
-def layout_lines(obs: FivesView, spinner: str) -> list[str]:
-    """The drawn layout and the ends open to play (a spinner's edges named after ``spinner``),
-    for a table with tiles on it."""
+def layout_lines(obs: FivesView, spinner: str, width: int | None = None) -> list[str]:
+    """The drawn layout (cut to ``width`` columns) and the ends open to play (a spinner's edges
+    named after ``spinner``), for a table with tiles on it."""
     ends = ", ".join(
         f"{v} ({spinner} {port.replace('_', ' ').lower()})"
         if port.startswith(("SIDE", "END"))
         else f"{v} (on {t})"
         for v, t, port in obs.available_ends
     )
-    return ["", draw_layout(obs), "", f"Open ends you may play on: {ends or 'none'}"]
+    return ["", draw_layout(obs, width), "", f"Open ends you may play on: {ends or 'none'}"]
 
 
 def hand_lines(obs: FivesView) -> list[str]:

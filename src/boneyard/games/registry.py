@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from boneyard.core.cards import CardRule
@@ -90,9 +90,12 @@ class GameSpec(Generic[S, A, E, Ob]):
     describe_action: Callable[[A], str]
     """A short human description of an action (``5-5 on the spinner's side``); it must not
     reveal hidden tiles (a draw is "draws a tile")."""
-    render: Callable[[Ob, Sequence[str]], str]
-    """``render(observation, seat_names)``: the table as that seat sees it, as text with Rich
-    markup (layout, own hand, others' tile counts, scores). Pure: no I/O, no rich import."""
+    render: Callable[[Ob, Sequence[str], int | None], str]
+    """``render(observation, seat_names, width)``: the table as that seat sees it, as text with
+    Rich markup (layout, own hand, others' tile counts, scores), its drawing cut to ``width``
+    columns (``None``: no limit) without splitting a tile. Pure: no I/O, no rich import."""
+    syntax: str = ""
+    """How a player types a move in this game (the terminal's ``?`` help)."""
     search: GameSearch[S, Ob] | None = None
     """How the expert bot searches the game (``None``: it cannot)."""
     card: Callable[[Mapping[str, Any]], CardRule] | None = None
@@ -183,6 +186,24 @@ def available_games() -> list[str]:
             continue
         out.append(name)
     return out
+
+
+def other_game(record: Record) -> str | None:
+    """Another game whose rules a record that does not replay follows (its ``game`` names the
+    wrong one): the first game under which every hand replays, else ``None`` (also for a record
+    of an unknown game, or with no events to tell by)."""
+    if record.game not in MODULES or not any(h.get("events") for h in record.hands):
+        return None
+    for name in available_games():
+        if name == record.game:
+            continue
+        try:
+            for _line in get_spec(name).replay(replace(record, game=name)):
+                pass
+        except BoneyardError:
+            continue
+        return name
+    return None
 
 
 def play_out(

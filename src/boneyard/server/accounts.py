@@ -177,7 +177,7 @@ class Accounts:
         """A new session for ``user_id``: its cookie, and a CSRF token bound to it."""
         token = auth.new_token()
         t = now()
-        label = (request.headers.get("user-agent") or "")[:120]
+        label = auth.browser_label(request.headers.get("user-agent") or "")
         async with self.sessions() as db, db.begin():
             db.add(
                 Session(

@@ -16,8 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import IntegrityError
 
 from boneyard import __version__
-from boneyard.server import access, profiles, replays, rules, validation
-from boneyard.server import events as site_events
+from boneyard.server import access, analysis, profiles, replays, rules, validation
 from boneyard.server.accounts import Accounts
 from boneyard.server.accounts import router as accounts_router
 from boneyard.server.bodylimit import BodyLimit
@@ -27,6 +26,7 @@ from boneyard.server.chat import add_routes as add_chat_routes
 from boneyard.server.clock import TurnClock
 from boneyard.server.clock import add_routes as add_clock_routes
 from boneyard.server.csrf import CsrfMiddleware
+from boneyard.server.events import EventSite
 from boneyard.server.gcpace import GcPacer
 from boneyard.server.headers import SecurityHeaders
 from boneyard.server.lobby import Lobby
@@ -106,6 +106,7 @@ def create_app(
     workers = Workers(cfg)
     tables.clock = turn_clock = TurnClock(tables, clock_scale)
     table_chat = Chat(sessions, rate, tables)
+    event_site = EventSite(tables, sessions, accounts, ERRORS)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -114,13 +115,16 @@ def create_app(
         await tables.resume_all()
         turn_clock.resume_all()
         await tables.start_background()
+        event_site.start()
         pacer = GcPacer() if gc_pacing else None
         if pacer is not None:
             pacer.start()
         yield
         if pacer is not None:
             await pacer.stop()
+        await analyses.close()
         await workers.close()
+        await event_site.close()
         await turn_clock.close()
         await tables.close()
         await engine.dispose()
@@ -130,8 +134,9 @@ def create_app(
     app.state.sessions = sessions
     app.state.accounts = accounts
     app.state.workers = workers
+    app.state.events = event_site  # (the event routes find it here)
     app.add_middleware(CsrfMiddleware, secret=lambda: accounts.csrf_secret)
-    app.add_middleware(BodyLimit, limits={"/api/replays": MAX_UPLOAD})
+    app.add_middleware(BodyLimit, limits={"/api/replays": MAX_UPLOAD, "/api/analysis": MAX_UPLOAD})
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals too
     validation.install(app)  # 422 answers that cannot fail on odd input
 
@@ -170,7 +175,8 @@ def create_app(
     app.include_router(accounts_router(accounts, ERRORS))
     app.include_router(lobby_router(lobby, ERRORS))
     replays.add_routes(app, lobby, workers, rate, ERRORS)
-    app.include_router(site_events.router(tables, sessions, accounts, ERRORS))
+    analyses = analysis.add_routes(app, lobby, workers, rate, ERRORS)
+    app.include_router(event_site.router)
     add_clock_routes(app, tables, accounts.need_user, ERRORS)
     add_chat_routes(app, table_chat, accounts.need_user, ERRORS)
     add_socket(app, tables, accounts, table_chat, turn_clock, rate, Limits(LocalStorage(), limits))

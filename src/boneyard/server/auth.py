@@ -184,3 +184,27 @@ def csrf_valid(secret: bytes, binding: str, token: str | None) -> bool:
 def _sign(secret: bytes, binding: str, nonce: str) -> str:
     mac = hmac.new(secret, f"csrf|{binding}|{nonce}".encode(), hashlib.sha256)
     return mac.hexdigest()[:43]
+
+
+BROWSERS = (("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"),
+            ("Safari/", "Safari"))  # fmt: skip
+SYSTEMS = (("Android", "Android"), ("iPhone", "iPhone"), ("iPad", "iPad"), ("Windows", "Windows"),
+           ("Mac OS X", "macOS"), ("CrOS", "ChromeOS"), ("Linux", "Linux"))  # fmt: skip
+
+
+def browser_label(user_agent: str) -> str:
+    """A browser as a person names it, from its User-Agent (only for the list of sessions).
+
+    >>> browser_label("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    ...               "Chrome/156.0.0.0 Safari/537.36")
+    'Chrome on Linux'
+    >>> browser_label("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1")
+    'Safari on iPhone'
+    >>> browser_label("curl/8.0")
+    'curl/8.0'
+    """
+    name = next((n for key, n in BROWSERS if key in user_agent), None)
+    system = next((n for key, n in SYSTEMS if key in user_agent), None)
+    if name is None or system is None:
+        return user_agent[:40] or "unknown browser"
+    return f"{name} on {system}"

@@ -11,7 +11,9 @@ A table may be created with a clock (``game_tables.settings["clock"]``, e.g.
 2. **Grace**: when the move time is up every socket gets ``{"type": "clock", "clock": {...,
    "phase": "grace"}}`` (the warning) and the seat has ``grace`` more seconds.
 3. **Abandonment**: when the grace ends, a bot of the table's level takes the seat and plays on
-   for the rest of the game. The change is committed (``game_tables.seats`` and
+   for the rest of the game — unless the ``on_timeout`` hook handles it (an event's table
+   whose time-out rule is "the seat loses the game" or "the director decides": docs/events.md).
+   The change is committed (``game_tables.seats`` and
    ``settings["seat_changes"]``) before any socket hears of it; the record's
    ``meta.substitutions`` lists it (seat, hand, sequence number, bot, the person replaced).
 
@@ -33,6 +35,7 @@ import copy
 import logging
 import random
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -48,6 +51,9 @@ if TYPE_CHECKING:
     from boneyard.server.tables import LiveTable, TableManager
 
 log = logging.getLogger("boneyard.server.clock")
+
+TimeoutHook = Callable[["LiveTable", int, int], Awaitable[bool]]
+"""``(table, seat, version)``: a seat's time ran out at that version of the table."""
 
 PER_MOVE_CHOICES = (30, 60, 120)
 """What the lobby offers (seconds per move); the API takes any ``MIN_PER_MOVE..MAX_PER_MOVE``."""
@@ -124,6 +130,9 @@ class TurnClock:
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.wakes: dict[str, asyncio.Event] = {}
         self.closed = False
+        # Asked first when a seat's grace ends (events decide what a time-out means at their
+        # tables); true: handled, no bot takes the seat. Called without the table's lock.
+        self.on_timeout: TimeoutHook | None = None
 
     # -- the plan --------------------------------------------------------------------------------
 
@@ -139,6 +148,8 @@ class TurnClock:
         st = table.state
         if cfg is None or st is None or st.is_over or st.current_seat is None:
             return None
+        if table.status != "playing":
+            return None  # closed: halted by an event, or nobody played for too long
         seat = st.current_seat
         if seat >= len(table.seats) or table.seats[seat].get("kind") != "person":
             return None
@@ -223,7 +234,9 @@ class TurnClock:
                     return
                 if p.phase == "abandon":
                     try:
-                        await self._abandon(table, p)
+                        hook = self.on_timeout
+                        if hook is None or not await hook(table, p.seat, p.version):
+                            await self._abandon(table, p)
                     except Exception:  # e.g. the database is down: try again shortly
                         log.exception("table %s: the abandonment failed", table.id)
                         await asyncio.sleep(1.0)

@@ -17,8 +17,6 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 
-from boneyard.bots import BOTS
-from boneyard.bots.expert import check_game
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.games.registry import available_games, get_spec
@@ -26,6 +24,7 @@ from boneyard.server import access
 from boneyard.server.accounts import Accounts, Me
 from boneyard.server.clock import ClockIn, clock_settings
 from boneyard.server.ratelimit import TooMany
+from boneyard.server.sitebots import check_site_bot, site_bots
 from boneyard.server.tables import LiveTable, TableManager, first_commitment, now
 from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, TablePlayer
@@ -80,14 +79,7 @@ class Lobby:
             if s.kind == "me":
                 seats.append({"kind": "person", "user_id": user.id, "name": user.display_name})
             elif s.kind == "bot":
-                if s.bot not in BOTS:
-                    raise HTTPException(
-                        400, f"bot level {s.bot!r} is unknown (levels: {', '.join(BOTS)})"
-                    )
-                try:
-                    check_game(s.bot, body.game)
-                except BoneyardError as exc:
-                    raise HTTPException(400, str(exc)) from None
+                check_site_bot(s.bot, body.game, self.settings)
                 seats.append(
                     {"kind": "bot", "bot": s.bot, "name": f"{s.bot.capitalize()} bot {i + 1}"}
                 )
@@ -272,7 +264,7 @@ def router(lobby: Lobby, errors: dict[int | str, Any]) -> APIRouter:
                     "max_players": spec.max_players,
                 }
             )
-        return {"games": out, "bots": list(BOTS)}
+        return {"games": out, "bots": site_bots(lobby.settings)}
 
     @r.post("/api/tables", responses=errors)
     async def new_table(body: TableIn, user: NeedUser) -> JSON:

@@ -5,8 +5,8 @@ Which games are rated: every table that finishes with a result, where people hol
 ranks last: leaving never saves a rating). A game where a bot held a seat from the start is not
 rated unless the operator sets ``rate_bot_games`` (then only the people's ratings change: bots
 are never rated, so playing the shared ``random`` bot over and over earns nothing). Event games
-count like any other table; a result given by a ruling or a forfeit is not rated (nobody played
-it out).
+count like any other table, and so do over-the-board games once both players signed the card; a
+result given by a ruling or a forfeit is not rated (nobody played it out).
 """
 
 from __future__ import annotations
@@ -101,28 +101,48 @@ async def rate_table(
     if not people or (len(people) < len(players) and not rate_bots):
         return False
     leavers = [i for i, (_k, left) in enumerate(held) if left]
-    category = table_category(table)
+    names = [
+        str((s.get("replaced") or {}).get("name") or s.get("name") or p)
+        for s, p in zip(table.seats, players, strict=True)
+    ]
+    await rate_result(
+        sessions,
+        table.game,
+        table_category(table),
+        list(zip(players, names, strict=True)),
+        list(result.scores),
+        result.winner,
+        leavers,
+    )
+    return True
+
+
+async def rate_result(
+    sessions: async_sessionmaker[AsyncSession],
+    game: str,
+    category: str,
+    players: Sequence[tuple[str, str]],
+    scores: Sequence[int],
+    winner: int | None,
+    leavers: Sequence[int] = (),
+) -> None:
+    """Rate one finished game: ``players`` (key, name) by seat, their final ``scores`` and the
+    winning seat. Over-the-board cards signed by both players are rated like tables."""
+    keys = [p for p, _name in players]
     async with sessions() as db, db.begin():
-        rows = await load(db, table.game, category, players)
+        rows = await load(db, game, category, keys)
         new = rate_game(
-            [as_rating(rows.get(p)) for p in players],
-            list(result.scores),
-            result.winner,
-            category,
-            leavers,
+            [as_rating(rows.get(p)) for p in keys], list(scores), winner, category, list(leavers)
         )
-        for i, (p, r) in enumerate(zip(players, new, strict=True)):
+        for (p, name), r in zip(players, new, strict=True):
             if p.startswith("bot:"):
                 continue  # bots are never rated
             row = rows.get(p)
             if row is None:
-                row = PlayerRating(game=table.game, category=category, player=p)
+                row = PlayerRating(game=game, category=category, player=p)
                 db.add(row)
-            seat = table.seats[i]
-            name = (seat.get("replaced") or {}).get("name") or seat.get("name") or p
-            row.name = str(name)[:40]
+            row.name = name[:40]
             row.mu, row.sigma, row.games, row.updated_at = r.mu, r.sigma, r.games, now()
-    return True
 
 
 async def ordinals(

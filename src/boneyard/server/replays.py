@@ -24,7 +24,6 @@ from boneyard.core.errors import RecordError
 from boneyard.core.protocol import JSON, GameState
 from boneyard.core.records import Record, record_from_json
 from boneyard.games.registry import get_spec
-from boneyard.server.validation import encodable
 
 if TYPE_CHECKING:
     from boneyard.server.lobby import Lobby
@@ -162,9 +161,9 @@ def add_routes(
     ends: LRUCache[tuple[str, int], list[JSON]] = LRUCache(maxsize=256)
     metrics = lobby.tables.metrics
 
-    async def job(record: dict[str, Any], table: str | None = None) -> bytes:
+    async def job(function: Any, *args: Any) -> bytes:
         try:
-            status, value = await workers.run(jobs.replay, record, table)
+            status, value = await workers.run(function, *args)
         except Busy as exc:
             metrics.jobs.labels("busy").inc()
             raise HTTPException(503, str(exc)) from None
@@ -185,7 +184,7 @@ def add_routes(
             raise HTTPException(400, "the replay is available once the game is over")
         body = cache.get(table_id)
         if body is None:
-            body = cache[table_id] = await job(table.record(), table.id)
+            body = cache[table_id] = await job(jobs.replay, table.record(), table.id)
         return Response(body, media_type="application/json")
 
     @app.get("/api/tables/{table_id}/hands", responses=errors)
@@ -198,12 +197,20 @@ def add_routes(
                 ends[key] = hand_ends(table)
         return {"hands": ends[key]}
 
-    @app.post("/api/replays", responses={**errors, 503: {"description": "Busy: try again"}})
-    async def upload_replay(body: RecordIn, request: Request) -> Response:
-        """Replay an uploaded record; a record that does not replay is refused with why."""
+    upload_body = {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": RecordIn.model_json_schema()}},
+        }
+    }
+
+    @app.post(
+        "/api/replays",
+        responses={**errors, 503: {"description": "Busy: try again"}},
+        openapi_extra=upload_body,
+    )
+    async def upload_replay(request: Request) -> Response:
+        """Replay an uploaded record (``{"record": {...}}``, at most 2 MB); a record that does
+        not replay is refused with why. The body is parsed in the worker, not here."""
         await limits.check("uploads", address(request), "too many uploads from your address")
-        if not encodable(body.record):
-            raise HTTPException(400, "the record is not valid UTF-8 text (a lone surrogate)")
-        if count_events(body.record) > MAX_EVENTS:
-            raise HTTPException(400, f"the record is too long to view (over {MAX_EVENTS} events)")
-        return Response(await job(body.record), media_type="application/json")
+        return Response(await job(jobs.upload, await request.body()), media_type="application/json")

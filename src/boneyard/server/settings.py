@@ -38,6 +38,15 @@ class SiteSettings:
       token it answers only connections from this machine (127.0.0.1, ::1).
     * ``upload_workers`` [1], ``upload_seconds`` [20], ``upload_queue`` [4]: record replays and
       analyses run in worker processes, at most this long each, with at most this many waiting.
+    * ``smtp_host`` [none: no e-mail], ``smtp_port`` [25], ``smtp_security`` [``none``,
+      ``starttls`` or ``ssl``], ``smtp_user`` / ``smtp_password`` [none], ``smtp_from``
+      [``boneyard@localhost``]: where event notifications go out by e-mail, to the people who
+      gave an address and asked for it; ``site_url`` [``http://localhost:8000``]: the address
+      the e-mails link to.
+    * ``plugin_bots`` [false]: bot seats may take the bot plugins installed on the server
+      (docs/bots.md), as well as the built-in bots.
+    * ``analysis_worlds`` [24]: worlds the expert samples per decision when it analyses a
+      finished game for the replay viewer.
     """
 
     bot_tables: BotTables = "accounts"
@@ -56,6 +65,15 @@ class SiteSettings:
     upload_workers: int = 1
     upload_seconds: float = 20.0
     upload_queue: int = 4
+    smtp_host: str | None = None
+    smtp_port: int = 25
+    smtp_security: str = "none"
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_from: str = "boneyard@localhost"
+    site_url: str = "http://localhost:8000"
+    plugin_bots: bool = False
+    analysis_worlds: int = 24
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> SiteSettings:
@@ -82,6 +100,12 @@ class SiteSettings:
                 raise BoneyardError(f"{name} cannot be negative")
         if self.upload_workers < 1 or self.upload_seconds <= 0 or self.upload_queue < 0:
             raise BoneyardError("upload_workers is at least 1 and upload_seconds above 0")
+        if self.smtp_security not in ("none", "starttls", "ssl"):
+            raise BoneyardError("smtp_security is none, starttls or ssl")
+        if not 0 < self.smtp_port < 65536:
+            raise BoneyardError("smtp_port is a port number (1 to 65535)")
+        if not 1 <= self.analysis_worlds <= 1000:
+            raise BoneyardError("analysis_worlds is 1 to 1000")
         if self.session_days <= 0 or self.session_max_days < self.session_days:
             raise BoneyardError("session_days is above 0 and at most session_max_days")
         return self

@@ -24,7 +24,8 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from boneyard.bots import GreedyBot, RandomBot, make_bot
+from boneyard.bots import GreedyBot, RandomBot
+from boneyard.bots.plugins import make
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.protocol import JSON, GameState
 from boneyard.games.registry import get_spec
@@ -103,7 +104,7 @@ class LiveTable:
     def make_bots(self) -> None:
         """Bot players for the bot seats (their own randomness: they never see the state)."""
         self.bots = {
-            i: make_bot(str(s.get("bot", "greedy")), random.Random(secrets.randbits(64)))
+            i: make(str(s.get("bot", "greedy")), random.Random(secrets.randbits(64)), local=False)
             for i, s in enumerate(self.seats)
             if s.get("kind") == "bot"
         }
@@ -183,7 +184,15 @@ class LiveTable:
             "private": self.private,
             # Created full: dealt when the players' seeds for hand 0 are in, at the latest then.
             **({"start_by": self.settings["start_by"]} if self.waits_for_seeds() else {}),
+            # A game of an event (its page links the match and the next game), and why a game
+            # was stopped (boneyard.server.events).
+            **({"event": self._event_ref()} if self.settings.get("event") else {}),
+            **({"halted": self.settings["halted"]} if self.settings.get("halted") else {}),
         }
+
+    def _event_ref(self) -> JSON:
+        s = self.settings
+        return {"id": s.get("event"), "match": s.get("match"), "game": s.get("game")}
 
     def waits_for_seeds(self) -> bool:
         """Whether this table was created full and waits for its players' seeds to deal."""
@@ -840,7 +849,12 @@ class TableManager:
             if st is None:
                 raise IllegalActionError("the game has not started yet")
             if table.status == "closed":
-                raise IllegalActionError("this table was closed: nobody played at it for too long")
+                halted = table.settings.get("halted")
+                raise IllegalActionError(
+                    f"this game was stopped: {halted}"
+                    if halted
+                    else "this table was closed: nobody played at it for too long"
+                )
             if not isinstance(seq, int) or isinstance(seq, bool) or seq != table.version:
                 raise StaleError()
             if seat is None:
@@ -905,12 +919,36 @@ class TableManager:
         except DB_ERRORS as exc:  # the history computes it again from the record
             log.warning("table %s: storing the result failed: %s", table.id, exc)
 
+    async def halt(self, table_id: str, why: str) -> None:
+        """Stop the game at ``table_id`` for good (status ``closed``, ``settings["halted"]``):
+        an event decided it otherwise (a ruling, a forfeit, a time-out), so nobody plays on in a
+        game that no longer counts. Committed, then broadcast; its bots and clock stop."""
+        table = await self.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.status not in ("open", "playing"):
+                return
+            async with self.sessions() as db, db.begin():
+                row = await db.get(GameTable, table_id)
+                if row is not None:
+                    row.status = "closed"
+                    row.settings = {**(row.settings or {}), "halted": why[:200]}
+            table.status = table.stored_status = "closed"
+            table.settings = {**table.settings, "halted": why[:200]}
+            await table.broadcast()
+        await self.announce(table)
+
     def game_over(self, table: LiveTable) -> None:
         """Run every ``on_game_over`` hook for ``table`` in the background."""
         for hook in self.on_game_over:
-            task = asyncio.create_task(hook(table))
-            self._hooks.add(task)
-            task.add_done_callback(self._hooks.discard)
+            self.spawn(hook(table))
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background (cancelled on shutdown like the hooks)."""
+        task = asyncio.create_task(work)
+        self._hooks.add(task)
+        task.add_done_callback(self._hooks.discard)
 
     # -- client seeds (docs/fairness.md) ----------------------------------------------------
 
@@ -1011,6 +1049,8 @@ class TableManager:
                 st = table.state
                 if st is None or st.is_over or st.current_seat not in table.bots:
                     return
+                if table.status != "playing":
+                    return  # halted (boneyard.server.events)
                 seat = st.current_seat
                 try:
                     bot: Any = table.bots[seat]

@@ -3,7 +3,7 @@
 The bracket itself (who meets whom) is the pure :mod:`boneyard.tournament` value, kept as JSON
 in :attr:`Event.bracket`; it is derived from the entrants and the final game rows
 (:class:`EventGame` with ``final_seq`` set, applied in that order) and can always be rebuilt
-from them (migration 0003).
+from them (migration 0003; signatures, card history, co-directors and notifications: 0006).
 """
 
 from __future__ import annotations
@@ -11,7 +11,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.store.models import Base
@@ -32,7 +42,7 @@ class Event(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)  # rounds, seeding, abandon_minutes
     cap: Mapped[int] = mapped_column(Integer)
     starts_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    # registration | running | paused | finished
+    # registration | running | paused | finished | cancelled
     status: Mapped[str] = mapped_column(String(16), index=True)
     director_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     rated: Mapped[bool] = mapped_column(Boolean, default=True)
@@ -94,6 +104,15 @@ class EventGame(Base):
     final_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # PDA rule 11: both players sign each game (user ids and times; migration 0006).
+    signed_a: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    signed_b: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    signed_a_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    signed_b_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    by_director: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A paper card typed in by the director."""
+    history: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    """Every entry, signature, dispute and ruling of the card, oldest first (none is lost)."""
 
 
 class EventAction(Base):
@@ -119,11 +138,63 @@ class EventOffer(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
-    entrant_id: Mapped[int] = mapped_column(ForeignKey("event_entrants.id", ondelete="CASCADE"))
+    # None: an invitation to a new place (a late entrant; migration 0006).
+    entrant_id: Mapped[int | None] = mapped_column(
+        ForeignKey("event_entrants.id", ondelete="CASCADE"), nullable=True
+    )
     username: Mapped[str] = mapped_column(String(40), index=True)
     status: Mapped[str] = mapped_column(String(12))
     note: Mapped[str | None] = mapped_column(String(500), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EventDirector(Base):
+    """A co-director of an event: runs it like its owner (``Event.director_id``), and like
+    every director never plays in it (migration 0006)."""
+
+    __tablename__ = "event_directors"
+
+    event_id: Mapped[str] = mapped_column(
+        ForeignKey("events.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Notification(Base):
+    """Something a person is told: their match is ready, a game of theirs ended, the director
+    acted on their match (migration 0006). ``mail``: ``None`` (not for e-mail), ``queued``,
+    ``sent`` or ``failed`` (``mail_error`` says why)."""
+
+    __tablename__ = "notifications"
+    __table_args__ = (Index("ix_notifications_user_id_id", "user_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(24))
+    title: Mapped[str] = mapped_column(String(160))
+    body: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    url: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    event_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    mail: Mapped[str | None] = mapped_column(String(12), nullable=True, index=True)
+    mail_error: Mapped[str | None] = mapped_column(String(200), nullable=True)
+
+
+class NotifyPrefs(Base):
+    """A person's e-mail address for notifications, and whether to use it (migration 0006)."""
+
+    __tablename__ = "notify_prefs"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    by_email: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class PlayerRating(Base):

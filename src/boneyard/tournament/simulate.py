@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boneyard.bots import make_bot
-from boneyard.bots.expert import check_game
-from boneyard.games.registry import get_spec, play_out
+from boneyard.bots.plugins import check_bot
+from boneyard.bots.referee import FORFEIT, Failure, Rules, Seat, play
+from boneyard.games.registry import get_spec
 from boneyard.tournament import DoubleElimination, Event, Pools, SingleElimination, Swiss
 from boneyard.tournament.errors import TournamentError
 from boneyard.tournament.match import Match, MatchGame
@@ -42,6 +43,7 @@ class MatchTask:
     game: str
     options: Mapping[str, Any]
     seed: int
+    rules: Rules = field(default_factory=Rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,8 @@ class MatchPlay:
     games: tuple[MatchGame, ...]
     seats: tuple[tuple[str, str], ...]
     """The bots at seats 0 and 1 of each game (for ratings)."""
+    failures: tuple[Failure, ...] = ()
+    """The bots' failures (illegal answers, timeouts, crashes) and what was done."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +67,8 @@ class SimulationResult:
     games: int
     ratings: Mapping[str, Rating] = field(default_factory=dict)
     """OpenSkill ratings of the bots (2p category), from games between different bots."""
+    failures: tuple[tuple[str, Failure], ...] = ()
+    """Every bot failure, with its match id."""
 
 
 def _rng(seed: int, match_id: str, game: int, what: str) -> random.Random:
@@ -76,20 +82,19 @@ def play_match(task: MatchTask) -> MatchPlay:
     wins = [0, 0]
     games: list[MatchGame] = []
     seats: list[tuple[str, str]] = []
+    failures: list[Failure] = []
     number = 0
     replays = 0
     while max(wins) < needed:
         flip = len(games) % 2  # side a sits at seat 0 in games 1, 3, 5, ...
         order = (1, 0) if flip else (0, 1)
-        bots = [
-            make_bot(task.bots[side], _rng(task.seed, task.match_id, number, f"bot{seat}"))
-            for seat, side in enumerate(order)
-        ]
+        referees = [_seat(task, number, seat, side) for seat, side in enumerate(order)]
         state = spec.new_game(2, task.options)
-        play_out(state, [b.choose for b in bots], _rng(task.seed, task.match_id, number, "deal"))
+        deal = _rng(task.seed, task.match_id, number, "deal")
+        run = play(state, referees, deal, title=spec.title)
+        failures.extend(run.failures)
         number += 1
-        result = state.result()
-        assert result is not None
+        result = run.result
         if result.winner is None:
             replays += 1
             if replays > MAX_REPLAYS:  # pragma: no cover - a rules bug, not a user error
@@ -100,9 +105,25 @@ def play_match(task: MatchTask) -> MatchPlay:
             by_side[side] = result.scores[seat]
         win_side = order[result.winner]
         wins[win_side] += 1
-        games.append(MatchGame(task.sides[win_side], (by_side[0], by_side[1]), result.reason))
+        reason = result.reason
+        if run.forfeit is not None and run.forfeit.kind == "timeout":
+            reason = "timeout"
+        games.append(MatchGame(task.sides[win_side], (by_side[0], by_side[1]), reason))
         seats.append((task.bots[order[0]], task.bots[order[1]]))
-    return MatchPlay(task.match_id, tuple(games), tuple(seats))
+    return MatchPlay(task.match_id, tuple(games), tuple(seats), tuple(failures))
+
+
+def _seat(task: MatchTask, number: int, seat: int, side: int) -> Seat:
+    """Side ``side``'s bot at ``seat`` of game ``number``, refereed by the task's rules."""
+    name = task.bots[side]
+    seed = _rng(task.seed, task.match_id, number, f"seed{seat}").getrandbits(32)
+    bot = make_bot(name, _rng(task.seed, task.match_id, number, f"bot{seat}"), task.rules)
+    on_error = task.rules.on_error
+    fallback = None
+    if on_error != FORFEIT:
+        spare = _rng(task.seed, task.match_id, number, f"fallback{seat}")
+        fallback = lambda: make_bot(on_error, spare)  # noqa: E731
+    return Seat(name, bot, task.rules, fallback, seed)
 
 
 def playable_matches(event: Event) -> int:
@@ -130,6 +151,7 @@ def simulate(
     seed: int = 1,
     jobs: int = 1,
     on_match: Callable[[MatchPlay], None] | None = None,
+    rules: Rules | None = None,
 ) -> SimulationResult:
     """Play ``event`` to its end: entrant ``e`` is played by the bot ``bots[e]``.
 
@@ -143,44 +165,53 @@ def simulate(
         if e not in bots:
             raise TournamentError(f"entrant {e!r} has no bot")
     for b in set(bots.values()):
-        make_bot(b, random.Random(0))
-        check_game(b, game)
+        check_bot(b, game)
     opts = dict(options or {})
+    referee = rules or Rules()
     spec.new_game(2, opts)  # option errors now, not in a worker
     pool: Executor | None = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
     ratings: dict[str, Rating] = {}
+    failures: list[tuple[str, Failure]] = []
     matches = games = 0
     try:
         while not event.is_over:
             ready = event.pending()
             if not ready:  # pragma: no cover - every format always has a ready match
                 raise TournamentError("the event is stuck: no match is ready")
-            tasks = [_task(m, bots, game, opts, seed) for m in ready]
+            tasks = [_task(m, bots, game, opts, seed, referee) for m in ready]
             plays: Iterable[MatchPlay] = (
                 pool.map(play_match, tasks, chunksize=max(1, len(tasks) // (4 * jobs)))
                 if pool is not None
                 else map(play_match, tasks)
             )
-            for play in plays:
-                m = event.match(play.match_id)
-                for i, (g, (bot0, bot1)) in enumerate(zip(play.games, play.seats, strict=True)):
-                    event = event.record_game(play.match_id, g.winner, g.scores, g.reason)
+            for played in plays:
+                m = event.match(played.match_id)
+                pairs = zip(played.games, played.seats, strict=True)
+                for i, (g, (bot0, bot1)) in enumerate(pairs):
+                    event = event.record_game(played.match_id, g.winner, g.scores, g.reason)
                     _rate(ratings, bot0, bot1, g, i % 2, m.side_of(g.winner))
+                failures.extend((played.match_id, f) for f in played.failures)
                 matches += 1
-                games += len(play.games)
+                games += len(played.games)
                 if on_match is not None:
-                    on_match(play)
+                    on_match(played)
     finally:
         if pool is not None:
             pool.shutdown()
-    return SimulationResult(event, matches, games, ratings)
+    return SimulationResult(event, matches, games, ratings, tuple(failures))
 
 
 def _task(
-    m: Match, bots: Mapping[str, str], game: str, options: Mapping[str, Any], seed: int
+    m: Match,
+    bots: Mapping[str, str],
+    game: str,
+    options: Mapping[str, Any],
+    seed: int,
+    rules: Rules,
 ) -> MatchTask:
     assert m.a is not None and m.b is not None
-    return MatchTask(m.id, (m.a, m.b), (bots[m.a], bots[m.b]), m.best_of, game, options, seed)
+    sides = (bots[m.a], bots[m.b])
+    return MatchTask(m.id, (m.a, m.b), sides, m.best_of, game, options, seed, rules)
 
 
 def _rate(

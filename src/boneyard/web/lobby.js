@@ -1,4 +1,5 @@
 import { api, el } from "/static/api.js";
+import { initBell } from "/static/bell.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,6 +15,7 @@ function show({ user }) {
   $("my-profile").hidden = !user;
   if (user) $("my-profile").href = `/profile/${user.id}`;
   if (user) loadLobby();
+  initBell(user);
 }
 
 // -- seats of a new table: each other seat is open for a person or a bot of some level --------

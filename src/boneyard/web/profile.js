@@ -1,6 +1,7 @@
 // A person's profile (/profile/{id}): name, member since, games played and won per game, and the
 // game history with opponents, result, date and replay links (GET /api/users/{id}).
 import { api, el } from "/static/api.js";
+import { initBell } from "/static/bell.js";
 
 const $ = (id) => document.getElementById(id);
 const userId = location.pathname.split("/").pop();
@@ -92,13 +93,31 @@ $("end-all").addEventListener("click", async () => {
   } catch (e) { $("account-error").textContent = e.message; }
 });
 
+// Notifications by e-mail: the address and whether to use it (the site says if it sends any).
+async function loadNotify() {
+  const p = await api("GET", "/api/me/notify");
+  $("notify-email").value = p.email || "";
+  $("notify-on").checked = p.by_email;
+  $("notify-note").textContent = p.site_sends_email ? "" : "This site sends no e-mail: the bell on every page tells you.";
+}
+
+$("notify-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  $("notify-error").textContent = "";
+  try {
+    await api("PUT", "/api/me/notify", { email: $("notify-email").value.trim() || null, by_email: $("notify-on").checked });
+    $("notify-error").textContent = "Saved.";
+  } catch (e) { $("notify-error").textContent = e.message; }
+});
+
 async function load() {
   api("GET", "/api/me").then(({ user }) => {
     if (!user) return;
+    initBell(user);
     $("who").textContent = `${user.display_name}${user.guest ? " (guest)" : ""}`;
     $("my-profile").href = `/profile/${user.id}`;
     $("my-profile").hidden = false;
-    if (String(user.id) === userId) loadAccount();
+    if (String(user.id) === userId) { loadAccount(); loadNotify().catch(() => {}); }
   }).catch(() => {});
   try {
     const p = await api("GET", `/api/users/${encodeURIComponent(userId)}`);

@@ -1,6 +1,8 @@
 // The replay viewer: steps through a finished table (/replay/{id}) or an uploaded record
-// (/replay). Every step is a public view computed by the server, with all hands shown.
-import { api, el } from "/static/api.js";
+// (/replay). Every step is a public view computed by the server, with all hands shown. The
+// expert's analysis of one seat (computed by the server's workers, its progress streamed)
+// shows the value of every legal move at each of that seat's decisions and marks mistakes.
+import { api, cookie, el } from "/static/api.js";
 import { tile } from "/static/tiles.js";
 import { board, gameOf, pilesPanel } from "/static/board.js";
 import { handEndText, infoChips } from "/static/common.js";
@@ -8,6 +10,7 @@ import { handEndText, infoChips } from "/static/common.js";
 const $ = (id) => document.getElementById(id);
 let data = null;
 let at = 0;
+let analysis = null; // {seat, decisions: Map "hand/event" -> decision}
 
 function show(d) {
   data = d;
@@ -30,7 +33,114 @@ function show(d) {
     res.append(el("p", { id: "game-over" }, `${w === null ? "No single winner" : d.seats[w] + " wins"} (${d.game_end.scores.join(" – ")}).`));
   }
   if (d.table) res.append(el("a", { href: `/api/tables/${d.table}/record`, download: `boneyard-${d.table}.json` }, "Download the record"), " · ", el("a", { href: `/table/${d.table}` }, "the table"));
+  setupAnalysis(d);
   render();
+}
+
+function setupAnalysis(d) {
+  analysis = null;
+  $("analysis").hidden = false;
+  $("analysis-seat").replaceChildren(...d.seats.map((n, i) => el("option", { value: String(i) }, `${i + 1}: ${n}`)));
+  $("analysis-mistakes").replaceChildren();
+  $("analysis-progress").hidden = true;
+  const finished = Boolean(d.game_end);
+  $("analysis-go").disabled = !finished;
+  $("analysis-status").textContent = finished ? "" : "The expert analyses finished games only.";
+}
+
+function showProgress(a) {
+  const bar = $("analysis-progress");
+  bar.hidden = false;
+  bar.max = a.total || 1;
+  bar.value = a.done;
+  const who = data.seats[a.seat];
+  $("analysis-status").textContent = a.total === null ? `Analysing ${who}…` : `Analysing ${who}: ${a.done} of ${a.total} decisions`;
+}
+
+// POST a request whose answer is JSON lines (the analysis' progress, then its result).
+async function streamLines(path, body, onLine) {
+  const res = await fetch(path, {
+    method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": cookie("boneyard_csrf") },
+  });
+  if (!res.ok) {
+    let msg = res.statusText;
+    try { const d = await res.json(); if (d && d.detail) msg = Array.isArray(d.detail) ? d.detail.map((x) => x.msg).join("; ") : d.detail; } catch { /* not JSON */ }
+    throw new Error(msg);
+  }
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let k;
+    while ((k = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, k);
+      buffer = buffer.slice(k + 1);
+      if (line.trim()) onLine(JSON.parse(line));
+    }
+  }
+}
+
+async function analyse() {
+  const seat = Number($("analysis-seat").value);
+  const path = data.table ? `/api/tables/${data.table}/analysis${location.search}` : "/api/analysis";
+  $("analysis-go").disabled = true;
+  document.body.dataset.analysis = "running";
+  try {
+    let last = null;
+    await streamLines(path, data.table ? { seat } : { seat, record: data.record }, (a) => { last = a; showProgress(a); });
+    if (!last || last.status === "running") throw new Error("the answer stopped short: try again");
+    if (last.status === "error") throw new Error(last.error);
+    analysis = { seat, decisions: new Map(last.decisions.map((x) => [`${x.hand}/${x.event}`, x])) };
+    document.body.dataset.analysis = "done";
+    showMistakes();
+    render();
+  } catch (e) {
+    document.body.dataset.analysis = "error";
+    $("analysis-status").textContent = `No analysis: ${e.message}`;
+  } finally {
+    $("analysis-go").disabled = false;
+  }
+}
+
+function threshold() {
+  const t = Number($("analysis-threshold").value);
+  return Number.isFinite(t) && t >= 0 ? t : 5;
+}
+
+function stepOf(d) {
+  return data.steps.findIndex((s) => s.hand === d.hand && s.event === d.event);
+}
+
+function showMistakes() {
+  if (!analysis) return;
+  const all = [...analysis.decisions.values()];
+  const bad = all.filter((d) => d.loss >= threshold());
+  const who = data.seats[analysis.seat];
+  $("analysis-status").textContent = `${who}: ${all.length} decisions with a choice, ${bad.length} mistake${bad.length === 1 ? "" : "s"} (losing ${threshold()} points or more).`;
+  $("analysis-mistakes").replaceChildren(...bad.map((d) => el("li", {}, el("a", { href: "#", class: "mistake-link", onclick: (ev) => { ev.preventDefault(); go(stepOf(d)); } },
+    `Hand ${d.hand + 1}, move ${d.event + 1}: ${d.chosen_text} lost ${d.loss.toFixed(1)}; best ${d.best_text}`))));
+}
+
+function analysisPanel(step) {
+  const panel = $("analysis-step");
+  const d = analysis && step.event !== null ? analysis.decisions.get(`${step.hand}/${step.event}`) : null;
+  if (!d) { panel.hidden = true; panel.replaceChildren(); return; }
+  const mistake = d.loss >= threshold();
+  panel.className = `analysis-step${mistake ? " mistake" : ""}`;
+  const rows = [...d.values].sort((a, b) => b.value - a.value).map((v) => {
+    const chosen = v.text === d.chosen_text, best = v.text === d.best_text;
+    return el("tr", { class: [chosen ? "chosen" : "", best ? "best" : ""].join(" ").trim() },
+      el("td", {}, v.text), el("td", { class: "num" }, `${v.value >= 0 ? "+" : ""}${v.value.toFixed(1)}`), el("td", {}, chosen ? "← played" : ""));
+  });
+  const verdict = mistake ? `Mistake: this move lost ${d.loss.toFixed(1)} points against the best.`
+    : d.loss > 0 ? `Lost ${d.loss.toFixed(1)} points against the best (under the threshold).` : "The expert's choice too.";
+  panel.replaceChildren(el("h3", {}, `Expert's values for ${data.seats[analysis.seat]} at this move`),
+    el("p", { class: `verdict${mistake ? " bad" : ""}` }, verdict), el("table", {}, ...rows));
+  panel.hidden = false;
 }
 
 function lastStepOf(hand) {
@@ -82,6 +192,7 @@ function render() {
     }
     panel.hidden = false;
   } else panel.hidden = true;
+  analysisPanel(step);
 }
 
 async function load(path, body) {
@@ -119,6 +230,8 @@ $("record-file").addEventListener("change", async () => {
   if (f) await upload(await f.text());
 });
 $("record-go").onclick = () => upload($("record-text").value);
+$("analysis-go").onclick = analyse;
+$("analysis-threshold").oninput = () => { showMistakes(); if (data) render(); };
 
 const parts = location.pathname.split("/").filter(Boolean);
 if (parts.length === 2) load(`/api/tables/${parts[1]}/replay${location.search}`); // ?invite= of a private table

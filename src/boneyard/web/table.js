@@ -9,6 +9,8 @@ import { autoSeed, renderFairness, seedRefused, seedTaken } from "/static/fairne
 import { renderInvite } from "/static/invite.js";
 import { initChat, isChat, onChat } from "/static/chat.js";
 import { renderReclaim, showClock } from "/static/clock.js";
+import { initBell } from "/static/bell.js";
+import { eventLinks } from "/static/eventlink.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
@@ -320,6 +322,7 @@ function render() {
   renderSummary();
   renderFairness($("fairness"), last, tableId);
   renderInvite($("invite-box"), last);
+  eventLinks($("board"), last, tableId);
 }
 
 // Drops onto the board: the highlighted target under the pointer takes the dragged tile.
@@ -352,4 +355,4 @@ function renderClock() {
   renderReclaim($("reclaim-area"), last, me, sendMessage);
 }
 
-api("GET", "/api/me").then((r) => { me = r.user; }).finally(() => { initChat(me, sendMessage); connect(); });
+api("GET", "/api/me").then((r) => { me = r.user; initBell(me); }).finally(() => { initChat(me, sendMessage); connect(); });

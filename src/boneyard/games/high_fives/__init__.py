@@ -86,6 +86,10 @@ SPEC: GameSpec[HighFivesState, HighFivesAction, HighFivesEvent, HighFivesObserva
     parse_action=parse_action,
     describe_action=describe_action,
     render=render,
+    syntax="the tile you play: 7-8 (its capture is implied when only one is possible), "
+    "7-8 x 8-9 (capture 8-9), 5-8 leave (capture nothing, where capturing is optional); "
+    "claim a pair first with claim 0-1 1-2 7-8 x 8-9 (or 7-8 x 8-9 0-1+1-2). When any number "
+    "of pairs may be claimed, type each claim on its own (claim 0-1 1-2), then the tile",
     search=SEARCH,
     card=card,
     figure=capture_view,

@@ -195,8 +195,11 @@ def _tile_text(tile: Tile) -> str:
     return f"{tile}[dim]·{pts}[/]" if pts else str(tile)
 
 
-def render(observation: HighFivesObservation, seat_names: Sequence[str]) -> str:
-    """The table as ``observation``'s seat sees it, with Rich markup.
+def render(
+    observation: HighFivesObservation, seat_names: Sequence[str], width: int | None = None
+) -> str:
+    """The table as ``observation``'s seat sees it, with Rich markup (its one-row layout wraps
+    between tiles at any ``width``).
 
     Layout tiles that match a tile in the seat's hand are highlighted; a tile's points follow a
     dot (``5-10·3``).

@@ -134,6 +134,10 @@ SPEC: GameSpec[HighFiveState, HighFiveAction, HighFiveEvent, HighFiveObservation
     parse_action=parse_action,
     describe_action=describe,
     render=render,
+    syntax="a tile: 5-6 (when it fits one end), 5-6 on 5-5 (the tile it joins), "
+    "5-6 on 5-5 side_b (an edge of the spinner: side_a, side_b, end_a, end_b) or 5-6 5 "
+    "(on the end showing 5); draw (d), pass (p), or return (r: put back a tile drawn while "
+    "holding a playable one, where the rules allow it)",
     search=SEARCH,
     card=card,
     figure=figure,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from boneyard.games.fives_text import (
+    counted,
     describe_move,
     draw_layout,
     draw_strip,
@@ -34,8 +35,8 @@ def describe(action: HighFiveAction) -> str:
     return describe_move(action, "lead", "spinner")
 
 
-def render(obs: HighFiveObservation, names: Sequence[str]) -> str:
-    """The table as ``obs.seat`` sees it."""
+def render(obs: HighFiveObservation, names: Sequence[str], width: int | None = None) -> str:
+    """The table as ``obs.seat`` sees it (the layout cut to ``width`` columns)."""
     out: list[str] = []
     n = obs.num_seats
     score_bits = []
@@ -46,11 +47,11 @@ def render(obs: HighFiveObservation, names: Sequence[str]) -> str:
         tiles = obs.hand_sizes[i]
         score_bits.append(
             f"{mark}[bold]{esc(who)}[/]{you}: {obs.scores[i]} pts, "
-            f"{obs.chips_left[i]} chips left, {tiles} tiles"
+            f"{counted(obs.chips_left[i], 'chip')} left, {counted(tiles, 'tile')}"
         )
     out.append(f"[bold cyan]High Five[/] — hand {obs.hand_number + 1}")
     out.extend(score_bits)
-    out.append(f"Boneyard: {obs.boneyard_size} tiles")
+    out.append(f"Boneyard: {counted(obs.boneyard_size, 'tile')}")
     if not obs.layout:
         out.append("[dim]The table is empty.[/]")
         if obs.big6_lead:
@@ -59,7 +60,7 @@ def render(obs: HighFiveObservation, names: Sequence[str]) -> str:
         lead = obs.layout[0].tile
         role = obs.layout[0].role
         out.append(f"Lead: [bold]{lead}[/] ({'spinner' if role == 'SPINNER' else 'single'})")
-        out.extend(layout_lines(obs, "spinner"))
+        out.extend(layout_lines(obs, "spinner", width))
         count = obs.count
         scoring = " [green]— scores![/]" if count and count % 5 == 0 else ""
         out.append(f"Count: [bold]{count}[/]{scoring}")

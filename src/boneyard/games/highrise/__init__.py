@@ -70,6 +70,8 @@ SPEC: GameSpec[HighriseState, HighriseAction, HighriseEvent, HighriseObservation
     parse_action=parse_action,
     describe_action=describe_action,
     render=render,
+    syntax="a tile: W-3 (when it fits one way) or W-3 0,1 1,1 (the first face on the first "
+    "cell; a cell is row,column as the grid shows them); draw (d) or pass (p)",
     search=SEARCH,
     card=card,
     figure=tower_view,

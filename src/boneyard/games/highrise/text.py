@@ -143,10 +143,13 @@ def _esc(text: str) -> str:
     return text.replace("[", "\\[")
 
 
-def render(observation: HighriseObservation, seat_names: Sequence[str]) -> str:
+def render(
+    observation: HighriseObservation, seat_names: Sequence[str], width: int | None = None
+) -> str:
     """The table as ``observation.seat`` sees it: the tower as a grid of top faces with their
     levels (``*``: the half rests on a spacer; ``═``/``║`` join the two halves of one domino),
-    spacers and pile left, every seat's score and tile count, and the seat's own tiles."""
+    spacers and pile left, every seat's score and tile count, and the seat's own tiles (the grid
+    of a tower fits any terminal: ``width`` is not needed)."""
     o = observation
     names = [_esc(n) for n in seat_names]
     out: list[str] = []

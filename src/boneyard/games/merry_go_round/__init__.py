@@ -161,6 +161,9 @@ SPEC: GameSpec[MerryGoRoundState, MerryGoRoundAction, FivesEvent, MerryGoRoundOb
         parse_action=parse_action,
         describe_action=describe,
         render=render,
+        syntax="a tile: 5-5 (the set, or a tile that fits one end), 5-6 on 5-5 (the tile it "
+        "joins), 5-6 on 5-5 side_b (an edge of the set: side_a, side_b, end_a, end_b, or sa, sb, "
+        "ea, eb) or 5-6 5 (on the end showing 5); draw (d) or pass (p)",
         search=SEARCH,
         card=card,
         figure=figure,

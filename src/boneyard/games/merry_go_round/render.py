@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from boneyard.games.fives_text import describe_move, esc, hand_lines, layout_lines
+from boneyard.games.fives_text import counted, describe_move, esc, hand_lines, layout_lines
 from boneyard.games.merry_go_round.actions import MerryGoRoundAction
 from boneyard.games.merry_go_round.observation import MerryGoRoundObservation
 
@@ -39,15 +39,15 @@ def _scored(obs: MerryGoRoundObservation, names: Sequence[str]) -> str:
         return ""
     last = next((e for e in reversed(obs.history) if e.kind == "play"), None)
     if last is None or last.points:
-        return f" [green]— {count // 5} points![/]"
+        return f" [green]— {counted(count // 5, 'point')}![/]"
     seat = last.seat
     side = (seat % 2, seat % 2 + 2) if obs.partnerships else (seat,)
     who = " & ".join(esc(names[i] if i < len(names) else f"Seat {i + 1}") for i in side)
     return f" [yellow]— no points: {count // 5} would take {who} past {obs.target} (a bust)[/]"
 
 
-def render(obs: MerryGoRoundObservation, names: Sequence[str]) -> str:
-    """The table as ``obs.seat`` sees it."""
+def render(obs: MerryGoRoundObservation, names: Sequence[str], width: int | None = None) -> str:
+    """The table as ``obs.seat`` sees it (the layout cut to ``width`` columns)."""
     n = obs.num_seats
 
     def who(i: int) -> str:
@@ -64,8 +64,9 @@ def render(obs: MerryGoRoundObservation, names: Sequence[str]) -> str:
         sets = " (set)" if obs.setter == i and obs.layout else ""
         pts = "" if obs.partnerships else f": {obs.scores[i]} pts"
         sep = ":" if obs.partnerships else ","
-        out.append(f"{mark}[bold]{who(i)}[/]{you}{sets}{pts}{sep} {obs.hand_sizes[i]} tiles")
-    bone = f"Boneyard: {obs.boneyard_size} tiles to draw"
+        tiles = counted(obs.hand_sizes[i], "tile")
+        out.append(f"{mark}[bold]{who(i)}[/]{you}{sets}{pts}{sep} {tiles}")
+    bone = f"Boneyard: {counted(obs.boneyard_size, 'tile')} to draw"
     if obs.reserve:
         bone += f" ({obs.reserve} more in reserve, never drawn)"
     out.append(bone)
@@ -75,7 +76,7 @@ def render(obs: MerryGoRoundObservation, names: Sequence[str]) -> str:
     if not obs.layout:
         out.append("[dim]The table is empty.[/]")
     else:
-        out.extend(layout_lines(obs, "set"))
+        out.extend(layout_lines(obs, "set", width))
         out.append(f"Count: [bold]{obs.count}[/]{_scored(obs, names)}")
     out.extend(hand_lines(obs))
     if obs.is_over and obs.winner is not None:

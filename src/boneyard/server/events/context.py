@@ -1,0 +1,92 @@
+"""What every event route shares (the service, the sessions, notifications, the checks), and
+the dependencies that hand it to a route: ``Ctx`` (the app's :class:`Context`), ``Me`` (the
+signed-in person, 401 otherwise) and ``MaybeMe``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, HTTPException, Request
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from boneyard.server import validation
+from boneyard.server.accounts import Accounts
+from boneyard.server.events.notify import Notes
+from boneyard.server.events.scheduler import Scheduler
+from boneyard.server.events.service import Events
+from boneyard.server.events.views import event_json
+from boneyard.server.tables import TableManager
+from boneyard.store.events import Event, EventDirector
+
+
+class Context:
+    """The events domain of one app (``app.state.events``)."""
+
+    def __init__(
+        self,
+        tables: TableManager,
+        sessions: async_sessionmaker[AsyncSession],
+        accounts: Accounts,
+    ) -> None:
+        self.tables = tables
+        self.sessions = sessions
+        self.accounts = accounts
+        self.cfg = accounts.settings
+        self.notes = Notes(sessions, self.cfg)
+        self.svc = Events(tables, sessions, self.notes)
+        self.scheduler = Scheduler(self.svc)
+
+    async def need_event(self, db: AsyncSession, event_id: str) -> Event:
+        """The event, or 404."""
+        ok = len(event_id) <= 32 and validation.storable(event_id)
+        ev = await db.get(Event, event_id) if ok else None
+        if ev is None:
+            raise HTTPException(404, "no such event")
+        return ev
+
+    @staticmethod
+    async def is_director(db: AsyncSession, ev: Event, user_id: int | None) -> bool:
+        """Whether ``user_id`` runs ``ev`` (its owner or a co-director)."""
+        if user_id is None:
+            return False
+        if ev.director_id == user_id:
+            return True
+        return await db.get(EventDirector, (ev.id, user_id)) is not None
+
+    async def need_director(self, db: AsyncSession, ev: Event, user: Any) -> None:
+        """403 unless ``user`` runs ``ev``."""
+        if not await self.is_director(db, ev, user.id):
+            raise HTTPException(403, "only the event's directors may do that")
+
+    async def director_event(self, db: AsyncSession, event_id: str, user: Any) -> Event:
+        """The event, which ``user`` runs (404, 403)."""
+        ev = await self.need_event(db, event_id)
+        await self.need_director(db, ev, user)
+        return ev
+
+    async def event_json(self, event_id: str, user: Any) -> dict[str, Any]:
+        """The event page's JSON, as ``user`` sees it."""
+        async with self.sessions() as db:
+            ev = await self.need_event(db, event_id)
+            return await event_json(db, ev, user)
+
+
+def context_of(request: Request) -> Context:
+    """The events domain of the app serving ``request``."""
+    found: Context = request.app.state.events
+    return found
+
+
+async def need_user(request: Request) -> Any:
+    """The signed-in person (401 otherwise)."""
+    return await context_of(request).accounts.need_user(request)
+
+
+async def maybe_user(request: Request) -> Any:
+    """The signed-in person, or ``None``."""
+    return await context_of(request).accounts.current_user(request)
+
+
+Ctx = Annotated[Context, Depends(context_of)]
+Me = Annotated[Any, Depends(need_user)]
+MaybeMe = Annotated[Any, Depends(maybe_user)]

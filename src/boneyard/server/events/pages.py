@@ -1,0 +1,115 @@
+"""The event pages and what they read: an event, a match, the event of a table (its game-over
+screen links the match and the next game), the leaderboard."""
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import FileResponse
+from sqlalchemy import or_, select
+
+from boneyard.server import ratings_store, validation
+from boneyard.server.events.context import Ctx, MaybeMe
+from boneyard.store.events import Entrant, Event, EventGame
+
+WEB = Path(__file__).resolve().parent.parent.parent / "web"
+
+
+router = APIRouter()
+
+
+@router.get("/api/events/{event_id}")
+async def get_event(event_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
+    """An event: settings, entrants, rounds with every match and game, standings with
+    their labels, crosstables, the champion, the log."""
+    return await ctx.event_json(event_id, user)
+
+
+@router.get("/api/events/{event_id}/matches/{match_id}")
+async def get_match(event_id: str, match_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
+    """One match with its games (each with its table for the replay) and, while a side
+    is awaited, when its grace period ends."""
+    data = await ctx.event_json(event_id, user)
+    titles = data.get("round_titles") or []
+    for r, rnd in enumerate(data["rounds"]):
+        for m in rnd:
+            if m["id"] == match_id:
+                event = {k: data[k] for k in ("id", "name", "mode", "status", "me", "format")}
+                event["round_title"] = titles[r] if r < len(titles) else ""
+                return {"event": event, "match": m}
+    raise HTTPException(404, "no such match")
+
+
+@router.get("/api/tables/{table_id}/event")
+async def table_event(table_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
+    """The event game a table plays, and where to go next: the match's next game, or
+    (for a player of it) their next game in the event."""
+    if len(table_id) > 32 or not validation.storable(table_id):
+        raise HTTPException(404, "no such event game")
+    async with ctx.sessions() as db:
+        g = await db.scalar(select(EventGame).where(EventGame.table_id == table_id))
+        if g is None:
+            raise HTTPException(404, "this table is not an event's")
+        ev = await db.get(Event, g.event_id)
+        assert ev is not None
+        nxt = await next_game(db, g, user)
+    return {
+        "event": {"id": ev.id, "name": ev.name, "status": ev.status},
+        "match": {"id": g.match_id, "url": f"/events/{ev.id}/matches/{g.match_id}"},
+        "game": {"number": g.number, "status": g.status, "note": g.note},
+        "next": nxt,
+    }
+
+
+async def next_game(db: Any, g: EventGame, user: Any) -> dict[str, Any] | None:
+    """The next table: the same match's, else the viewer's own next one."""
+    mine = None
+    if user is not None:
+        mine = await db.scalar(
+            select(Entrant.id).where(Entrant.event_id == g.event_id, Entrant.user_id == user.id)
+        )
+    sides = [x for x in (mine,) if x is not None] or [g.side_a, g.side_b]
+    rows = (
+        await db.scalars(
+            select(EventGame)
+            .where(
+                EventGame.event_id == g.event_id,
+                EventGame.status == "playing",
+                EventGame.id != g.id,
+                or_(EventGame.side_a.in_(sides), EventGame.side_b.in_(sides)),
+            )
+            .order_by(EventGame.id)
+        )
+    ).all()
+    same = [r for r in rows if r.match_id == g.match_id]
+    pick = (same or (rows if mine is not None else []) or [None])[0]
+    if pick is None or pick.table_id is None:
+        return None
+    return {"table_id": pick.table_id, "match": pick.match_id, "number": pick.number}
+
+
+@router.get("/api/ratings")
+async def ratings(ctx: Ctx, game: str = "highfive", category: str = "2p") -> dict[str, Any]:
+    """The leaderboard of a game and player-count category (OpenSkill, by ordinal)."""
+    if len(game) > 32 or len(category) > 16 or not validation.storable(game + category):
+        raise HTTPException(400, "no such game or category")
+    rows = await ratings_store.leaderboard(ctx.sessions, game, category)
+    return {"game": game, "category": category, "ratings": rows}
+
+
+def page(path: str, name: str) -> None:
+    async def serve() -> FileResponse:
+        return FileResponse(WEB / name)
+
+    router.add_api_route(path, serve, methods=["GET"], include_in_schema=False)
+
+
+for path in (
+    "/events",
+    "/events/{event_id}",
+    "/events/{event_id}/matches/{match_id}",
+    "/leaderboard",
+):
+    page(path, "events.html")
+page("/events/{event_id}/scorecard", "scorecard.html")
+page("/events/{event_id}/pairings", "scorecard.html")

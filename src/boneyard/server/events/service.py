@@ -1,0 +1,535 @@
+"""The event service: the tournament value kept in the event row, fed by results, and the
+tables of the matches that are ready.
+
+After each result :meth:`Events.advance` forfeits the matches of entrants who are gone (withdrawn,
+or a no-show whose grace period is over), waits for late ones, and (online) creates the next
+table of every match that can be played, until nothing changes. Every change of one event is
+serialised by a lock in this process, and by a row lock on the event across processes
+(PostgreSQL; docs/events.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from fastapi import HTTPException
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from boneyard.core.errors import BoneyardError
+from boneyard.server import validation
+from boneyard.server.clock import ClockIn, aware, clock_settings, now
+from boneyard.server.events.notify import Notes
+from boneyard.server.events.settings import clock_rule, rebuilt, setting
+from boneyard.server.tables import LiveTable, TableManager
+from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
+from boneyard.store.models import GameTable
+from boneyard.tournament import Event as Tournament
+from boneyard.tournament import TournamentError, event_from_json
+from boneyard.tournament.match import FORFEIT_REASONS
+from boneyard.tournament.scorecard import game_number
+
+log = logging.getLogger("boneyard.events")
+
+FINAL = ("over", "confirmed", "ruled")
+"""Statuses of a game row whose result counts."""
+ACTIVE = ("playing", "reported", "disputed", "timeout")
+"""A game under way, awaiting a signature, or awaiting the director."""
+GONE = ("no_show", "withdrawn")
+"""Entrants whose matches are forfeited at once."""
+RUNNING = ("running", "paused")
+
+
+def seat_of(e: Entrant) -> dict[str, Any]:
+    """The table seat of an entrant."""
+    if e.bot:
+        return {"kind": "bot", "bot": e.bot, "name": e.name}
+    return {"kind": "person", "user_id": e.user_id, "name": e.name}
+
+
+def history(g: EventGame, what: str, by: int | None, **fields: Any) -> None:
+    """Add an entry to a game's card history (kept whole: exports show every entry)."""
+    entry = {"at": now().isoformat(), "what": what, "by": by, **fields}
+    g.history = [*(g.history or []), entry]
+
+
+class Events:
+    """The event service: database rows, the tournament value and the live tables."""
+
+    def __init__(
+        self, tables: TableManager, sessions: async_sessionmaker[AsyncSession], notes: Notes
+    ) -> None:
+        self.tables = tables
+        self.sessions = sessions
+        self.notes = notes
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.wake_scheduler: asyncio.Event = asyncio.Event()
+
+    def lock(self, event_id: str) -> asyncio.Lock:
+        """The lock that serialises every change of one event."""
+        return self.locks.setdefault(event_id, asyncio.Lock())
+
+    # -- the tournament value ----------------------------------------------------------------
+
+    async def rebuild(self, db: AsyncSession, ev: Event) -> Tournament:
+        """The tournament replayed from the draw and every final result, in order."""
+        rows = (
+            await db.scalars(
+                select(EventGame)
+                .where(EventGame.event_id == ev.id, EventGame.final_seq.is_not(None))
+                .order_by(EventGame.final_seq)
+            )
+        ).all()
+        return rebuilt(ev, list(ev.settings["draw"]), rows, self.apply)
+
+    @staticmethod
+    def apply(t: Tournament, g: EventGame) -> Tournament:
+        """``t`` with the result of game row ``g``."""
+        if g.kind == "forfeit":
+            loser = g.side_b if g.winner == g.side_a else g.side_a
+            reason = g.reason if g.reason in FORFEIT_REASONS else "forfeit"
+            return t.record_forfeit(g.match_id, str(loser), reason)
+        return t.record_game(
+            g.match_id, str(g.winner), (g.score_a or 0, g.score_b or 0), g.reason or "target"
+        )
+
+    async def record(self, db: AsyncSession, ev: Event, t: Tournament, g: EventGame) -> Tournament:
+        """Make ``g`` final (next ``final_seq``) and feed it to the tournament."""
+        top = await db.scalar(
+            select(func.max(EventGame.final_seq)).where(EventGame.event_id == ev.id)
+        )
+        g.final_seq = int(top or 0) + 1
+        g.updated_at = now()
+        try:
+            t = self.apply(t, g)
+        except TournamentError as exc:
+            raise HTTPException(400, str(exc)) from None
+        ev.bracket = t.to_json()
+        if t.is_over and ev.status in RUNNING:
+            ev.status = "finished"
+            ev.finished_at = now()
+            self.action(db, ev, None, "finish", {"champion": t.champion}, None)
+        await db.flush()
+        return t
+
+    async def check_consistent(self, db: AsyncSession, ev: Event, t: Tournament) -> None:
+        """Refuse (400) a change after which a result or a game of another match no longer
+        fits the event: the next round has started on what the change would undo."""
+        rows = (
+            await db.scalars(
+                select(EventGame).where(EventGame.event_id == ev.id, EventGame.status != "void")
+            )
+        ).all()
+        for r in rows:
+            try:
+                m = t.match(r.match_id)
+            except TournamentError:
+                m = None
+            if m is None or (m.a, m.b) != (str(r.side_a), str(r.side_b)):
+                raise HTTPException(400, "the next round has started: too late to change this")
+
+    # -- advancing ---------------------------------------------------------------------------
+
+    async def advance(self, event_id: str) -> None:
+        """Forfeit gone entrants' matches and start the next tables (takes the lock)."""
+        async with self.lock(event_id):
+            await self.advance_locked(event_id)
+
+    async def advance_locked(self, event_id: str) -> None:
+        """:meth:`advance` with the lock held."""
+        for _ in range(10_000):
+            started: list[str] = []
+            async with self.sessions() as db, db.begin():
+                # (the row lock serialises the event's changes across processes too)
+                ev = await db.get(Event, event_id, with_for_update=True)
+                if ev is None or ev.bracket is None or ev.status not in RUNNING:
+                    return
+                changed = await self._step(db, ev, started)
+            for tid in started:
+                await self._start_table(event_id, tid)
+            if not changed:
+                return
+
+    async def _step(self, db: AsyncSession, ev: Event, started: list[str]) -> bool:
+        """One pass over the ready matches; true when a forfeit changed the tournament."""
+        t = event_from_json(ev.bracket or {})
+        entrants = {
+            e.id: e
+            for e in (await db.scalars(select(Entrant).where(Entrant.event_id == ev.id))).all()
+        }
+        active = (
+            await db.scalars(
+                select(EventGame).where(EventGame.event_id == ev.id, EventGame.status.in_(ACTIVE))
+            )
+        ).all()
+        busy = {g.match_id for g in active}
+        room = setting(ev, "max_tables") or 1_000_000
+        live = sum(1 for g in active if g.status == "playing")
+        pending = t.pending()
+        ids = {m.id for m in pending}
+        ready = {k: v for k, v in ((ev.settings or {}).get("ready") or {}).items() if k in ids}
+        for m in pending:
+            a, b = entrants[int(m.a or 0)], entrants[int(m.b or 0)]
+            if m.id not in ready:
+                ready[m.id] = now().isoformat()
+                self._seat_table(ev, m.id, ready)
+                await self._announce(db, ev, m, a, b)
+            loser, reason = self._absence(ev, t, m.id, a, b, ready[m.id])
+            if loser is not None:
+                await self._forfeit_absent(db, ev, t, m, loser, reason, active)
+                self._keep_ready(ev, ready)
+                return True
+            if reason == "wait" or ev.mode != "online" or ev.status != "running":
+                continue
+            if m.id in busy or live >= room:
+                continue
+            live += 1
+            started.append(await self.new_table(db, ev, m.id, a, b))
+        self._keep_ready(ev, ready)
+        return False
+
+    @staticmethod
+    def _seat_table(ev: Event, match_id: str, ready: dict[str, str]) -> None:
+        """Give a match that just became ready a table number: the lowest one no other ready
+        match holds (a hall's tables are reused as matches end; the number stays with the
+        match for the pairing lists and the cards)."""
+        tables = dict((ev.settings or {}).get("tables") or {})
+        taken = {tables[k] for k in ready if k in tables and k != match_id}
+        tables[match_id] = next(n for n in range(1, len(taken) + 2) if n not in taken)
+        ev.settings = {**ev.settings, "tables": tables}
+
+    def _keep_ready(self, ev: Event, ready: dict[str, str]) -> None:
+        """Keep when each pending match became ready (its no-show grace counts from then)."""
+        if ready != (ev.settings or {}).get("ready"):
+            ev.settings = {**ev.settings, "ready": ready}
+            self.wake_scheduler.set()  # a grace period may end sooner than it planned
+
+    @staticmethod
+    def _absence(
+        ev: Event, t: Tournament, match_id: str, a: Entrant, b: Entrant, since: str
+    ) -> tuple[Entrant | None, str]:
+        """Who forfeits the ready match ``match_id`` now and why (``no_show``, ``withdrawn``),
+        or nobody and ``wait`` (a side is not checked in, its grace runs) or ``play``."""
+        gone = [x for x in (a, b) if x.status in GONE]
+        if gone:
+            loser = max(gone, key=lambda x: t.seed_of(str(x.id)))
+            return loser, "withdrawn" if loser.status == "withdrawn" else "no_show"
+        late = [x for x in (a, b) if not x.checked_in]
+        if not late:
+            return None, "play"
+        grace = timedelta(minutes=float(setting(ev, "grace_minutes")))
+        if now() < aware(datetime.fromisoformat(since)) + grace:
+            return None, "wait"
+        loser = max(late, key=lambda x: t.seed_of(str(x.id)))
+        loser.status = "no_show"
+        return loser, "no_show"
+
+    async def _forfeit_absent(
+        self,
+        db: AsyncSession,
+        ev: Event,
+        t: Tournament,
+        m: Any,
+        loser: Entrant,
+        reason: str,
+        active: Sequence[EventGame],
+    ) -> None:
+        minutes = float(setting(ev, "grace_minutes"))
+        why = (
+            f"{loser.name} withdrew"
+            if reason == "withdrawn"
+            else f"{loser.name}: no-show (not checked in {minutes:g} minutes after the match "
+            "was ready)"
+        )
+        halts = [g.table_id for g in active if g.match_id == m.id and g.table_id]
+        for g in active:
+            if g.match_id == m.id:
+                g.status, g.note, g.updated_at = "void", why[:500], now()
+        a, b = int(m.a), int(m.b)
+        row = self.game_row(ev, m.id, 0, "forfeit", a, b)
+        row.status, row.reason, row.note = "ruled", reason, why[:500]
+        row.winner = b if loser.id == a else a
+        db.add(row)
+        await self.record(db, ev, t, row)
+        await self.notify_match(db, ev, m.id, (a, b), "forfeit", why)
+        for tid in halts:
+            self.halt_later(tid, why)
+
+    def halt_later(self, table_id: str, why: str) -> None:
+        """Stop a table whose game no longer counts (in the background: it waits for the
+        table's lock, never while this event's commit holds it up)."""
+        self.tables.spawn(self.tables.halt(table_id, why))
+
+    async def _start_table(self, event_id: str, tid: str) -> None:
+        table = await self.tables.get(tid)
+        if table is None:
+            return
+        try:
+            await self.tables.start(table)
+        except BoneyardError:
+            log.exception("event %s: table %s did not start", event_id, tid)
+
+    def game_row(
+        self, ev: Event, match_id: str, number: int, kind: str, a: int, b: int
+    ) -> EventGame:
+        """A new game row (status ``playing``) of ``match_id`` between entrants ``a``, ``b``."""
+        return EventGame(
+            event_id=ev.id,
+            match_id=match_id,
+            number=number,
+            kind=kind,
+            status="playing",
+            side_a=a,
+            side_b=b,
+            seat_a=0,
+            by_director=False,
+            created_at=now(),
+            updated_at=now(),
+        )
+
+    async def next_number(self, db: AsyncSession, ev: Event, match_id: str) -> int:
+        """The number of the match's next game: the lowest not taken by a game that counts
+        or is under way, so numbers stay put after a void."""
+        taken = (
+            await db.scalars(
+                select(EventGame.number).where(
+                    EventGame.event_id == ev.id,
+                    EventGame.match_id == match_id,
+                    EventGame.kind == "game",
+                    EventGame.status != "void",
+                )
+            )
+        ).all()
+        return game_number(taken)
+
+    async def new_table(
+        self, db: AsyncSession, ev: Event, match_id: str, a: Entrant, b: Entrant
+    ) -> str:
+        """The table of the match's next game: seats are the two entrants (alternating), the
+        move clock is the event's."""
+        number = await self.next_number(db, ev, match_id)
+        seat_a = 0 if number % 2 == 1 else 1
+        seats: list[dict[str, Any]] = [{}, {}]
+        seats[seat_a] = seat_of(a)
+        seats[1 - seat_a] = seat_of(b)
+        rule = clock_rule(ev)
+        clock = clock_settings(ClockIn(per_move=rule["per_move"], grace=rule["grace"]), ev.game)
+        assert clock is not None
+        tid = secrets.token_hex(8)
+        db.add(
+            GameTable(
+                id=tid,
+                game=ev.game,
+                options=dict(ev.options),
+                seats=seats,
+                status="open",
+                created_by=ev.director_id,
+                created_at=now(),
+                settings={
+                    "event": ev.id,
+                    "match": match_id,
+                    "game": number,
+                    "clock": {**clock, "timeout": rule["timeout"]},
+                },
+            )
+        )
+        await db.flush()
+        row = self.game_row(ev, match_id, number, "game", a.id, b.id)
+        row.table_id, row.seat_a = tid, seat_a
+        db.add(row)
+        return tid
+
+    async def on_game_over(self, table: LiveTable) -> None:
+        """The table hook: an event game ended; record it and advance the event."""
+        async with self.sessions() as db:
+            g = await db.scalar(
+                select(EventGame).where(
+                    EventGame.table_id == table.id, EventGame.status == "playing"
+                )
+            )
+        if g is None:
+            return
+        async with self.lock(g.event_id):
+            async with self.sessions() as db, db.begin():
+                ev = await db.get(Event, g.event_id, with_for_update=True)
+                row = await db.get(EventGame, g.id)
+                st = table.state
+                result = st.result() if st is not None else None
+                if row is None or ev is None or row.status != "playing" or result is None:
+                    return
+                await self._game_result(db, ev, row, result)
+            await self.advance_locked(g.event_id)
+
+    async def _game_result(self, db: AsyncSession, ev: Event, g: EventGame, result: Any) -> None:
+        g.score_a, g.score_b = result.scores[g.seat_a], result.scores[1 - g.seat_a]
+        if result.winner is None:
+            g.status, g.note = "void", "no winner: the game is replayed"
+            g.updated_at = now()
+            return
+        g.status = "over"
+        g.winner = g.side_a if result.winner == g.seat_a else g.side_b
+        g.reason = "bogus" if result.reason == "bogus" else "target"
+        await self.record(db, ev, event_from_json(ev.bracket or {}), g)
+        names = await self.names(db, ev.id)
+        text = (
+            f"Game {g.number} of {g.match_id}: {names.get(g.winner or 0, '?')} wins "
+            f"{max(g.score_a or 0, g.score_b or 0)}–{min(g.score_a or 0, g.score_b or 0)}"
+        )
+        await self.notify_match(db, ev, g.match_id, (g.side_a, g.side_b), "game_over", text)
+
+    # -- forfeits and the log ------------------------------------------------------------------
+
+    async def forfeit(
+        self,
+        event_id: str,
+        match_id: str,
+        loser: int,
+        note: str,
+        user_id: int | None,
+        reason: str = "forfeit",
+    ) -> None:
+        """``loser`` forfeits the match (a game in play is void and its table stopped)."""
+        async with self.lock(event_id):
+            async with self.sessions() as db, db.begin():
+                ev = await self.need_running(db, event_id)
+                t = event_from_json(ev.bracket or {})
+                m = self.need_ready(t, match_id)
+                if str(loser) not in (m.a, m.b):
+                    raise HTTPException(400, "that entrant does not play this match")
+                a, b = int(m.a or 0), int(m.b or 0)
+                await self.void_active(db, ev, match_id, f"forfeit: {note}".strip())
+                row = self.game_row(ev, match_id, 0, "forfeit", a, b)
+                row.status, row.reason, row.note = "ruled", reason, note or None
+                row.winner = b if loser == a else a
+                db.add(row)
+                await db.flush()
+                await self.record(db, ev, t, row)
+                self.action(
+                    db,
+                    ev,
+                    user_id,
+                    "forfeit",
+                    {"match": match_id, "loser": loser, "game": row.id},
+                    note,
+                )
+                names = await self.names(db, event_id)
+                text = f"{names.get(loser, '?')} forfeits {match_id}" + (
+                    f": {note}" if note else ""
+                )
+                await self.notify_match(db, ev, match_id, (a, b), "director", text)
+            await self.advance_locked(event_id)
+
+    async def void_active(self, db: AsyncSession, ev: Event, match_id: str, note: str) -> None:
+        """Void the match's games under way; their tables stop after the commit."""
+        rows = (
+            await db.scalars(
+                select(EventGame).where(
+                    EventGame.event_id == ev.id,
+                    EventGame.match_id == match_id,
+                    EventGame.status.in_(ACTIVE),
+                )
+            )
+        ).all()
+        for g in rows:
+            g.status, g.note, g.updated_at = "void", note[:500], now()
+            history(g, "void", None, note=note[:200])
+            if g.table_id:
+                self.halt_later(g.table_id, note[:200])
+
+    @staticmethod
+    def action(
+        db: AsyncSession,
+        ev: Event,
+        user_id: int | None,
+        kind: str,
+        payload: dict[str, Any],
+        note: str | None,
+    ) -> EventAction:
+        """Add an entry to the event's log."""
+        row = EventAction(
+            event_id=ev.id,
+            user_id=user_id,
+            kind=kind,
+            payload=payload,
+            note=note or None,
+            created_at=now(),
+        )
+        db.add(row)
+        return row
+
+    # -- notifications ---------------------------------------------------------------------------
+
+    async def names(self, db: AsyncSession, event_id: str) -> dict[int, str]:
+        """Entrant names by id."""
+        rows = (
+            await db.execute(select(Entrant.id, Entrant.name).where(Entrant.event_id == event_id))
+        ).all()
+        return dict(rows)
+
+    async def notify_match(
+        self,
+        db: AsyncSession,
+        ev: Event,
+        match_id: str,
+        sides: Sequence[int | None],
+        kind: str,
+        text: str,
+    ) -> None:
+        """Tell the people of a match (``kind``: ``ready``, ``game_over``, ``director`` …)."""
+        users = (
+            await db.scalars(
+                select(Entrant.user_id).where(
+                    Entrant.id.in_([s for s in sides if s is not None]),
+                    Entrant.user_id.is_not(None),
+                )
+            )
+        ).all()
+        url = f"/events/{ev.id}/matches/{match_id}"
+        await self.notes.add(
+            db, [u for u in users if u is not None], kind, text, ev.name, url, ev.id
+        )
+
+    async def _announce(self, db: AsyncSession, ev: Event, m: Any, a: Entrant, b: Entrant) -> None:
+        where = f"table {m.id}" if ev.mode == "online" else "the board: see the pairings"
+        text = f"Your match {m.id} is ready: {a.name} v {b.name} ({where})"
+        await self.notify_match(db, ev, m.id, (a.id, b.id), "ready", text)
+
+    async def notify_directors(self, db: AsyncSession, ev: Event, kind: str, text: str) -> None:
+        """Tell every director of ``ev``."""
+        co = (
+            await db.scalars(select(EventDirector.user_id).where(EventDirector.event_id == ev.id))
+        ).all()
+        await self.notes.add(
+            db, [ev.director_id, *co], kind, text, ev.name, f"/events/{ev.id}", ev.id
+        )
+
+    # -- checks ----------------------------------------------------------------------------------
+
+    @staticmethod
+    async def need_running(db: AsyncSession, event_id: str) -> Event:
+        """The event, which must have started and not finished."""
+        found = len(event_id) <= 32 and validation.storable(event_id)
+        ev = await db.get(Event, event_id, with_for_update=True) if found else None
+        if ev is None:
+            raise HTTPException(404, "no such event")
+        if ev.status not in RUNNING or ev.bracket is None:
+            raise HTTPException(400, f"the event is {ev.status}, not in play")
+        return ev
+
+    @staticmethod
+    def need_ready(t: Tournament, match_id: str) -> Any:
+        """The match, which must have both sides and be undecided."""
+        try:
+            m = t.match(match_id)
+        except (TournamentError, KeyError):
+            raise HTTPException(404, "no such match") from None
+        if m.is_over:
+            raise HTTPException(400, "this match is already decided (reopen a game first)")
+        if not m.is_ready:
+            raise HTTPException(400, "this match waits for its players")
+        return m

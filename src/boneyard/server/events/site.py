@@ -1,0 +1,84 @@
+"""The events domain put together: the shared context, the table hooks, the background work and
+every route (each module of this package has its own router)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import APIRouter
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from boneyard.server import ratings_store
+from boneyard.server.accounts import Accounts
+from boneyard.server.events import (
+    admin,
+    cards,
+    console,
+    entrants,
+    exports,
+    inbox,
+    offers,
+    pages,
+)
+from boneyard.server.events.context import Context
+from boneyard.server.events.timeouts import on_timeout
+from boneyard.server.tables import LiveTable, TableManager
+from boneyard.store.events import Event, EventGame
+
+log = logging.getLogger("boneyard.events")
+
+
+class EventSite(Context):
+    """The events domain of an app: ``router`` holds its routes (the app keeps the site in
+    ``app.state.events`` for them); ``start``/``close`` run the scheduler and the mailer with
+    the app."""
+
+    def __init__(
+        self,
+        tables: TableManager,
+        sessions: async_sessionmaker[AsyncSession],
+        accounts: Accounts,
+        errors: dict[int | str, dict[str, Any]],
+    ) -> None:
+        super().__init__(tables, sessions, accounts)
+        self.router = APIRouter()
+        for module in (admin, entrants, offers, console, cards, exports, pages, inbox):
+            self.router.include_router(module.router, responses=errors)
+        tables.on_game_over.extend([self._game_over, self._rate])
+        if tables.clock is not None:
+            tables.clock.on_timeout = self._timeout
+
+    def start(self) -> None:
+        """Start the scheduler and the mailer (in the app's lifespan)."""
+        self.scheduler.start()
+        self.notes.start()
+
+    async def close(self) -> None:
+        """Stop them."""
+        await self.scheduler.close()
+        await self.notes.close()
+
+    async def _timeout(self, table: LiveTable, seat: int, version: int) -> bool:
+        return await on_timeout(self.svc, table, seat, version)
+
+    async def _game_over(self, table: LiveTable) -> None:
+        try:
+            await self.svc.on_game_over(table)
+        except Exception:
+            log.exception("event hook of table %s failed", table.id)
+
+    async def _rate(self, table: LiveTable) -> None:
+        try:
+            async with self.sessions() as db:
+                rated = await db.scalar(
+                    select(Event.rated)
+                    .join(EventGame, EventGame.event_id == Event.id)
+                    .where(EventGame.table_id == table.id)
+                )
+            if rated is False:  # a table of an unrated event
+                return
+            await ratings_store.rate_table(self.sessions, table, self.cfg.rate_bot_games)
+        except Exception:
+            log.exception("rating table %s failed", table.id)

@@ -1,0 +1,84 @@
+"""Seeding and starting an event: by rating, at random or by the director's hand, then the
+draw, the tournament value and the first tables. The director starts it, or the scheduler at
+its start time."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+
+from fastapi import HTTPException
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from boneyard.server import ratings_store
+from boneyard.server.clock import now
+from boneyard.server.events.service import Events, seat_of
+from boneyard.server.events.settings import create_tournament, setting
+from boneyard.store.events import Entrant, Event
+from boneyard.tournament import TournamentError, seed_by_rating, seed_random
+
+
+async def by_rating(
+    sessions: async_sessionmaker[AsyncSession], ev: Event, entrants: Sequence[Entrant]
+) -> list[Entrant]:
+    """``entrants`` by their ``2p`` ordinal in the event's game (ties: registration order)."""
+    keys = [str(e.id) for e in entrants]
+    players = [ratings_store.player_key(seat_of(e)) or str(e.id) for e in entrants]
+    ords = await ratings_store.ordinals(sessions, ev.game, "2p", players)
+    order = seed_by_rating(
+        {k: ords[p] - i * 1e-6 for i, (k, p) in enumerate(zip(keys, players, strict=True))}
+    )
+    by_key = {str(e.id): e for e in entrants}
+    return [by_key[k] for k in order]
+
+
+async def draw_order(
+    sessions: async_sessionmaker[AsyncSession], ev: Event, entrants: Sequence[Entrant]
+) -> list[str]:
+    """The seed order of the draw: ``rating``, ``random``, or ``manual`` (the director's seeds
+    first, anyone they did not place after them by rating)."""
+    how = setting(ev, "seeding")
+    if how == "random":
+        return list(seed_random([str(e.id) for e in entrants], random.Random(secrets.randbits(64))))
+    ranked = await by_rating(sessions, ev, entrants)
+    if how == "manual":
+        placed = sorted((e for e in ranked if e.seed is not None), key=lambda e: e.seed or 0)
+        ranked = placed + [e for e in ranked if e.seed is None]
+    return [str(e.id) for e in ranked]
+
+
+async def start(svc: Events, event_id: str, user_id: int | None) -> None:
+    """Start the event: seed the draw, build the tournament, start the first tables. Entrants
+    not checked in stay in the draw: each of their matches waits the grace period for them."""
+    async with svc.lock(event_id):
+        async with svc.sessions() as db, db.begin():
+            found = len(event_id) <= 32
+            ev = await db.get(Event, event_id, with_for_update=True) if found else None
+            if ev is None:
+                raise HTTPException(404, "no such event")
+            if ev.status != "registration":
+                raise HTTPException(400, f"the event is {ev.status}: it cannot start")
+            entrants = (
+                await db.scalars(
+                    select(Entrant).where(Entrant.event_id == event_id).order_by(Entrant.id)
+                )
+            ).all()
+            if len(entrants) < 2:
+                raise HTTPException(400, "an event needs at least 2 entrants")
+            draw = await draw_order(svc.sessions, ev, entrants)
+            try:
+                t = create_tournament(ev, draw)
+            except (TournamentError, ValueError) as exc:
+                raise HTTPException(400, str(exc)) from None
+            for e in entrants:
+                e.seed = t.seed_of(str(e.id))
+                e.status = "playing"
+            ev.settings = {**ev.settings, "draw": draw}
+            ev.bracket = t.to_json()
+            ev.status, ev.started_at = "running", now()
+            late = [e.id for e in entrants if not e.checked_in]
+            Events.action(db, ev, user_id, "start", {"not_checked_in": late}, None)
+        await svc.advance_locked(event_id)
+    svc.wake_scheduler.set()

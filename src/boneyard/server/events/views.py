@@ -1,0 +1,330 @@
+"""What the event pages show, as JSON: the event, its entrants and log, and its results —
+rounds with titles and table numbers, every match marked by how it ended, standings with
+labelled tiebreak columns, crosstables, the bracket's layout and the winner.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from boneyard.games.registry import get_spec
+from boneyard.server.clock import aware
+from boneyard.server.events.settings import DEFAULTS, checkin_open, clock_rule, setting
+from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
+from boneyard.store.models import User
+from boneyard.tournament import (
+    DoubleElimination,
+    Pools,
+    RoundRobin,
+    SingleElimination,
+    Swiss,
+    TournamentError,
+    event_from_json,
+)
+from boneyard.tournament import Event as Tournament
+from boneyard.tournament.labels import outcome_label
+
+FORMATS = {
+    "single_elimination": "single elimination",
+    "double_elimination": "double elimination",
+    "swiss": "Swiss",
+    "round_robin": "round robin",
+    "pools": "pools, then a bracket",
+}
+CROSSTABLE_MAX = 32
+"""Swiss events up to this size get a crosstable (round robins and pools always do)."""
+
+
+def iso(t: datetime | None) -> str | None:
+    """A stored time as ISO text (with its zone)."""
+    return aware(t).isoformat() if t is not None else None
+
+
+def game_json(g: EventGame, names: dict[int, str]) -> dict[str, Any]:
+    """A game row for the pages (and the exports)."""
+    return {
+        "id": g.id,
+        "number": g.number,
+        "kind": g.kind,
+        "table_id": g.table_id,
+        "status": g.status,
+        "score_a": g.score_a,
+        "score_b": g.score_b,
+        "winner": g.winner,
+        "winner_name": names.get(g.winner) if g.winner is not None else None,
+        "reason": g.reason,
+        "reason_label": outcome_label(g.reason).to_json() if g.reason else None,
+        "note": g.note,
+        "reported_by": g.reported_by,
+        "confirmed_by": g.confirmed_by,
+        "by_director": bool(g.by_director),
+        "signed_a": g.signed_a,
+        "signed_b": g.signed_b,
+        "signed_a_at": iso(g.signed_a_at),
+        "signed_b_at": iso(g.signed_b_at),
+        "history": list(g.history or []),
+        "final": g.final_seq is not None,
+        "created_at": iso(g.created_at),
+        "updated_at": iso(g.updated_at),
+    }
+
+
+def match_json(
+    m: Any, names: dict[int, str], games: list[dict[str, Any]], extra: dict[str, Any]
+) -> dict[str, Any]:
+    """A match of the tournament value with its names, game rows and marks."""
+    a = int(m.a) if m.a is not None else None
+    b = int(m.b) if m.b is not None else None
+    winner = int(m.winner) if m.winner is not None else None
+    outcome = m.outcome
+    return {
+        "id": m.id,
+        "round": m.round,
+        "index": m.index,
+        "a": a,
+        "b": b,
+        "a_name": names.get(a) if a is not None else None,
+        "b_name": names.get(b) if b is not None else None,
+        "best_of": m.best_of,
+        "wins": list(m.wins),
+        "winner": winner,
+        "winner_name": names.get(winner) if winner is not None else None,
+        "bye": m.bye,
+        "forfeit": int(m.forfeit) if m.forfeit is not None else None,
+        "outcome": outcome,
+        "outcome_label": outcome_label(outcome).to_json() if outcome else None,
+        "over": m.is_over,
+        "ready": m.is_ready,
+        "games": games,
+        **extra,
+    }
+
+
+async def load(db: AsyncSession, ev: Event) -> dict[str, Any]:
+    """The rows an event's page needs."""
+    entrants = (
+        await db.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id))
+    ).all()
+    games = (
+        await db.scalars(
+            select(EventGame)
+            .where(EventGame.event_id == ev.id)
+            .order_by(EventGame.match_id, EventGame.id)
+        )
+    ).all()
+    actions = (
+        await db.scalars(
+            select(EventAction).where(EventAction.event_id == ev.id).order_by(EventAction.id)
+        )
+    ).all()
+    directors = (
+        await db.execute(
+            select(User.id, User.display_name)
+            .outerjoin(EventDirector, EventDirector.user_id == User.id)
+            .where((User.id == ev.director_id) | (EventDirector.event_id == ev.id))
+        )
+    ).all()
+    users = {a.user_id for a in actions} | {g.reported_by for g in games}
+    who = dict(
+        (await db.execute(select(User.id, User.display_name).where(User.id.in_(users)))).all()
+    )
+    return {
+        "entrants": entrants,
+        "games": games,
+        "actions": actions,
+        "directors": directors,
+        "users": who,
+    }
+
+
+def base_json(ev: Event, rows: dict[str, Any], user: Any) -> dict[str, Any]:
+    """Everything but the results."""
+    entrants = rows["entrants"]
+    mine = next((e for e in entrants if user is not None and e.user_id == user.id), None)
+    directors = sorted(rows["directors"], key=lambda d: (d[0] != ev.director_id, d[0]))
+    is_director = user is not None and any(d[0] == user.id for d in directors)
+    open_, why = checkin_open(ev)
+    settings = {k: setting(ev, k) for k in DEFAULTS}
+    return {
+        "id": ev.id,
+        "name": ev.name,
+        "game": ev.game,
+        "title": get_spec(ev.game).title,
+        "format": ev.format,
+        "format_name": FORMATS.get(ev.format, ev.format),
+        "mode": ev.mode,
+        "options": ev.options,
+        "schedule": ev.schedule,
+        "settings": settings,
+        "clock": clock_rule(ev),
+        "cap": ev.cap,
+        "starts_at": iso(ev.starts_at),
+        "started_at": iso(ev.started_at),
+        "finished_at": iso(ev.finished_at),
+        "status": ev.status,
+        "rated": ev.rated,
+        "checkin": {"open": open_, "why": why, "by_hand": settings["checkin"]},
+        "director": {"id": ev.director_id, "name": directors[0][1] if directors else "?"},
+        "directors": [
+            {"id": d[0], "name": d[1], "owner": d[0] == ev.director_id} for d in directors
+        ],
+        "entrants": [entrant_json(e) for e in entrants],
+        "rounds": [],
+        "standings": [],
+        "champion": None,
+        "actions": [action_json(a, rows["users"]) for a in rows["actions"]],
+        "me": {
+            "entrant": mine.id if mine else None,
+            "director": is_director,
+            "owner": user is not None and user.id == ev.director_id,
+        },
+    }
+
+
+def entrant_json(e: Entrant) -> dict[str, Any]:
+    """An entrant row."""
+    return {
+        "id": e.id,
+        "name": e.name,
+        "bot": e.bot,
+        "user_id": e.user_id,
+        "checked_in": e.checked_in,
+        "status": e.status,
+        "seed": e.seed,
+        "registered_at": iso(e.created_at),
+    }
+
+
+def action_json(a: EventAction, users: dict[int, str]) -> dict[str, Any]:
+    """An entry of the event log."""
+    return {
+        "id": a.id,
+        "kind": a.kind,
+        "payload": a.payload,
+        "note": a.note,
+        "by": users.get(a.user_id) if a.user_id is not None else None,
+        "at": iso(a.created_at),
+        "undone": bool((a.payload or {}).get("undone")),
+    }
+
+
+async def event_json(db: AsyncSession, ev: Event, user: Any) -> dict[str, Any]:
+    """The event page's JSON: everything, and the results once the event has started."""
+    rows = await load(db, ev)
+    out = base_json(ev, rows, user)
+    if ev.bracket is None:
+        return out
+    names = {e.id: e.name for e in rows["entrants"]}
+    by_match: dict[str, list[dict[str, Any]]] = {}
+    for g in rows["games"]:
+        by_match.setdefault(g.match_id, []).append(game_json(g, names))
+    out.update(results_json(ev, event_from_json(ev.bracket), names, by_match, rows["entrants"]))
+    return out
+
+
+def results_json(
+    ev: Event,
+    t: Tournament,
+    names: dict[int, str],
+    by_match: dict[str, list[dict[str, Any]]],
+    entrants: Any,
+) -> dict[str, Any]:
+    """Rounds, standings with their labels, crosstables, the bracket's layout, the winner."""
+    waits = waiting(ev, entrants, t)
+    tables = (ev.settings or {}).get("tables") or {}
+    rounds = [
+        [
+            match_json(
+                m,
+                names,
+                by_match.get(m.id, []),
+                {"table": tables.get(m.id), "waiting": waits.get(m.id, [])},
+            )
+            for m in rnd
+        ]
+        for rnd in t.rounds
+    ]
+    champion = int(t.champion) if t.champion is not None else None
+    return {
+        "num_rounds": t.num_rounds,
+        "current_round": t.current_round,
+        "round_titles": list(t.round_titles()),
+        "rounds": rounds,
+        "standings": [
+            {**s.to_json(), "name": names.get(int(s.entrant), s.entrant)} for s in t.standings()
+        ],
+        "ranking": [x.to_json() for x in t.ranking()],
+        "tiebreak_labels": [x.to_json() for x in t.tiebreak_labels()],
+        "crosstables": crosstables(t, names),
+        "sections": sections(t),
+        "champion": {"id": champion, "name": names.get(champion)} if champion else None,
+    }
+
+
+def waiting(ev: Event, entrants: Any, t: Tournament) -> dict[str, list[dict[str, Any]]]:
+    """For each ready match, the sides not checked in and when their grace ends."""
+    if ev.status not in ("running", "paused"):
+        return {}
+    late = {e.id: e for e in entrants if not e.checked_in and e.status == "playing"}
+    grace = timedelta(minutes=float(setting(ev, "grace_minutes")))
+    out: dict[str, list[dict[str, Any]]] = {}
+    for mid, since in ((ev.settings or {}).get("ready") or {}).items():
+        try:
+            m = t.match(mid)
+        except TournamentError:
+            continue
+        until = aware(datetime.fromisoformat(since)) + grace
+        out[mid] = [
+            {"entrant": int(x), "name": late[int(x)].name, "until": until.isoformat()}
+            for x in m.sides
+            if x is not None and int(x) in late
+        ]
+    return out
+
+
+def crosstables(t: Tournament, names: dict[int, str]) -> list[dict[str, Any]]:
+    """The crosstables the format has: a round robin's, each pool's, a small Swiss event's."""
+    found: list[tuple[str, Any]] = []
+    if isinstance(t, RoundRobin) or (isinstance(t, Swiss) and len(t.entrants) <= CROSSTABLE_MAX):
+        found = [("Crosstable", t.crosstable())]
+    elif isinstance(t, Pools):
+        found = [(f"Pool {i + 1}", t.crosstable(i + 1)) for i in range(len(t.groups))]
+    out = []
+    for title, table in found:
+        doc = table.to_json()
+        doc["title"] = title
+        doc["names"] = [names.get(int(e), e) for e in doc["order"]]
+        out.append(doc)
+    return out
+
+
+def sections(t: Tournament) -> list[dict[str, Any]]:
+    """How to draw the bracket: sections of columns (indices into ``rounds``) with each
+    column's slot count (a column of half the slots feeds the next in pairs)."""
+    offset = 0
+    bracket: Any = t
+    if isinstance(t, Pools):
+        if t.bracket is None:
+            return []
+        offset, bracket = t.pool_rounds, t.bracket
+    if isinstance(bracket, SingleElimination):
+        k = len(bracket.rounds)
+        third = bracket.rounds[-1][1].id if len(bracket.rounds[-1]) > 1 else None
+        cols = [(offset + r, 1 << (k - 1 - r)) for r in range(k)]
+        return [{"title": "Bracket", "columns": cols, "third_place": third}]
+    if isinstance(bracket, DoubleElimination):
+        k = bracket.k
+        size = 1 << k
+        winners = [(offset + r, size >> (r + 1)) for r in range(k)]
+        losers = [(offset + k + lr - 1, size >> ((lr + 1) // 2 + 1)) for lr in range(1, 2 * k - 1)]
+        finals = [(offset + r, 1) for r in range(3 * k - 2, len(bracket.rounds))]
+        return [
+            {"title": "Winners' bracket", "columns": winners},
+            {"title": "Losers' bracket", "columns": losers},
+            {"title": "Grand final", "columns": finals},
+        ]
+    return []

@@ -1,0 +1,126 @@
+"""The reinforcement-learning adapters: action ids, observation tensors, PettingZoo's api_test
+for every game, batched self-play, and the OpenSpiel registration."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test  # noqa: E402
+
+from boneyard.rl.codec import FIFTEEN, HighFivesCodec, pair_id  # noqa: E402
+from boneyard.rl.pettingzoo import env  # noqa: E402
+from boneyard.rl.table import Table  # noqa: E402
+from boneyard.rl.vector import SelfPlay  # noqa: E402
+
+GAMES = [
+    ("highfive", 2, {}),
+    ("highfive", 4, {"preset": "pda"}),
+    ("merry-go-round", 3, {}),
+    ("high-fives", 2, {"target": 20}),
+    ("high-fives", 3, {"target": 20, "max_claims_per_turn": "unlimited"}),
+    ("highrise", 2, {"single_hand": True}),
+    ("highrise", 3, {"single_hand": True, "base_layout": "2x8_one_row"}),
+]
+KNOWN = ("Observation is not a NumPy array", "Observation space for each agent probably")
+"""PettingZoo's warnings for a dict observation (action masks), which its own classic games
+avoid only by being on its list."""
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES)
+def test_pettingzoo_api_test(game: str, players: int, options: dict[str, object]) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env(game, players, options), num_cycles=5000)
+    other = [str(w.message) for w in caught if not str(w.message).startswith(KNOWN)]
+    assert other == []
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES)
+def test_every_legal_action_has_its_own_ids_and_a_whole_game_sums_to_zero(
+    game: str, players: int, options: dict[str, object]
+) -> None:
+    table = Table(game, players, options)
+    table.reset(random.Random(3))
+    rng = random.Random(4)
+    steps = 0
+    while not table.over:
+        seat = table.seat
+        assert seat is not None
+        mask = table.mask()
+        assert mask.shape == (table.codec.size,) and mask.dtype == np.int8
+        first = {path[0] for path in table.paths}
+        assert set(np.flatnonzero(mask)) == first and mask.sum() >= 1
+        assert len(table.paths) == len(table.state.legal_actions())
+        x = table.observe(seat)
+        assert x.shape == (table.features.size,) and x.dtype == np.float32
+        assert np.all(np.abs(x) <= 10)
+        token = int(rng.choice(list(np.flatnonzero(mask))))
+        assert table.codec.name(token)
+        table.step(token)
+        steps += 1
+    rewards = table.rewards()
+    assert abs(sum(rewards)) < 1e-9 and max(rewards) > 0
+    assert steps > 5
+
+
+def test_a_high_fives_turn_with_a_claim_is_a_claim_id_then_the_play() -> None:
+    codec = HighFivesCodec()
+    turn = {"play": "7-8", "capture": "8-9", "claim": ["0-1", "1-2"]}
+    claim, play = codec.tokens(turn, {"claimed_this_turn": []})
+    assert claim == pair_id(FIFTEEN["0-1"], FIFTEEN["1-2"])
+    assert codec.name(claim) == "claim 0-1 1-2" and codec.name(play) == "play 7-8 x 8-9"
+    # Claimed already (a step of an unlimited claim): only the play is left.
+    assert codec.tokens(turn, {"claimed_this_turn": [["0-1", "1-2"]]}) == (play,)
+
+
+def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
+    table = Table("highfive", 2)
+    table.reset(random.Random(1))
+    before = table.state.record()
+    illegal = int(np.flatnonzero(table.mask() == 0)[0])
+    with pytest.raises(ValueError, match=f"action id {illegal} is not legal now"):
+        table.step(illegal)
+    assert table.state.record() == before
+
+
+def test_batched_self_play_plays_many_games_at_once() -> None:
+    play = SelfPlay("highfive", games=16, seed=2)
+    rng = np.random.default_rng(0)
+    totals = np.zeros(2)
+    while play.finished < 20:
+        obs, mask, seats = play.observe()
+        assert set(seats) <= {0, 1}
+        assert obs.shape == (16, play.tables[0].features.size) and mask.shape == (16, play.actions)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        rewards, done = play.step(actions)
+        assert np.allclose(rewards.sum(axis=1), 0)
+        assert np.all(rewards[~done] == 0)
+        totals += rewards.sum(axis=0)
+    assert play.finished >= 20 and abs(totals.sum()) < 1e-6
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("python_boneyard_highfive", {"players": 3}),
+        ("python_boneyard_merry_go_round", {"players": 4}),
+        ("python_boneyard_high_fives", {"options": '{"target": 20}'}),
+        ("python_boneyard_highrise", {"options": '{"single_hand": true}'}),
+    ],
+)
+def test_openspiel_plays_the_registered_games(name: str, params: dict[str, object]) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import boneyard.rl.openspiel  # noqa: F401 (registers the games)
+
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    state = game.new_initial_state()
+    assert state.current_player() >= 0 and state.legal_actions()
+    size = game.observation_tensor_size()
+    assert len(state.observation_tensor(state.current_player())) == size
