@@ -430,6 +430,7 @@ class Player:
         headers = {"Cookie": self.http.cookie_header()}
         pending: tuple[int, Any, bool] | None = None
         moved = 0
+        continued = None  # the hand whose end this player pressed Continue at
         try:
             async with connect(
                 f"{ws_base}/ws/tables/{self.table}",
@@ -471,6 +472,12 @@ class Player:
                         return "over"
                     if stop_after is not None and moved >= stop_after:
                         return "paused"
+                    end = msg.get("hand_end")
+                    if end and end.get("waiting") and end["hand"] != continued:
+                        # As a person does at a hand's end: Continue (else the pause runs out).
+                        continued = end["hand"]
+                        await ws.send(json.dumps({"type": "continue", "hand": continued}))
+                        continue
                     if msg["moves"]:
                         event = self.rng.choice(msg["moves"])["event"]
                         pending = (msg["version"], event, msg["version"] in self.unresolved)

@@ -49,7 +49,7 @@ from boneyard.server.ratelimit import DEFAULT_LIMITS
 from boneyard.server.settings import SiteSettings
 unlimited = dict.fromkeys(DEFAULT_LIMITS, "1000000/second")
 roomy = SiteSettings(open_tables_per_person=10**6, bot_tables="everyone")
-app = create_app(db, bot_delay=0, gc_pacing=gc_on, settings=roomy, limits=unlimited)
+app = create_app(db, bot_delay=0, bot_pace=0, gc_pacing=gc_on, settings=roomy, limits=unlimited)
 served = app
 if stalls:  # watch the loop from a thread (bench/stalls.py): SIGUSR1 starts, SIGUSR2 ends
     sys.path.insert(0, sys.argv[6])
@@ -146,6 +146,7 @@ async def client(
         sent_at: float | None = None
         sent_seq = -1
         seeded = False
+        continued = None
         while not stop.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), 1.0)
@@ -173,6 +174,13 @@ async def client(
             if msg["view"] and msg["view"].get("is_over"):
                 stats.games_over += 1
                 return
+            end = msg.get("hand_end")
+            if end and end.get("waiting") and end.get("hand") != continued:
+                # As a person does: look at the hand's end a moment, then press Continue.
+                continued = end.get("hand")
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                await ws.send(json.dumps({"type": "continue", "hand": continued}))
+                continue
             if msg["moves"] and sent_at is None:
                 await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 if stop.is_set():
@@ -222,6 +230,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             (
                 await http.post("/api/guest", json={"display_name": "Load"}, headers=csrf)
             ).raise_for_status()
+            # Signing in issues a new CSRF token (bound to the session).
+            csrf = {"X-CSRF-Token": http.cookies.get("boneyard_csrf", "")}
             cookies = "; ".join(f"{c.name}={c.value}" for c in http.cookies.jar)
             rss0 = rss_kb(proc.pid)
             t0 = time.monotonic()

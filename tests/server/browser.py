@@ -58,10 +58,11 @@ def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")
 
 
 def screenshot(page: Any, name: str) -> Path:
-    """A full-page screenshot ``SCREENS/name.png``, for a person to look at."""
+    """A full-page screenshot ``SCREENS/name.png``, for a person to look at: animations run to
+    their end first (a tile still flying in would be drawn halfway)."""
     SCREENS.mkdir(parents=True, exist_ok=True)
     path = SCREENS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=True, animations="disabled")
     return path
 
 
@@ -115,10 +116,15 @@ def running(
 
 
 def serve(
-    db: Path, log_path: Path, bot_delay: str = "0.05", env: dict[str, str] | None = None
+    db: Path,
+    log_path: Path,
+    bot_delay: str = "0.05",
+    env: dict[str, str] | None = None,
+    extra: tuple[str, ...] = (),
 ) -> Any:
     """``boneyard serve`` on the SQLite file ``db`` with :data:`ROOMY_ENV` and ``env`` (see
-    :func:`running`)."""
+    :func:`running`). Bots take no pace where people play (unless ``extra`` says otherwise,
+    e.g. ``("--bot-pace", "1", "--hand-pause", "600", "--claim-after", "3")``)."""
     return running(
         lambda port: [
             sys.executable,
@@ -131,6 +137,9 @@ def serve(
             str(db),
             "--bot-delay",
             bot_delay,
+            "--bot-pace",
+            "0",
+            *extra,
         ],
         log_path,
         env={**ROOMY_ENV, **(env or {})},

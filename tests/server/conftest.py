@@ -32,9 +32,12 @@ ROOMY = SiteSettings(
 
 
 def make_app(db: str, **kw: Any) -> Any:
-    """An app that lets bots move at once, deals a table created full at once, and has limits
+    """An app that lets bots move at once, deals a table created full at once and the next hand
+    at once after a hand's end, and has limits
     and caps no test reaches unless it sets its own (``limits={name: rate}``, ``settings``)."""
     kw.setdefault("bot_delay", 0)
+    kw.setdefault("bot_pace", 0)  # bots move at once where people play too
+    kw.setdefault("hand_pause", 0)  # the next hand is dealt at once (test_between waits)
     kw["limits"] = {**UNLIMITED, **kw.get("limits", {})}
     kw.setdefault("settings", ROOMY)
     kw.setdefault("seed_window", 0)  # tables created full deal at once (test_client_seeds waits)

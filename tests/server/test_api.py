@@ -69,7 +69,13 @@ def test_login_is_rate_limited(db_path: str) -> None:
 def test_guest_play_with_a_display_name(client: TestClient) -> None:
     r = post(client, "/api/guest", {"display_name": "  Dot  "})
     assert r.status_code == 200
-    assert r.json()["user"] == {"id": 1, "display_name": "Dot", "username": None, "guest": True}
+    assert r.json()["user"] == {
+        "id": 1,
+        "display_name": "Dot",
+        "username": None,
+        "guest": True,
+        "bot": False,
+    }
     assert post(client, "/api/guest", {"display_name": "   "}).status_code == 400
 
 

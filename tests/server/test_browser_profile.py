@@ -72,7 +72,9 @@ def test_private_table_fairness_panel_and_profile(live_server: str) -> None:
             verified = page.locator("#fairness li.verified").first
             expect(verified).to_contain_text("verified ✓")
             expect(verified).to_contain_text("matches the commitment")
-            # Hand 2 is dealt with this browser's seed, published with the deal.
+            # Hand 2 is dealt (once this player pressed Continue) with this browser's seed,
+            # published with the deal.
+            page.click("#continue")
             expect(page.locator("#fairness li[data-hand='1']")).to_contain_text(
                 "1 client seed (yours"
             )

@@ -350,7 +350,9 @@ def person_v_bot_rated(c: TestClient) -> None:
     assert {r["player"] for r in board} == {"u:1"}
     assert all(r["games"] == 1 for r in board)
     ann = next(r for r in board if r["player"] == "u:1")
-    assert ann["name"] == "ann" and ann["ordinal"] == pytest.approx(ann["mu"] - 3 * ann["sigma"])
+    assert ann["name"] == "ann" and ann["ordinal"] == pytest.approx(
+        ann["mu"] - 3 * ann["sigma"], abs=3e-3
+    )
     # ratings feed seeding: the rated one is seeded above newcomers
     ann_jar = dict(c.cookies)
     dora = register(c, "dora")

@@ -73,6 +73,7 @@ def test_guests_have_profiles_and_unknown_ids_are_404(client: TestClient) -> Non
         "id": gid,
         "display_name": "Gus",
         "guest": True,
+        "bot": False,
         "member_since": p["user"]["member_since"],
     }
     assert p["games"] == [] and p["stats"] == {"played": 0, "won": 0, "games": []}

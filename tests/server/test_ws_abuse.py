@@ -271,7 +271,14 @@ typed = st.one_of(
               st.none() | st.text(max_size=3) | st.just(True) | st.integers()
               | st.sampled_from([0, 1, 2, 3, 2**31, 2**63])),
     st.builds(lambda hand, seed: {"type": "seed", "hand": hand, "seed": seed}, json_value, json_value),
+    # a hand's end, a claim, a rematch with wrong fields (a seat's right ones change the table)
+    st.builds(lambda hand: {"type": "continue", "hand": hand}, st.none() | st.text(max_size=3) | st.floats()
+              | st.sampled_from([-1, 99, [0], True])),
+    st.builds(lambda ty, extra: {"type": ty, **extra}, st.sampled_from(["claim", "rematch"]),
+              st.dictionaries(st.sampled_from(["seat", "how", "hand"]), json_value, max_size=3)),
 )  # fmt: skip
+# The spectator may send anything of these: all refused (a seat's resign or abort would end it).
+ENDINGS = ["continue", "resign", "abort", "claim", "rematch"]
 texts = st.one_of(
     json_value.map(json.dumps),
     st.text(max_size=40),
@@ -288,6 +295,15 @@ texts = st.one_of(
 binary = st.binary(max_size=64) | st.builds(lambda n: Pieces(((b"\xff\xfe", n),)), st.integers(1, 40_000))  # fmt: skip
 frames = st.one_of(
     st.builds(Send, seats, texts),
+    st.builds(
+        Send,
+        st.just(None),
+        st.builds(
+            lambda ty, extra: json.dumps({"type": ty, **extra}),
+            st.sampled_from(ENDINGS),
+            st.dictionaries(st.sampled_from(["seat", "how", "hand"]), json_value, max_size=3),
+        ),
+    ),
     st.builds(Send, seats, binary),
     near_valid,
     near_valid,
@@ -398,6 +414,8 @@ class Harness:
     moves: int = 0
     games: list[str] = field(default_factory=list)
     hands: int = 0
+    hands_ended: int = 0  # hands whose end stayed on the board until both continued
+    rematches: int = 0
     failure: tuple[Any, Message, BaseException] | None = None
     # Chat: who muted whom, the senders of this table's lines, and the texts the server took
     # (chat lines, client seeds), which it may show anyone.
@@ -411,11 +429,16 @@ class Harness:
 
     # -- tables, from the test thread --------------------------------------------------------
 
-    def open_table(self, game: str) -> None:
-        """A new started table of ``game`` for the two people, with their sockets and a
-        spectator's."""
+    def open_table(self, game: str, rematch: str | None = None) -> None:
+        """A new started table of ``game`` for the two people (or the ``rematch`` they agreed
+        on), with their sockets and a spectator's."""
         c = self.client
-        if not self.jars:
+        if rematch is not None:
+            tid = rematch
+            portal = c.portal
+            assert portal is not None
+            portal.call(self.a_dealt, tid)
+        elif not self.jars:
             tid, ann, bob = two_player_table(c, game)
             self.jars = {0: ann, 1: bob, None: None}
         else:
@@ -457,8 +480,11 @@ class Harness:
             ) from exc
         portal.call(self.a_legal_move)
         if self.live.state.is_over:
+            # Every other game: the same two ask for a rematch (their sockets, its views).
+            rematch = portal.call(self.a_rematch) if len(self.games) % 2 else None
+            game = self.games[-1] if rematch else GAMES[len(self.games) % len(GAMES)]
             self.close_table()
-            self.open_table(GAMES[len(self.games) % len(GAMES)])
+            self.open_table(game, rematch)
 
     # -- what the checks need of the current state --------------------------------------------
 
@@ -512,7 +538,13 @@ class Harness:
                 self.echoed.add(msg["text"])
             elif msg["type"] == "seed":
                 self.echoed.add(msg["seed"])
-            # Any other frame names no hidden tile ("3-5" or "5-3"), scanned for all at once.
+            # Any other frame names no hidden tile ("3-5" or "5-3"), scanned for all at once;
+            # the move log's entries of hands that ended are public history (their tiles are
+            # dealt again in later hands): those of the hand in play are scanned.
+            if isinstance(msg.get("log"), dict):
+                hand = self.live.state.hands_dealt - 1
+                entries = [e for e in msg["log"]["entries"] if e.get("hand") == hand]
+                text = json.dumps({**msg, "log": {"entries": entries}})
             leaked = hidden.intersection(QUOTED_TILE.findall(text)) - self.echoed
             assert not leaked, (seat, sorted(leaked), msg["type"])
         if msg["type"] in ("view", "resync"):
@@ -566,10 +598,13 @@ class Harness:
         return msg
 
     async def a_legal_move(self) -> None:
-        """The player to move makes a legal move; every socket gets one view of it, and no
-        other frame is waiting."""
+        """The player to move makes a legal move (at a hand's end, both press Continue); every
+        socket gets one view of it, and no other frame is waiting."""
         st_ = self.live.state
         if st_.is_over:
+            return
+        if self.live.break_until is not None:
+            await self.a_continue(st_.hands_dealt - 1)
             return
         actions = st_.legal_actions()
         action = actions[self.moves % len(actions)]
@@ -582,6 +617,41 @@ class Harness:
                 assert msg["type"] == "view" and msg["version"] > version, msg
                 assert ws._send_rx.statistics().current_buffer_used == 0, "a frame too many"
         self.moves += 1
+
+    async def a_continue(self, hand: int) -> None:
+        """Both players press Continue after ``hand``: a view to every socket each time (the
+        second deals the next hand); the hand's end shown meanwhile names what each seat kept."""
+        self.hands_ended += 1
+        with deadline(TIMEOUT):
+            for seat in (0, 1):
+                version = self.live.version
+                await send(self.sockets[seat], json.dumps({"type": "continue", "hand": hand}))
+                for other, ws in self.sockets.items():
+                    msg = await self.a_frame(other)
+                    assert msg["type"] == "view" and msg["version"] >= version, msg
+                    assert ws._send_rx.statistics().current_buffer_used == 0, "a frame too many"
+        assert self.live.break_until is None and self.live.hands_dealt() == hand + 2
+
+    async def a_rematch(self) -> str:
+        """Both players accept a rematch: a view to every socket each time, the second naming
+        the new table."""
+        msg: dict[str, Any] = {}
+        with deadline(TIMEOUT):
+            for seat in (0, 1):
+                await send(self.sockets[seat], json.dumps({"type": "rematch"}))
+                for other, ws in self.sockets.items():
+                    msg = await self.a_frame(other)
+                    assert msg["type"] == "view" and msg["rematch"]["accepted"], msg
+                    assert ws._send_rx.statistics().current_buffer_used == 0, "a frame too many"
+        self.rematches += 1
+        return str(msg["rematch"]["table"])
+
+    async def a_dealt(self, tid: str) -> None:
+        """The rematch's table is dealt (once its players' seeds are in, or at once here)."""
+        tables = self.client.app.state.tables  # type: ignore[attr-defined]
+        with deadline(TIMEOUT):
+            while tables.live[tid].state is None:
+                await anyio.sleep(0.01)
 
     async def a_first_views(self) -> None:
         with deadline(TIMEOUT):
@@ -609,7 +679,7 @@ def test_generated_messages_never_break_the_table(
     batches = max(1, MESSAGES // BATCH)
     with (
         drawn(batches) as templates,
-        TestClient(make_app(db_path)) as c,
+        TestClient(make_app(db_path, hand_pause=600)) as c,
         contextlib.ExitStack() as stack,
     ):
         c.get("/api/me")
@@ -623,7 +693,8 @@ def test_generated_messages_never_break_the_table(
     games = ", ".join(f"{n} {game}" for game, n in Counter(h.games).items())
     print(
         f"abuse: {h.sent} messages, {h.moves} legal moves, {len(h.games)} games ({games}), "
-        f"{h.hands} hands, {seconds:.1f} s (CPU: {cpu:.1f} s sending and checking, "
+        f"{h.hands} hands ({h.hands_ended} ended on the board), {h.rematches} rematches, "
+        f"{seconds:.1f} s (CPU: {cpu:.1f} s sending and checking, "
         f"{templates.cpu or 0:.1f} s drawing), replies {dict(h.replies.most_common())}"
     )
     assert h.sent >= MESSAGES * 0.9

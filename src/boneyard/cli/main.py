@@ -396,6 +396,31 @@ app.add_typer(site_cli.tables_app, name="tables")
 app.command("arena")(arena_cli.arena)
 app.command("analyse")(arena_cli.analyse)
 app.add_typer(tournament_cli.app, name="tournament")
+bot_app = typer.Typer(help="Bot accounts: play a site's games with a bot.", no_args_is_help=True)
+app.add_typer(bot_app, name="bot")
+
+
+@bot_app.command("connect")
+def bot_connect(
+    token: Annotated[str, typer.Option(help="The bot account's API token (its profile page).")],
+    server: Annotated[str, typer.Option(help="The site's address.")] = "http://127.0.0.1:8000",
+    bots: Annotated[
+        str, typer.Option(help="The bot that plays: a name (expert, greedy, a plugin) or cmd:…")
+    ] = "expert",
+    games: Annotated[
+        int | None, typer.Option(help="Stop after this many games (default: run on).", min=1)
+    ] = None,
+    accept: Annotated[
+        str, typer.Option(help="Challenges: 'all' accepted, 'none' declined.")
+    ] = "all",
+) -> None:
+    """Connect a bot account to a site and play: accept challenges, play its seats."""
+    from boneyard.cli.botclient import bot_command
+
+    if accept not in ("all", "none"):
+        fail("--accept is 'all' or 'none'")
+    code = bot_command(server, token, bots, games, accept == "all", lambda t: err.print(escape(t)))
+    raise typer.Exit(code)
 
 
 @app.callback(invoke_without_command=True)

@@ -33,7 +33,33 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     db: DbOption = None,
-    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.5,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before moving (at least).", min=0)
+    ] = 0.5,
+    bot_pace: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a bot takes a move at a table with people, unless the table says "
+            "otherwise (0: at once).",
+            min=0,
+        ),
+    ] = 1.0,
+    hand_pause: Annotated[
+        float,
+        typer.Option(
+            help="Seconds the next hand waits at most for everyone to press Continue after a "
+            "hand's end (0: deal at once).",
+            min=0,
+        ),
+    ] = 20.0,
+    claim_after: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a person must have been disconnected from a table without a clock "
+            "before the others may claim the win or give the seat to a bot.",
+            min=0,
+        ),
+    ] = 60.0,
     broadcast: Annotated[
         str | None,
         typer.Option(
@@ -89,6 +115,9 @@ def serve(
     app = create_app(
         url,
         bot_delay=bot_delay,
+        bot_pace=bot_pace,
+        hand_pause=hand_pause,
+        claim_after=claim_after,
         broadcast=broadcast,
         seed_window=seed_window,
         gc_pacing=gc_pacing,

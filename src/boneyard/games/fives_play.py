@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeVar
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
+from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
 from boneyard.games.fives import (
     E2,
@@ -29,6 +30,7 @@ from boneyard.games.fives import (
     NUM_TILES,
     OUT,
     PIP_MASK,
+    PORT_CODE,
     PORT_NAMES,
     SIDE_A,
     SPINNER_PORT_ORDER,
@@ -337,6 +339,61 @@ def ends_json(ends: Sequence[tuple[int, Tile, str]]) -> list[list[Any]]:
     return [[v, str(t), port] for v, t, port in ends]
 
 
+# --- back from JSON (a bot account's client: boneyard.cli.botclient) --------------------------
+
+
+def ends_from_json(ends: Sequence[Sequence[Any]]) -> tuple[tuple[int, Tile, str], ...]:
+    """:func:`ends_json` read back."""
+    return tuple((int(v), Tile.parse(t), str(port)) for v, t, port in ends)
+
+
+def events_from_json(history: Sequence[JSON]) -> tuple[PublicEvent, ...]:
+    """An observation's ``history`` read back (``points`` as written, 0 when absent)."""
+    return tuple(
+        PublicEvent(
+            int(e["seat"]),
+            str(e["kind"]),
+            None if e.get("tile") is None else Tile.parse(e["tile"]),
+            None if e.get("on") is None else Tile.parse(e["on"]),
+            e.get("port"),
+            int(e.get("points", 0)),
+        )
+        for e in history
+    )
+
+
+def layout_from_json(doc: JSON, policy: Availability) -> FivesLayout:
+    """The layout an observation's JSON shows, rebuilt by placing its ``layout`` tiles in order
+    (a tile on a spinner takes the port named, any other the end it matches, as a record's play
+    does); raises :class:`BoneyardError` unless the result shows exactly the JSON's tiles, roles
+    and open ends (a wrong bone left on the table under tabletop enforcement does not)."""
+    lay = FivesLayout()
+    for placed in doc["layout"]:
+        tile = TILE_ID[Tile.parse(placed["tile"])]
+        if placed.get("on") is None:
+            lay.place(tile)
+            continue
+        anchor = TILE_ID[Tile.parse(placed["on"])]
+        port = placed.get("port")
+        code = PORT_CODE[port] if port is not None else default_port(lay, policy, tile, anchor)
+        lay.place(tile, anchor, code)
+    shown = [p.to_json() for p in placed_views(lay)]
+    if shown != list(doc["layout"]) or ends_json(ends_view(lay.open)) != doc["open_ends"]:
+        raise BoneyardError("this layout cannot be rebuilt from its tiles (a wrong bone?)")
+    return lay
+
+
+def play_from_json(ev: JSON, lay: FivesLayout, policy: Availability, plays: PlayTable[P]) -> P:
+    """The interned play (with its internal ids) a legal action's record form names."""
+    tile = TILE_ID[Tile.parse(ev["play"])]
+    if ev.get("on") is None:
+        return plays.get(tile, -1, -1)
+    anchor = TILE_ID[Tile.parse(ev["on"])]
+    port = ev.get("port")
+    code = PORT_CODE[port] if port is not None else default_port(lay, policy, tile, anchor)
+    return plays.get(tile, anchor, code)
+
+
 __all__ = [
     "ALL_IDS",
     "DRAW",
@@ -352,9 +409,13 @@ __all__ = [
     "can_place",
     "deal_ids",
     "default_port",
+    "ends_from_json",
     "ends_json",
     "ends_view",
+    "events_from_json",
     "hand_masks",
+    "layout_from_json",
     "placed_views",
+    "play_from_json",
     "play_ids",
 ]

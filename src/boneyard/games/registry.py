@@ -94,6 +94,10 @@ class GameSpec(Generic[S, A, E, Ob]):
     """``render(observation, seat_names, width)``: the table as that seat sees it, as text with
     Rich markup (layout, own hand, others' tile counts, scores), its drawing cut to ``width``
     columns (``None``: no limit) without splitting a tile. Pure: no I/O, no rich import."""
+    observation_from_json: Callable[[JSON], Ob]
+    """``observation_from_json(doc)``: the observation whose ``to_json()`` is ``doc``, equal to
+    it (a bot account's client runs library bots on the site's JSON: boneyard.cli.botclient).
+    ``to_json()`` therefore shows everything the observation holds, and nothing more."""
     syntax: str = ""
     """How a player types a move in this game (the terminal's ``?`` help)."""
     search: GameSearch[S, Ob] | None = None

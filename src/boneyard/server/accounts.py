@@ -21,9 +21,10 @@ from pydantic import BaseModel, Field
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from starlette.requests import HTTPConnection
 
 from boneyard.core.protocol import JSON
-from boneyard.server import auth
+from boneyard.server import apitokens, auth
 from boneyard.server.ratelimit import Limits
 from boneyard.server.settings import SiteSettings
 from boneyard.server.validation import storable
@@ -44,13 +45,16 @@ def aware(t: datetime) -> datetime:
 
 @dataclass
 class Me:
-    """The signed-in person of a request (``session``: the hash of their session token)."""
+    """The signed-in person of a request (``session``: the hash of their session token, or
+    ``token:<hash>`` for a bot's API token; ``by_token``: the request carried a bot's token)."""
 
     id: int
     display_name: str
     username: str | None
     is_guest: bool
     session: str = ""
+    is_bot: bool = False
+    by_token: bool = False
 
     def to_json(self) -> JSON:
         """The public form."""
@@ -59,6 +63,7 @@ class Me:
             "display_name": self.display_name,
             "username": self.username,
             "guest": self.is_guest,
+            "bot": self.is_bot,
         }
 
 
@@ -150,7 +155,7 @@ class Accounts:
                 fresh = await db.get(Session, key)
                 if fresh is not None:
                     fresh.expires_at, fresh.last_seen_at = renew, t
-        return Me(user.id, user.display_name, user.username, user.is_guest, key)
+        return Me(user.id, user.display_name, user.username, user.is_guest, key, user.is_bot)
 
     def _renewed(self, row: Session, t: datetime) -> datetime | None:
         """The new expiry of a session used at ``t`` (``None``: renewed less than an hour ago)."""
@@ -161,8 +166,20 @@ class Accounts:
         return min(idle, aware(row.created_at) + timedelta(days=self.settings.session_max_days))
 
     async def current_user(self, request: Request) -> Me | None:
-        """The signed-in person of a request, or ``None``."""
-        return await self.user_for_token(request.cookies.get(auth.SESSION_COOKIE))
+        """The signed-in person of a request, or ``None`` (see :meth:`user_of`)."""
+        return await self.user_of(request)
+
+    async def user_of(self, conn: HTTPConnection) -> Me | None:
+        """The person of a request or socket, or ``None``. One with an ``Authorization: Bearer``
+        header is a bot program's: only its API token counts (never a cookie)."""
+        bearer = apitokens.bearer(conn.headers.get("authorization"))
+        if bearer is not None:
+            found = await apitokens.lookup(self.sessions, bearer)
+            if found is None:
+                return None
+            u, key = found
+            return Me(u.id, u.display_name, u.username, u.is_guest, f"token:{key}", True, True)
+        return await self.user_for_token(conn.cookies.get(auth.SESSION_COOKIE))
 
     async def need_user(self, request: Request) -> Me:
         """The signed-in person, or HTTP 401."""

@@ -16,9 +16,19 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import IntegrityError
 
 from boneyard import __version__
-from boneyard.server import access, analysis, profiles, replays, rules, validation
+from boneyard.server import (
+    access,
+    analysis,
+    botapi,
+    leaderboard,
+    profiles,
+    replays,
+    rules,
+    validation,
+)
 from boneyard.server.accounts import Accounts
 from boneyard.server.accounts import router as accounts_router
+from boneyard.server.between import HAND_PAUSE
 from boneyard.server.bodylimit import BodyLimit
 from boneyard.server.broadcast import make_broadcaster
 from boneyard.server.chat import Chat
@@ -26,6 +36,8 @@ from boneyard.server.chat import add_routes as add_chat_routes
 from boneyard.server.clock import TurnClock
 from boneyard.server.clock import add_routes as add_clock_routes
 from boneyard.server.csrf import CsrfMiddleware
+from boneyard.server.endings import Endings
+from boneyard.server.endings import add_routes as add_ending_routes
 from boneyard.server.events import EventSite
 from boneyard.server.gcpace import GcPacer
 from boneyard.server.headers import SecurityHeaders
@@ -36,6 +48,7 @@ from boneyard.server.ratelimit import Limits, LocalStorage, TooMany, storage_for
 from boneyard.server.settings import SiteSettings
 from boneyard.server.socket import add_socket
 from boneyard.server.tables import DB_ERRORS, SEED_WINDOW, TableManager
+from boneyard.server.tableview import CLAIM_AFTER
 from boneyard.server.workers import Workers
 from boneyard.store.db import make_engine, migrate, sessionmaker, sqlite_url
 
@@ -74,6 +87,9 @@ def create_app(
     gc_pacing: bool = False,
     settings: SiteSettings | None = None,
     limits: Mapping[str, str] | None = None,
+    bot_pace: float = 1.0,
+    hand_pause: float = HAND_PAUSE,
+    claim_after: float = CLAIM_AFTER,
 ) -> FastAPI:
     """The web application on database ``db`` (URL or SQLite path; see :func:`database_url`).
 
@@ -85,7 +101,10 @@ def create_app(
     long-lived objects so that the garbage collector never walks them all under load
     (boneyard.server.gcpace; ``boneyard serve`` turns it on, it changes the whole process);
     ``settings``: the operator's settings (boneyard.server.settings); ``limits``: rate limits
-    by name (boneyard.server.ratelimit.DEFAULT_LIMITS).
+    by name (boneyard.server.ratelimit.DEFAULT_LIMITS); ``bot_pace``: seconds a bot takes a move
+    at a table with people, unless the table says otherwise; ``hand_pause``: seconds the next
+    hand waits at most for everyone to press Continue (boneyard.server.between); ``claim_after``:
+    seconds a person must have been disconnected before the others may claim (no clock).
     """
     cfg = (settings or SiteSettings()).checked()
     engine = make_engine(database_url(db))
@@ -99,10 +118,14 @@ def create_app(
         open_minutes=cfg.open_table_minutes,
         unwatched_minutes=cfg.unwatched_minutes,
         pause_unwatched=cfg.pause_unwatched,
+        bot_pace=bot_pace,
+        hand_pause=hand_pause,
+        claim_after=claim_after,
     )
     rate = Limits(storage_for(shared), limits)
     accounts = Accounts(sessions, cfg, rate)
     lobby = Lobby(tables, accounts)
+    endings = Endings(tables, lobby)
     workers = Workers(cfg)
     tables.clock = turn_clock = TurnClock(tables, clock_scale)
     table_chat = Chat(sessions, rate, tables)
@@ -126,6 +149,7 @@ def create_app(
         await workers.close()
         await event_site.close()
         await turn_clock.close()
+        await tables.breaks.close()
         await tables.close()
         await engine.dispose()
 
@@ -174,12 +198,24 @@ def create_app(
 
     app.include_router(accounts_router(accounts, ERRORS))
     app.include_router(lobby_router(lobby, ERRORS))
+    botapi.add_routes(app, accounts, lobby, ERRORS)
     replays.add_routes(app, lobby, workers, rate, ERRORS)
     analyses = analysis.add_routes(app, lobby, workers, rate, ERRORS)
+    leaderboard.add_routes(app, sessions, ERRORS)  # (before the events' older /leaderboard)
     app.include_router(event_site.router)
     add_clock_routes(app, tables, accounts.need_user, ERRORS)
     add_chat_routes(app, table_chat, accounts.need_user, ERRORS)
-    add_socket(app, tables, accounts, table_chat, turn_clock, rate, Limits(LocalStorage(), limits))
+    add_ending_routes(app, endings, accounts.need_user, ERRORS)
+    add_socket(
+        app,
+        tables,
+        accounts,
+        table_chat,
+        turn_clock,
+        rate,
+        Limits(LocalStorage(), limits),
+        endings,
+    )
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

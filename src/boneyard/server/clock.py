@@ -57,6 +57,8 @@ TimeoutHook = Callable[["LiveTable", int, int], Awaitable[bool]]
 
 PER_MOVE_CHOICES = (30, 60, 120)
 """What the lobby offers (seconds per move); the API takes any ``MIN_PER_MOVE..MAX_PER_MOVE``."""
+DEFAULT_PER_MOVE = 60
+"""The clock of a table where people play each other, unless its creator chose otherwise."""
 MIN_PER_MOVE = 5
 MAX_PER_MOVE = 3600
 DEFAULT_GRACE = 30
@@ -146,7 +148,7 @@ class TurnClock:
         """The clock of the person seat to act (``None``: no clock runs now)."""
         cfg = self.settings(table)
         st = table.state
-        if cfg is None or st is None or st.is_over or st.current_seat is None:
+        if cfg is None or st is None or table.ended or st.current_seat is None:
             return None
         if table.status != "playing":
             return None  # closed: halted by an event, or nobody played for too long
@@ -325,13 +327,14 @@ class TurnClock:
                     i
                     for i, s in enumerate(table.seats)
                     if s.get("kind") == "bot"
+                    and not s.get("resigned")
                     and (s.get("replaced") or {}).get("user_id") == user_id
                 ),
                 None,
             )
             if seat is None:
                 raise BoneyardError("a bot plays no seat of yours at this table")
-            if st is None or st.is_over:
+            if st is None or table.ended:
                 raise BoneyardError("the game is over")
             old = table.seats[seat]
             seats = [dict(s) for s in table.seats]

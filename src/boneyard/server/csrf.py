@@ -5,6 +5,11 @@ GET, HEAD or OPTIONS passes only when its ``X-CSRF-Token`` header equals the ``b
 cookie and that cookie is a token the site signed for the request's session; anything else is
 answered 403 and reaches no route. Every response to a browser without a valid token for its
 session brings a fresh one (unless the route set one itself, as signing in and out do).
+
+A bot program's request (``Authorization: Bearer``, boneyard.server.apitokens) carrying no session
+cookie is not checked: a browser never adds that header by itself, and such a request is
+identified by its token alone. A request with both a session cookie and a bearer header is checked
+as any other (a cookie never rides along unchecked).
 """
 
 from __future__ import annotations
@@ -39,6 +44,10 @@ class CsrfMiddleware:
         binding = auth.csrf_binding(conn.cookies.get(auth.SESSION_COOKIE))
         token = conn.cookies.get(auth.CSRF_COOKIE)
         valid = auth.csrf_valid(key, binding, token)
+        bot = conn.headers.get("authorization", "")[:7].lower() == "bearer "
+        if bot and auth.SESSION_COOKIE not in conn.cookies:
+            await self.app(scope, receive, send)
+            return
         if scope["method"] not in SAFE:
             sent = conn.headers.get(auth.CSRF_HEADER) or ""
             if not valid or not token or not hmac.compare_digest(sent, token):

@@ -9,6 +9,7 @@ after ``unwatched_minutes`` unwatched.
 """
 
 import secrets
+import time
 from datetime import timedelta
 from typing import Annotated, Any, Literal
 
@@ -22,7 +23,8 @@ from boneyard.core.protocol import JSON
 from boneyard.games.registry import available_games, get_spec
 from boneyard.server import access
 from boneyard.server.accounts import Accounts, Me
-from boneyard.server.clock import ClockIn, clock_settings
+from boneyard.server.challenges import invited_accounts
+from boneyard.server.clock import DEFAULT_GRACE, DEFAULT_PER_MOVE, ClockIn, clock_settings
 from boneyard.server.ratelimit import TooMany
 from boneyard.server.sitebots import check_site_bot, site_bots
 from boneyard.server.tables import LiveTable, TableManager, first_commitment, now
@@ -30,18 +32,25 @@ from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, TablePlayer
 from boneyard.store.players import add_players
 
+MAX_BOT_PACE = 5.0
+"""The longest a table may ask its bots to take over a move (seconds)."""
 LOBBY_SIZE = 100
 """Tables the lobby lists (newest first)."""
+LOBBY_FRESH = 1.0
+"""Seconds a lobby list is served again before it is read anew (pages poll it)."""
 HISTORY = 100
 """Games "Your games" lists."""
 RUNNING = ("open", "playing")
 
 
 class SeatIn(BaseModel):
-    """One seat of a new table: ``me``, an ``open`` seat for a person, or a ``bot``."""
+    """One seat of a new table: ``me``, an ``open`` seat for a person, a built-in ``bot``, or
+    an ``account``: a seat kept for the bot account named ``account`` (a challenge it accepts
+    or declines, docs/bots.md)."""
 
-    kind: Literal["me", "open", "bot"]
+    kind: Literal["me", "open", "bot", "account"]
     bot: str = Field(default="greedy", max_length=20)
+    account: str | None = Field(default=None, max_length=40)
 
 
 class TableIn(BaseModel):
@@ -51,8 +60,19 @@ class TableIn(BaseModel):
     options: dict[str, str | int | bool] = Field(default_factory=dict, max_length=30)
     seats: list[SeatIn] = Field(min_length=2, max_length=8)
     start: bool = True
-    clock: ClockIn | None = None  # the turn clock (docs/server.md); none by default
+    # The turn clock (docs/server.md): absent, a table where people play each other (a seat
+    # open for a person) gets the default; null: none.
+    clock: ClockIn | None = None
     private: bool = False  # not listed; reachable with its invite link (docs/server.md)
+    # Seconds a bot takes a move where people play (absent: the site's default; 0: at once).
+    bot_pace: float | None = Field(default=None, ge=0, le=MAX_BOT_PACE)
+    guide: bool = False  # a guided first hand (boneyard.server.guide)
+
+
+class QuickIn(BaseModel):
+    """Play a bot now, guided or not."""
+
+    guide: bool = False
 
 
 class JoinIn(BaseModel):
@@ -70,14 +90,19 @@ class Lobby:
         self.accounts = accounts
         self.settings = accounts.settings
 
-    def seats_for(self, body: TableIn, user: Me) -> list[dict[str, Any]]:
-        """The seats of a new table, or HTTP 400 with the reason."""
+    def seats_for(
+        self, body: TableIn, user: Me, invited: dict[int, dict[str, Any]] | None = None
+    ) -> list[dict[str, Any]]:
+        """The seats of a new table, or HTTP 400 with the reason (``invited``: the bot accounts
+        of ``account`` seats by seat, :func:`boneyard.server.botapi.invited_accounts`)."""
         if sum(1 for s in body.seats if s.kind == "me") > 1:
             raise HTTPException(400, "you can take only one seat")
         seats: list[dict[str, Any]] = []
         for i, s in enumerate(body.seats):
             if s.kind == "me":
                 seats.append({"kind": "person", "user_id": user.id, "name": user.display_name})
+            elif s.kind == "account":
+                seats.append({"kind": "open", "name": None, "invited": (invited or {})[i]})
             elif s.kind == "bot":
                 check_site_bot(s.bot, body.game, self.settings)
                 seats.append(
@@ -133,8 +158,11 @@ class Lobby:
                 f"{cfg.open_tables_per_person}): start or wait for one of them first",
             )
 
-    async def create(self, body: TableIn, user: Me) -> LiveTable:
-        """A new table (started when every seat is taken and ``start``; see arm_start)."""
+    async def create(
+        self, body: TableIn, user: Me, invited: dict[int, dict[str, Any]] | None = None
+    ) -> LiveTable:
+        """A new table (started when every seat is taken and ``start``; see arm_start);
+        ``invited``: the bot accounts challenged to its ``account`` seats."""
         try:
             spec = get_spec(body.game)
             n = len(body.seats)
@@ -143,15 +171,41 @@ class Lobby:
                     f"{spec.title} is for {spec.min_players} to {spec.max_players} players"
                 )
             spec.new_game(n, dict(body.options))
-            clock = clock_settings(body.clock, body.game)
+            chosen = body.clock
+            if "clock" not in body.model_fields_set and any(s.kind == "open" for s in body.seats):
+                chosen = ClockIn(per_move=DEFAULT_PER_MOVE)  # people play each other: timed
+            clock = clock_settings(chosen, body.game)
         except BoneyardError as exc:
             raise HTTPException(400, str(exc)) from None
-        seats = self.seats_for(body, user)
+        seats = self.seats_for(body, user, invited)
         full = not any(s["kind"] == "open" for s in seats)
         bot_only = full and not any(s["kind"] == "person" for s in seats)
         await self.check_caps(user, bot_only)
         settings: dict[str, Any] = {"clock": clock} if clock else {}
-        if full and body.start and self.tables.seed_window > 0 and not bot_only:
+        if body.bot_pace is not None:
+            settings["bot_pace"] = body.bot_pace
+        if body.guide:
+            settings["guide"] = True
+        return await self.open_table(
+            body.game, dict(body.options), seats, settings, body.private, user.id, body.start
+        )
+
+    async def open_table(
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        settings: dict[str, Any],
+        private: bool,
+        created_by: int | None,
+        start: bool = True,
+    ) -> LiveTable:
+        """Store a new table (checked already) and start it when every seat is taken and
+        ``start`` (created full with people: once their seeds for hand 0 are in; arm_start)."""
+        full = not any(s["kind"] == "open" for s in seats)
+        bot_only = full and not any(s["kind"] == "person" for s in seats)
+        settings = dict(settings)
+        if full and start and self.tables.seed_window > 0 and not bot_only:
             # Dealt once the players' browsers have seeded hand 0, or after the seed window.
             at = now() + timedelta(seconds=self.tables.seed_window)
             settings["start_by"] = at.isoformat()
@@ -161,15 +215,15 @@ class Lobby:
             s.add(
                 GameTable(
                     id=tid,
-                    game=body.game,
-                    options=dict(body.options),
+                    game=game,
+                    options=options,
                     seats=seats,
                     status="open",
-                    created_by=user.id,
+                    created_by=created_by,
                     created_at=created,
                     settings=settings or None,
-                    private=body.private,
-                    invite_token=access.new_invite_token() if body.private else None,
+                    private=private,
+                    invite_token=access.new_invite_token() if private else None,
                     bot_only=bot_only,
                 )
             )
@@ -180,7 +234,7 @@ class Lobby:
         assert table is not None
         if "start_by" in settings:
             self.tables.arm_start(table)
-        elif body.start and full:
+        elif start and full:
             await self.start(table)
         return table
 
@@ -213,6 +267,25 @@ class Lobby:
         me = await self.accounts.current_user(request)
         access.check_access(table, me.id if me else None, request.query_params.get("invite"))
         return table
+
+    async def take_seat(self, table: LiveTable, seat: int, user: Me) -> None:
+        """Seat ``user`` at open seat ``seat`` (a seat kept for a bot account: only that one),
+        or HTTP 400 with the reason."""
+        async with table.lock:
+            await self.tables.refresh_shared(table)  # another process may have seated someone
+            if table.status != "open":
+                raise HTTPException(400, "the game has already started")
+            if any(s.get("user_id") == user.id for s in table.seats):
+                raise HTTPException(400, "you already have a seat at this table")
+            if seat >= len(table.seats) or table.seats[seat]["kind"] != "open":
+                raise HTTPException(400, "that seat is not free")
+            kept = table.seats[seat].get("invited")
+            if kept and kept.get("user_id") != user.id:
+                raise HTTPException(400, f"that seat is kept for the bot {kept.get('name')}")
+            seats = [dict(s) for s in table.seats]
+            seats[seat] = {"kind": "person", "user_id": user.id, "name": user.display_name}
+            await self.tables.save_seats(table, seats)
+            await table.broadcast()
 
     async def my_games(self, user: Me) -> list[JSON]:
         """``user``'s tables, newest first (from the per-person index)."""
@@ -264,28 +337,51 @@ def router(lobby: Lobby, errors: dict[int | str, Any]) -> APIRouter:
                     "max_players": spec.max_players,
                 }
             )
-        return {"games": out, "bots": site_bots(lobby.settings)}
+        return {
+            "games": out,
+            "bots": site_bots(lobby.settings),
+            "clock": {"per_move": DEFAULT_PER_MOVE, "grace": DEFAULT_GRACE},
+            "bot_pace": tables.bot_pace,
+        }
 
     @r.post("/api/tables", responses=errors)
     async def new_table(body: TableIn, user: NeedUser) -> JSON:
-        """Create a table (started at once when no seat is open and ``start`` is true)."""
-        table = await lobby.create(body, user)
+        """Create a table (started at once when no seat is open and ``start`` is true); an
+        ``account`` seat challenges a bot account, which accepts or declines (docs/bots.md)."""
+        invited = await invited_accounts(tables.sessions, body.seats, user.id)
+        table = await lobby.create(body, user, invited)
         return {**table.public_json(), **access.invite_json(table)}
 
     @r.post("/api/quickplay", responses=errors)
-    async def quickplay(user: NeedUser) -> JSON:
-        """Play a bot now: a started two-player High Five table against the greedy bot."""
-        body = TableIn(game="highfive", seats=[SeatIn(kind="me"), SeatIn(kind="bot")])
-        return (await lobby.create(body, user)).public_json()
+    async def quickplay(user: NeedUser, body: QuickIn | None = None) -> JSON:
+        """Play a bot now: a started two-player High Five table against the greedy bot
+        (``{"guide": true}``: the guided first hand, with a hint at each step)."""
+        guide = body is not None and body.guide
+        table = TableIn(game="highfive", seats=[SeatIn(kind="me"), SeatIn(kind="bot")], guide=guide)
+        return (await lobby.create(table, user)).public_json()
 
     @r.get("/api/me/games", responses=errors)
     async def my_games(user: NeedUser) -> JSON:
         """The signed-in person's tables, newest first (finished ones with their result)."""
         return {"games": await lobby.my_games(user)}
 
+    listed: dict[str, Any] = {"at": -1.0, "body": None, "version": -1}
+
     @r.get("/api/tables")
     async def list_tables() -> JSON:
-        """Open tables (a seat to take) and tables in play (to watch), newest first."""
+        """Open tables (a seat to take) and tables in play (to watch), newest first. Lobby
+        pages ask every few seconds: the answer is kept for ``LOBBY_FRESH`` seconds, unless a
+        table of this process changed meanwhile (``lobby_version``)."""
+        fresh = time.monotonic() - listed["at"] < LOBBY_FRESH
+        if listed["body"] is not None and fresh and listed["version"] == tables.lobby_version:
+            body: JSON = listed["body"]
+            return body
+        version = tables.lobby_version
+        listed["body"], listed["at"] = await lobby_tables(), time.monotonic()
+        listed["version"] = version
+        return dict(listed["body"])
+
+    async def lobby_tables() -> JSON:
         async with tables.sessions() as s:
             ids = (
                 await s.scalars(
@@ -312,18 +408,7 @@ def router(lobby: Lobby, errors: dict[int | str, Any]) -> APIRouter:
         """Take an open seat (a private table's needs ``invite``, its token)."""
         table = await lobby.need_table(table_id)
         access.check_access(table, user.id, body.invite)
-        async with table.lock:
-            await tables.refresh_shared(table)  # another process may have seated someone
-            if table.status != "open":
-                raise HTTPException(400, "the game has already started")
-            if any(s.get("user_id") == user.id for s in table.seats):
-                raise HTTPException(400, "you already have a seat at this table")
-            if body.seat >= len(table.seats) or table.seats[body.seat]["kind"] != "open":
-                raise HTTPException(400, "that seat is not free")
-            seats = [dict(s) for s in table.seats]
-            seats[body.seat] = {"kind": "person", "user_id": user.id, "name": user.display_name}
-            await tables.save_seats(table, seats)
-            await table.broadcast()
+        await lobby.take_seat(table, body.seat, user)
         return table.public_json()
 
     @r.post("/api/tables/{table_id}/start", responses=errors)
@@ -339,7 +424,7 @@ def router(lobby: Lobby, errors: dict[int | str, Any]) -> APIRouter:
     async def record(table_id: str, request: Request) -> JSONResponse:
         """The record (RECORDS.md) of a finished game, with its revealed seeds."""
         table = await lobby.visible_table(table_id, request)
-        if table.state is None or not table.state.is_over:
+        if table.state is None or not table.ended:
             raise HTTPException(400, "the record is available once the game is over")
         return JSONResponse(
             table.record(),

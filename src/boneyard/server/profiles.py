@@ -33,7 +33,8 @@ HISTORY = 100
 
 def outcome_of_record(record_json: dict[str, Any]) -> JSON | None:
     """A finished game's result from its record (for tables finished before results were
-    stored with the table): winner, final scores, partnerships."""
+    stored with the table): winner, final scores, partnerships. A game that ended early, or
+    whose resigned seat was placed last, says so in ``meta.ending`` (docs/records.md)."""
     try:
         record = record_from_json(record_json)
         spec = get_spec(record.game)
@@ -41,6 +42,9 @@ def outcome_of_record(record_json: dict[str, Any]) -> JSON | None:
         for line in spec.replay(record):
             if line.get("type") == "game_end":
                 end = dict(line)
+        ending = (record_json.get("meta") or {}).get("ending")
+        if isinstance(ending, dict) and ending.get("reason") != "abort":
+            end = dict(ending)
         state = spec.new_game(len(record.seats), dict(record.options))
         teams = bool(state.observation(None).to_json().get("partnerships"))
     except BoneyardError:
@@ -136,6 +140,7 @@ async def profile(
             "id": user.id,
             "display_name": user.display_name,
             "guest": user.is_guest,
+            "bot": user.is_bot,
             "member_since": user.created_at.date().isoformat(),
         },
         "stats": await stats(sessions, user_id, dict(counts)),

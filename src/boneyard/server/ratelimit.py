@@ -47,6 +47,8 @@ DEFAULT_LIMITS: dict[str, str] = {
     "ws": "30/5 seconds",  # socket messages per socket
     "ws_person": "60/5 seconds",  # socket messages per person (or address), all sockets
     "uploads": "10/minute",  # record uploads (replay, analysis) per address
+    "api_tokens": "10/hour",  # new API tokens per bot account
+    "bot_stream": "20/minute",  # event streams opened per bot account
 }
 """Every limit by name; docs/operations.md explains each."""
 

@@ -1,12 +1,16 @@
 """OpenSkill ratings on the site, per game and player-count category (docs/events.md).
 
 Which games are rated: every table that finishes with a result, where people hold every seat
-(a person whose seat a bot took over — they left, or their clock ran out — still holds it, and
-ranks last: leaving never saves a rating). A game where a bot held a seat from the start is not
-rated unless the operator sets ``rate_bot_games`` (then only the people's ratings change: bots
-are never rated, so playing the shared ``random`` bot over and over earns nothing). Event games
-count like any other table, and so do over-the-board games once both players signed the card; a
-result given by a ruling or a forfeit is not rated (nobody played it out).
+(a person whose seat a bot took over — they left, resigned, or their clock ran out — still holds
+it, and ranks last: leaving never saves a rating). A resigner, and a player whose win the others
+claimed after they left, rank last too; an aborted game has no result and is not rated. A bot
+account (docs/bots.md) holds its seat as an account and is rated like a person; its rating is
+listed only on the leaderboard's bot side, never among the people's. A game where a bot held a
+seat from the start is not rated unless the operator sets ``rate_bot_games`` (then only the
+people's ratings change: bots are never rated, so playing the shared ``random`` bot over and over
+earns nothing). Event games count like any other table, and so do over-the-board games once both
+players signed the card; a result given by a ruling or a forfeit is not rated (nobody played it
+out).
 """
 
 from __future__ import annotations
@@ -14,12 +18,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import String, cast, func, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.core.protocol import GameResult
 from boneyard.server.tables import LiveTable, now
 from boneyard.store.events import PlayerRating
+from boneyard.store.models import User
 from boneyard.tournament.ratings import Rating, category_for, rate_game
 
 
@@ -88,8 +93,7 @@ async def rate_table(
 ) -> bool:
     """Update the ratings after ``table``'s game ended; false when the game is not rated (see
     the module docstring; ``rate_bots``: the operator's ``rate_bot_games``)."""
-    st = table.state
-    result: GameResult | None = st.result() if st is not None else None
+    result: GameResult | None = table.result()
     if result is None:
         return False
     held = [holder(s) for s in table.seats]
@@ -101,6 +105,9 @@ async def rate_table(
     if not people or (len(people) < len(players) and not rate_bots):
         return False
     leavers = [i for i, (_k, left) in enumerate(held) if left]
+    ending = (table.settings or {}).get("ending") or {}
+    if ending.get("reason") in ("resign", "claim") and ending.get("seat") not in leavers:
+        leavers.append(int(ending["seat"]))  # resigned, or left and the win was claimed
     names = [
         str((s.get("replaced") or {}).get("name") or s.get("name") or p)
         for s, p in zip(table.seats, players, strict=True)
@@ -154,10 +161,33 @@ async def ordinals(
     return {p: as_rating(rows.get(p)).ordinal for p in players}
 
 
+SCALE = 30.0
+"""Rating points per unit of OpenSkill skill: one unit of ``mu`` between two settled players is
+worth about 30 Elo points of winning chance (PL model, ``beta = 25/6``)."""
+CENTRE = 1500
+PROVISIONAL_GAMES = 10
+"""A rating over fewer games than this is provisional (shown with a question mark)."""
+
+
+def display_rating(ordinal: float) -> int:
+    """The rating a person reads: OpenSkill's ordinal on a familiar scale, a newcomer at 1500.
+
+    >>> display_rating(0.0), display_rating(5.4), display_rating(-1.8)
+    (1500, 1662, 1446)
+    """
+    return round(CENTRE + SCALE * ordinal)
+
+
 async def leaderboard(
-    sessions: async_sessionmaker[AsyncSession], game: str, category: str, limit: int = 100
+    sessions: async_sessionmaker[AsyncSession],
+    game: str,
+    category: str,
+    limit: int = 100,
+    bots: bool = False,
 ) -> list[dict[str, Any]]:
-    """The best ``limit`` ratings of a game and category, by ordinal."""
+    """The best ``limit`` ratings of a game and category, by ordinal: the people's, or with
+    ``bots`` the bot accounts' (never mixed; the built-in bots' rows are old: they are not
+    rated any more)."""
     async with sessions() as db:
         rows = (
             await db.scalars(
@@ -166,13 +196,18 @@ async def leaderboard(
                 )
             )
         ).all()
-    ranked = sorted(rows, key=lambda r: (-as_rating(r).ordinal, r.player))[:limit]
+        robots = await _bot_accounts(db)
+    kept = [r for r in rows if _is_bot(r.player, robots) == bots]
+    ranked = sorted(kept, key=lambda r: (-as_rating(r).ordinal, r.player))[:limit]
     return [
         {
             "rank": i + 1,
             "player": r.player,
             "name": r.name,
-            "bot": r.player.startswith("bot:"),
+            "bot": bots,
+            "user_id": int(r.player[2:]) if r.player.startswith("u:") else None,
+            "rating": display_rating(as_rating(r).ordinal),
+            "provisional": r.games < PROVISIONAL_GAMES,
             "mu": round(r.mu, 3),
             "sigma": round(r.sigma, 3),
             "ordinal": round(as_rating(r).ordinal, 3),
@@ -180,3 +215,35 @@ async def leaderboard(
         }
         for i, r in enumerate(ranked)
     ]
+
+
+def _user(player: str) -> int | None:
+    """The user id of a ``u:<id>`` player key."""
+    return int(player[2:]) if player.startswith("u:") and player[2:].isdigit() else None
+
+
+async def _bot_accounts(db: AsyncSession) -> set[int]:
+    """The ids of the bot accounts."""
+    return set((await db.scalars(select(User.id).where(User.is_bot.is_(True)))).all())
+
+
+def _is_bot(player: str, robots: set[int]) -> bool:
+    """Whether a rating's player is a bot (built in, or a bot account)."""
+    return player.startswith("bot:") or _user(player) in robots
+
+
+async def rated_people(sessions: async_sessionmaker[AsyncSession], game: str, category: str) -> int:
+    """How many people (not bots, not bot accounts) have a rating in a game and category."""
+    robots = select(literal("u:").concat(cast(User.id, String))).where(User.is_bot.is_(True))
+    async with sessions() as db:
+        found = await db.scalar(
+            select(func.count())
+            .select_from(PlayerRating)
+            .where(
+                PlayerRating.game == game,
+                PlayerRating.category == category,
+                PlayerRating.player.not_like("bot:%"),
+                PlayerRating.player.not_in(robots),
+            )
+        )
+    return int(found or 0)

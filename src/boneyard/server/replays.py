@@ -24,6 +24,7 @@ from boneyard.core.errors import RecordError
 from boneyard.core.protocol import JSON, GameState
 from boneyard.core.records import Record, record_from_json
 from boneyard.games.registry import get_spec
+from boneyard.server import handend
 
 if TYPE_CHECKING:
     from boneyard.server.lobby import Lobby
@@ -77,6 +78,7 @@ def replay_steps(record: Record) -> JSON:
     names = list(record.seats)
     steps: list[JSON] = []
     applied: JSON | None = None  # the step of the event just applied: its view comes next
+    before: list[list[str]] = []  # every seat's tiles before the event just applied
     for pos in spec.positions(record):
         h, i, state = pos.hand, pos.event, pos.state
         if applied is not None:
@@ -88,10 +90,11 @@ def replay_steps(record: Record) -> JSON:
                 {"hand": h, "event": None, "seat": None, "text": f"Hand {h + 1} is dealt",
                  "view": _snapshot(state)}
             )  # fmt: skip
-        if pos.action is None:  # the hand's end
+        if pos.action is None:  # the hand's end: the final board, with what everyone kept
             if h in ends:
-                steps[-1]["hand_end"] = ends[h]
+                steps[-1]["hand_end"] = _hand_end(record, h, ends[h], steps[-1], before)
             continue
+        before = [list(x) for x in steps[-1]["view"]["hands"]]
         seat = state.current_seat
         who = names[seat] if seat is not None and seat < len(names) else "?"
         found = by_event.get((h, i), [])
@@ -107,6 +110,7 @@ def replay_steps(record: Record) -> JSON:
         applied = {"hand": h, "event": i, "seat": seat, "text": text, "lines": found}
     if game_end is not None and steps:
         steps[-1]["game_end"] = game_end
+    ending = (record.meta or {}).get("ending")
     return {
         "game": record.game,
         "title": spec.title,
@@ -115,8 +119,29 @@ def replay_steps(record: Record) -> JSON:
         "steps": steps,
         "hand_ends": [ends[h] for h in sorted(ends)],
         "game_end": game_end,
+        "ending": ending if isinstance(ending, dict) else None,
         "record": record.to_json(),
     }
+
+
+def _hand_end(record: Record, h: int, line: JSON, step: JSON, before: list[list[str]]) -> JSON:
+    """A hand's end as the table shows it: the tiles every seat kept (shown on the step's view:
+    the hands before the hand's last event, with its tiles moved) and the scoring in words."""
+    view = step["view"]
+    events = record.hands[h].get("events") or []
+    kept: list[list[str]] | None = None
+    if events and before and line.get("reason") != "redeal":
+        kept = handend.reveal(before, events[-1])
+        view["hands"] = kept
+    words = handend.explain(
+        record.game,
+        list(record.seats),
+        line,
+        kept,
+        dict(record.options),
+        bool(view.get("partnerships")),
+    )
+    return {**line, "kept": kept, "explain": words}
 
 
 def hand_ends(table: LiveTable) -> list[JSON]:
@@ -180,7 +205,7 @@ def add_routes(
     async def table_replay(table_id: str, request: Request) -> Response:
         """Every step of a finished game, as public views with all hands shown."""
         table = await lobby.visible_table(table_id, request)
-        if table.state is None or not table.state.is_over:
+        if table.state is None or not table.ended:
             raise HTTPException(400, "the replay is available once the game is over")
         body = cache.get(table_id)
         if body is None:

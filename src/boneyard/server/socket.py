@@ -19,10 +19,13 @@ from fastapi import FastAPI, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
-from boneyard.server import access, auth, validation
+from boneyard.server import access, validation
 from boneyard.server.accounts import Accounts
+from boneyard.server.botapi import bot_sender
 from boneyard.server.chat import Chat
 from boneyard.server.clock import TurnClock
+from boneyard.server.endings import Endings
+from boneyard.server.presence import Presence
 from boneyard.server.ratelimit import Limits
 from boneyard.server.tables import (
     DB_ERRORS,
@@ -34,7 +37,7 @@ from boneyard.server.tables import (
 )
 
 MAX_WS_MESSAGE = 4096
-TYPES = "resync, chat, mute, unmute, seed and reclaim"
+TYPES = "resync, chat, mute, unmute, seed, reclaim, continue, resign, abort, claim and rematch"
 
 
 class TableSocket:
@@ -48,8 +51,11 @@ class TableSocket:
         clock: TurnClock,
         limits: Limits,
         local: Limits,
+        endings: Endings,
     ) -> None:
         self.tables = tables
+        self.endings = endings
+        self.presence = Presence(tables)
         self.accounts = accounts
         self.chat = chat
         self.clock = clock
@@ -78,10 +84,9 @@ class TableSocket:
         if origin is not None and host is not None and origin.split("://", 1)[-1] != host:
             await websocket.close(code=1008, reason="cross-site socket refused")
             return
-        token = websocket.cookies.get(auth.SESSION_COOKIE)
         try:
             table = await self.tables.get(table_id) if len(table_id) <= 32 else None
-            user = await self.accounts.user_for_token(token)
+            user = await self.accounts.user_of(websocket)
             if table is not None and self.tables.broadcaster.distributed:
                 await self.tables.catch_up(table)  # another process may have moved it on
         except DB_ERRORS:
@@ -100,15 +105,19 @@ class TableSocket:
             await websocket.close(code=1008, reason="signed out")
 
         session = user.session if user else ""
-        client = Client(websocket.send_json, table.seat_of(user_id), user_id, session, close)
+        send = bot_sender(websocket.send_json) if user and user.by_token else websocket.send_json
+        client = Client(send, table.seat_of(user_id), user_id, session, close)
+        # (?presence=1: this socket also hears when a seat's person comes or goes)
+        client.presence = websocket.query_params.get("presence") == "1"
         table.clients.append(client)
         if table.bot_only:  # a paused bot-only table moves on while watched
             self.tables.schedule_bots(table)
         person = str(user_id) if user_id is not None else _address(websocket)
         sock = secrets.token_hex(8)
         try:
-            await websocket.send_json(table.view(client.seat))
+            await client.send(table.view(client.seat))
             await self.chat.send_history(table, client)
+            await self.presence.changed(table)
             while True:
                 text = await validation.receive_text(websocket)  # None: a binary frame
                 if not await self.local.hit("ws", sock) or not await self.limits.hit(
@@ -136,6 +145,8 @@ class TableSocket:
         finally:
             if client in table.clients:
                 table.clients.remove(client)
+            with contextlib.suppress(Exception):
+                await self.presence.changed(table)
 
     async def handle(
         self, websocket: WebSocket, table: LiveTable, client: Client, text: str
@@ -156,7 +167,7 @@ class TableSocket:
         if kind == "resync":
             if self.tables.broadcaster.distributed:
                 await self.tables.catch_up(table)
-            await websocket.send_json(table.view(client.seat))
+            await client.send(table.view(client.seat))
             await self.chat.send_history(table, client)
         elif kind in ("chat", "mute", "unmute"):
             await self.chat.handle(table, client, msg)
@@ -167,6 +178,11 @@ class TableSocket:
                 await self.clock.reclaim(table, client.user_id)
             except BoneyardError as exc:
                 await error(websocket, table, str(exc))
+        elif kind in ("continue", "resign", "abort", "claim", "rematch"):
+            try:
+                await self.table_action(table, client, kind, msg)
+            except BoneyardError as exc:
+                await error(websocket, table, str(exc), kind)
         elif "type" in msg:  # a move has no type: an unknown type is never taken for a move
             await error(
                 websocket,
@@ -178,6 +194,22 @@ class TableSocket:
             await error(websocket, table, 'a move is {"seq": <version>, "action": {...}}')
         else:
             await self.move(websocket, table, client, msg)
+
+    async def table_action(
+        self, table: LiveTable, client: Client, kind: str, msg: dict[str, Any]
+    ) -> None:
+        """Continue after a hand, resign, abort, claim, rematch (boneyard.server.between and
+        boneyard.server.endings); the answer is the views every socket gets."""
+        if kind == "continue":
+            await self.tables.breaks.press(table, client.seat, msg.get("hand"))
+        elif kind == "resign":
+            await self.endings.resign(table, client.user_id)
+        elif kind == "abort":
+            await self.endings.abort(table, client.user_id)
+        elif kind == "claim":
+            await self.endings.claim(table, client.user_id, msg.get("seat"), msg.get("how"))
+        else:
+            await self.endings.rematch(table, client.user_id)
 
     async def seed(
         self, websocket: WebSocket, table: LiveTable, client: Client, msg: dict[str, Any]
@@ -210,17 +242,24 @@ class TableSocket:
             view = table.view(client.seat)
             view["type"] = "resync"
             view["message"] = "the table moved on: here is the current view"
-            await websocket.send_json(view)
+            await client.send(view)
         except (IllegalActionError, BoneyardError) as exc:
             await error(websocket, table, str(exc))
 
 
-async def error(websocket: WebSocket, table: LiveTable, message: str) -> None:
+async def error(
+    websocket: WebSocket, table: LiveTable, message: str, about: str | None = None
+) -> None:
     """An error answer (``clean``: a message may echo a lone surrogate sent as a JSON escape,
-    which UTF-8 cannot carry)."""
-    await websocket.send_json(
-        {"type": "error", "message": validation.clean(message), "version": table.version}
-    )
+    which UTF-8 cannot carry); ``about``: the message type it answers, when not a move."""
+    answer: dict[str, Any] = {
+        "type": "error",
+        "message": validation.clean(message),
+        "version": table.version,
+    }
+    if about is not None:
+        answer["about"] = about
+    await websocket.send_json(answer)
 
 
 def _address(websocket: WebSocket) -> str:
@@ -235,9 +274,10 @@ def add_socket(
     clock: TurnClock,
     limits: Limits,
     local: Limits,
+    endings: Endings,
 ) -> TableSocket:
     """Route ``/ws/tables/{table_id}`` to a :class:`TableSocket`."""
-    handler = TableSocket(tables, accounts, chat, clock, limits, local)
+    handler = TableSocket(tables, accounts, chat, clock, limits, local, endings)
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:

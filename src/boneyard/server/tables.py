@@ -27,15 +27,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from boneyard.bots import GreedyBot, RandomBot
 from boneyard.bots.plugins import make
 from boneyard.core.errors import BoneyardError, IllegalActionError
-from boneyard.core.protocol import JSON, GameState
+from boneyard.core.protocol import JSON, GameResult, GameState
 from boneyard.games.registry import get_spec
-from boneyard.server import fairness
+from boneyard.server import between, fairness, presence, tableview
 from boneyard.server.broadcast import Broadcaster, InMemoryBroadcaster
 from boneyard.server.clock import TurnClock, public_seat_name, substitutions
 from boneyard.server.metrics import Metrics
+from boneyard.server.movelog import MoveLog, hands_of
 from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, HandSeed, LogEntry
-from boneyard.store.players import add_players
+from boneyard.store.players import add_players, bot_accounts
 from boneyard.store.writer import LogWriter, Row, Write, entry_row, seed_row
 
 log = logging.getLogger("boneyard.server")
@@ -63,6 +64,7 @@ class Client:
     user_id: int | None = None
     session: str = ""
     close: Callable[[], Awaitable[None]] | None = None
+    presence: bool = False  # it asked to hear who comes and goes (boneyard.server.presence)
 
 
 @dataclass(eq=False)
@@ -100,6 +102,20 @@ class LiveTable:
     created_at: datetime | None = None
     # No person seated, no seat open: its bots move only while someone watches.
     bot_only: bool = False
+    # The seated accounts that are bot accounts (boneyard.server.botapi): labelled as bots.
+    bot_users: frozenset[int] = frozenset()
+    # The public move log (boneyard.server.movelog) and how much of it the last broadcast sent.
+    movelog: MoveLog | None = None
+    log_sent: int = 0
+    # Between hands (boneyard.server.between): when the next deal is due (server time, seconds
+    # since the epoch; None: no hand-end pause) and the seats whose person pressed Continue.
+    break_until: float | None = None
+    continued: set[int] = field(default_factory=set)
+    # Who is connected (boneyard.server.presence): the people other processes hold sockets of,
+    # by process, and since when each person seat has had no socket (server time).
+    remote: dict[str, set[int]] = field(default_factory=dict)
+    away: dict[int, float] = field(default_factory=dict)
+    claim_after: float = tableview.CLAIM_AFTER  # (the site's: TableManager.claim_after)
 
     def make_bots(self) -> None:
         """Bot players for the bot seats (their own randomness: they never see the state)."""
@@ -114,6 +130,25 @@ class LiveTable:
         if user_id is None:
             return None
         return next((i for i, s in enumerate(self.seats) if s.get("user_id") == user_id), None)
+
+    @property
+    def ended(self) -> bool:
+        """Whether the game is over: played to its end, or ended early (resigned, a win
+        claimed, aborted: ``settings["ending"]``)."""
+        if (self.settings or {}).get("ending"):
+            return True
+        return self.state is not None and self.state.is_over
+
+    def result(self) -> GameResult | None:
+        """The table's result: the game's, or the ending's (a resignation or a claimed win);
+        a seat resigned and played out by a bot never wins (docs/rules-notes.md)."""
+        return tableview.table_result(self)
+
+    def log(self) -> MoveLog:
+        """The move log (made on first use)."""
+        if self.movelog is None:
+            self.movelog = MoveLog(self.game, seat_names(self.seats), self.options)
+        return self.movelog
 
     def reseat_clients(self) -> None:
         """After the seats changed: every socket sees from the seat its person plays now."""
@@ -132,7 +167,7 @@ class LiveTable:
         if st is None:
             return False
         last = self.hands_dealt() - 1
-        return hand < last or st.is_over or st.awaiting_deal
+        return hand < last or self.ended or st.awaiting_deal
 
     def seat_seeds(self, hand: int) -> list[str | None]:
         """The client seeds of ``hand`` by seat (``None``: that seat added none)."""
@@ -153,7 +188,7 @@ class LiveTable:
                 item["seed"] = seed
             out.append(item)
         nxt = self.pending
-        over = self.state is not None and self.state.is_over
+        over = self.ended
         if nxt is not None and nxt[0] == self.hands_dealt() and not over:
             given = self.client_seeds.get(nxt[0], {})
             item = {"hand": nxt[0], "commitment": nxt[2], "next": True, "seeded": sorted(given)}
@@ -176,12 +211,15 @@ class LiveTable:
                     "name": public_seat_name(s),
                     "bot": s.get("bot"),
                     "user_id": s.get("user_id"),
+                    **({"bot_account": True} if s.get("user_id") in self.bot_users else {}),
+                    **({"invited": s["invited"]["name"]} if s.get("invited") else {}),
                     **({"replacing": s["replaced"]} if s.get("replaced") else {}),
                 }
                 for i, s in enumerate(self.seats)
             ],
             "status": self.status,
             "private": self.private,
+            "tournament": bool((self.settings or {}).get("event")),
             # Created full: dealt when the players' seeds for hand 0 are in, at the latest then.
             **({"start_by": self.settings["start_by"]} if self.waits_for_seeds() else {}),
             # A game of an event (its page links the match and the next game), and why a game
@@ -198,8 +236,10 @@ class LiveTable:
         """Whether this table was created full and waits for its players' seeds to deal."""
         return self.status == "open" and bool((self.settings or {}).get("start_by"))
 
-    def view(self, seat: int | None) -> JSON:
-        """The message for a client of ``seat``: built only from that seat's observation."""
+    def view(self, seat: int | None, full_log: bool = True) -> JSON:
+        """The message for a client of ``seat``: built only from that seat's observation, and
+        the table's public facts (the move log: all of it, or with ``full_log`` false what the
+        last broadcast has not sent; who is connected; the hand end; how the game ended)."""
         msg: JSON = {
             "type": "view",
             "version": self.version,
@@ -211,6 +251,7 @@ class LiveTable:
         }
         if self.private and seat is not None:
             msg["invite"] = self.invite_token
+        tableview.add_public(self, msg, seat, full_log)
         st = self.state
         if st is None:
             msg["view"] = None
@@ -219,15 +260,19 @@ class LiveTable:
         obs = st.observation(seat)
         spec = get_spec(self.game)
         msg["view"] = obs.to_json()
-        msg["moves"] = [
-            {"event": a.to_event(), "text": spec.describe_action(a)} for a in obs.legal_actions
-        ]
-        result = st.result()
+        live = not self.ended and self.status != "closed"
+        msg["moves"] = (
+            [{"event": a.to_event(), "text": spec.describe_action(a)} for a in obs.legal_actions]
+            if live
+            else []
+        )
+        result = self.result()
         msg["result"] = (
             None
             if result is None
             else {"winner": result.winner, "scores": list(result.scores), "reason": result.reason}
         )
+        tableview.add_private(self, msg, seat, obs)
         return msg
 
     def record(self) -> JSON:
@@ -241,6 +286,9 @@ class LiveTable:
         meta["generator"] = "boneyard serve"
         if substitutions(self.settings):
             meta["substitutions"] = substitutions(self.settings)
+        ending = tableview.record_ending(self)
+        if ending is not None:
+            meta["ending"] = ending
         rec["meta"] = meta
         return rec
 
@@ -252,12 +300,14 @@ class LiveTable:
             seat = client.seat
             view = views.get(seat)
             if view is None:
-                view = views[seat] = self.view(seat)
+                view = views[seat] = self.view(seat, full_log=False)
             try:
                 await client.send(view)
             except Exception:  # a closed socket: forget it
                 with contextlib.suppress(ValueError):
                     self.clients.remove(client)
+        if self.movelog is not None:
+            self.log_sent = len(self.movelog.entries)
         if self.clock is not None:
             self.clock.arm(self)
 
@@ -293,12 +343,20 @@ class TableManager:
         open_minutes: float = 60.0,
         unwatched_minutes: float = 10.0,
         pause_unwatched: bool = True,
+        bot_pace: float = 1.0,
+        hand_pause: float = between.HAND_PAUSE,
+        claim_after: float = tableview.CLAIM_AFTER,
     ):
         self.sessions = sessions
         # Log writes of every table go through one group-commit writer.
         self.writer = writer or LogWriter(sessions.kw["bind"])
         self.writer.observe = self._observe_commit
         self.bot_delay = bot_delay
+        # Seconds a bot takes a move at a table with people (a table's settings may say
+        # otherwise: "bot_pace"); bot-only tables move every bot_delay.
+        self.bot_pace = bot_pace
+        # Seconds a person must have been disconnected before the others may claim.
+        self.claim_after = claim_after
         # A table created with every seat taken waits this long (at most) for its players'
         # seeds for hand 0 before it deals (see arm_start; 0: it deals at once).
         self.seed_window = seed_window
@@ -307,6 +365,9 @@ class TableManager:
         self.unwatched_minutes = unwatched_minutes
         self.pause_unwatched = pause_unwatched
         self.starters: dict[str, asyncio.Task[None]] = {}
+        # Moves on whenever a table's seats or status change here: the lobby's list is read
+        # anew then (boneyard.server.lobby).
+        self.lobby_version = 0
         self.redealers: dict[str, asyncio.Task[None]] = {}
         self.closing = False  # set on shutdown: bots stop after the move they are making
         self.live: dict[str, LiveTable] = {}
@@ -328,6 +389,9 @@ class TableManager:
         self.site_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
         self.expirer: asyncio.Task[None] | None = None
         self.on_game_over.append(self.store_result)
+        # The pause after a hand's end (boneyard.server.between).
+        self.breaks = between.Breaks(self, hand_pause)
+        self.on_message("continued", self.breaks.on_continued)
 
     def _observe_commit(self, writes: int, seconds: float) -> None:
         self.metrics.commit_writes.observe(writes)
@@ -354,7 +418,8 @@ class TableManager:
         for tid in ids:
             table = await self.get(tid)
             if table is not None:
-                await self.deal_awaited(table)
+                if not self.breaks.resume(table):  # (a hand's end keeps its pause)
+                    await self.deal_awaited(table)
                 self.arm_start(table)
                 resumed += 1
         return resumed
@@ -384,13 +449,38 @@ class TableManager:
         dealt = False
         async with table.lock:
             st = table.state
-            if st is not None and st.awaiting_deal and not st.is_over and table.status == "playing":
-                await self._advance(table, [], [])
+            due = st is not None and st.awaiting_deal and not table.ended
+            if st is not None and due and table.status == "playing":
+                try:
+                    dealt = await self._deal_now(table, st)
+                except DB_ERRORS as exc:  # try again in a few seconds
+                    self.metrics.db_errors.inc()
+                    log.warning("table %s: dealing failed: %s", table.id, exc)
+                    self.breaks.retry(table) if table.break_until else self.arm_redeal(table)
+                    return
+                self.breaks.clear(table)
                 await table.broadcast()
-                dealt = True
         if dealt:
             await self.announce(table)
         self.schedule_bots(table)
+
+    async def _deal_now(self, table: LiveTable, st: GameState) -> bool:
+        """Deal the awaited hand on a copy of ``st``, commit, then take it (the caller holds
+        the lock); returns whether it did. Another process that dealt first wins."""
+        new = st.copy()
+        scores, seeds, mark = list(table.hand_scores), dict(table.seeds), table.log().mark()
+        table.state = new
+        try:
+            await self._advance(table, [], [])
+        except BaseException as exc:
+            table.state, table.hand_scores, table.seeds = st, scores, seeds
+            table.log().reset(mark)
+            if not isinstance(exc, IntegrityError):
+                raise
+            with contextlib.suppress(*DB_ERRORS):  # dealt by another process: catch up
+                await self.refresh(table)
+            return False
+        return True
 
     def arm_redeal(self, table: LiveTable) -> None:
         """A thrown-in hand (High Five: nobody holds a double) is dealt again like every hand:
@@ -408,7 +498,7 @@ class TableManager:
     def seeded_for_redeal(self, table: LiveTable) -> bool:
         """Whether ``table`` awaits a redeal and every seated person has seeded it."""
         st = table.state
-        if st is None or not st.awaiting_deal or st.is_over:
+        if st is None or not st.awaiting_deal or table.ended or between.hand_ended(table):
             return False
         given = table.client_seeds.get(table.hands_dealt(), {})
         return all(i in given for i, s in enumerate(table.seats) if s.get("kind") == "person")
@@ -428,6 +518,7 @@ class TableManager:
             return None
         if table is not None:
             self.live.setdefault(table_id, table)
+            self.lobby_version += 1  # (a table made here or elsewhere)
             return self.live[table_id]
         return None
 
@@ -442,12 +533,15 @@ class TableManager:
                     select(LogEntry).where(LogEntry.table_id == table_id).order_by(LogEntry.seq)
                 )
             ).all()
+            bots = await bot_accounts(db, row.seats)
         table = LiveTable(row.id, row.game, dict(row.options), list(row.seats), row.status)
+        table.bot_users = bots
         table.stored_status = row.status
         table.settings, table.clock = dict(row.settings or {}), self.clock
         table.private, table.invite_token = bool(row.private), row.invite_token
         table.created_by, table.created_at = row.created_by, row.created_at
         table.bot_only = bool(row.bot_only)
+        table.claim_after = self.claim_after
         if any(e.kind == "deal" and "scheme" not in e.payload for e in entries):
             table.scheme = fairness.SCHEME_V1  # begun before client seeds: keeps its rule
         _take_seeds(table, seeds, entries)
@@ -456,6 +550,7 @@ class TableManager:
             state = fairness.new_state(row.game, row.options, seat_names(row.seats))
             _replay_entries(table, state, entries)
             table.state = state
+        presence.sync(table)  # (its people count as away from now until they connect)
         return table
 
     async def refresh(self, table: LiveTable) -> bool:
@@ -478,7 +573,9 @@ class TableManager:
                 seeds = list(
                     (await db.scalars(select(HandSeed).where(HandSeed.table_id == table.id))).all()
                 )
+            bots = await bot_accounts(db, row.seats)
         changed = False
+        table.bot_users = bots
         settings = dict(row.settings or {})
         if list(row.seats) != table.seats or settings != table.settings:
             # Another process changed the seats (a join, the clock's substitution or reclaim,
@@ -495,18 +592,25 @@ class TableManager:
                 if old is not None
                 else fairness.new_state(table.game, table.options, seat_names(table.seats))
             )
-            scores, version = list(table.hand_scores), table.version
+            scores, version, mark = list(table.hand_scores), table.version, table.log().mark()
             try:
                 _replay_entries(table, state, entries)
             except Exception:
                 table.hand_scores, table.version = scores, version
+                table.log().reset(mark)
                 raise
             table.state = state
             changed = True
+            if not self.breaks.resume(table):  # (dealt here or elsewhere: no pause left)
+                self.breaks.clear(table)
+        if changed and table.state is not None:
+            table.log().note_changes(table.settings, table.version)
         table.stored_status = row.status
         if row.status != table.status:
             table.status = row.status
             changed = True
+        if changed:
+            self.lobby_version += 1
         return changed
 
     async def refresh_shared(self, table: LiveTable) -> None:
@@ -666,6 +770,7 @@ class TableManager:
                 await db.execute(
                     update(GameTable).where(GameTable.id.in_(ids)).values(status="closed")
                 )
+                self.lobby_version += 1
         for tid in ids:
             table = self.live.get(tid)
             if table is not None and not table.clients:
@@ -696,6 +801,7 @@ class TableManager:
         await self.writer.write(w)
         if w.status is not None:
             table.stored_status = w.status
+            self.lobby_version += 1
         if entries:
             table.last_at = entries[-1]["created_at"]  # committed: the clock counts from it
 
@@ -717,9 +823,13 @@ class TableManager:
                 if settings is not None:
                     row.settings = settings
                 await add_players(db, table.id, seats, row.created_at)
+            table.bot_users = await bot_accounts(db, seats)
         table.seats = seats
+        self.lobby_version += 1
         if settings is not None:
             table.settings = settings
+            if table.state is not None:
+                table.log().note_changes(settings, table.version)
         table.reseat_clients()
         await self.announce(table)
 
@@ -783,8 +893,11 @@ class TableManager:
         await self.announce(table)
         self.schedule_bots(table)
 
-    async def _advance(self, table: LiveTable, entries: list[Row], seeds: list[Row]) -> None:
-        """Deal if a hand is awaited, then commit ``entries`` (and the deal) in one transaction.
+    async def _advance(
+        self, table: LiveTable, entries: list[Row], seeds: list[Row], deal: bool = True
+    ) -> None:
+        """Deal if a hand is awaited (and ``deal``: a hand's end may wait for its people,
+        boneyard.server.between), then commit ``entries`` (and the deal) in one transaction.
 
         A deal that is thrown in is dealt again at once when nobody could seed it (no person
         seated, or no seed window), else by :meth:`arm_redeal`."""
@@ -792,7 +905,8 @@ class TableManager:
         assert st is not None
         version = table.version + len(entries)
         following: tuple[int, str, str] | None = None
-        if st.awaiting_deal and not st.is_over:
+        dealing = deal and st.awaiting_deal and not st.is_over
+        if dealing:
             hand = table.hands_dealt()
             payload: JSON = {"hand": hand}
             pending = table.pending
@@ -827,8 +941,10 @@ class TableManager:
         table.version = version
         if following is not None:
             table.pending = following
+        if dealing:
+            table.log().take(st)  # the deal (and a thrown-in hand's end)
         self.metrics.actions.inc(len(entries))
-        if st.awaiting_deal and not st.is_over:
+        if dealing and st.awaiting_deal and not st.is_over:
             # The deal was thrown in (High Five: nobody holds a double): deal again, in a
             # transaction of its own, or the table would wait for a deal forever.
             people = any(s.get("kind") == "person" for s in table.seats)
@@ -859,7 +975,7 @@ class TableManager:
                 raise StaleError()
             if seat is None:
                 raise IllegalActionError("you are watching this table, not playing at it")
-            if st.is_over:
+            if table.ended:
                 raise IllegalActionError("the game is over")
             if st.current_seat != seat:
                 raise IllegalActionError("it is not your turn")
@@ -880,17 +996,24 @@ class TableManager:
         entry = entry_row(table.id, table.version + 1, "action", seat, action.to_event(), now())
         old_scores = list(table.hand_scores)
         old_seeds = dict(table.seeds)
+        moves = table.log()
+        mark = moves.mark()
+        moves.take(new, lambda: hands_of(st))  # (st: the hands before this action)
+        # A hand's end waits for the people to see it (boneyard.server.between).
+        pause = new.awaiting_deal and not new.is_over and self.breaks.wanted(table)
         table.state = new
         try:
-            await self._advance(table, [entry], [])
+            await self._advance(table, [entry], [], deal=not pause)
         except IntegrityError:
             # Another process wrote this sequence number first: catch up from the log.
             table.state, table.hand_scores, table.seeds = st, old_scores, old_seeds
+            moves.reset(mark)
             with contextlib.suppress(*DB_ERRORS):
                 await self.refresh(table)
             raise StaleError() from None
         except DB_ERRORS as exc:
             table.state, table.hand_scores, table.seeds = st, old_scores, old_seeds
+            moves.reset(mark)
             self.metrics.db_errors.inc()
             log.warning("table %s: the database refused a commit: %s", table.id, exc)
             raise UnavailableError(
@@ -899,10 +1022,13 @@ class TableManager:
             ) from None
         except BaseException:  # also a cancel (shutdown) mid-commit: memory never runs ahead
             table.state, table.hand_scores, table.seeds = st, old_scores, old_seeds
+            moves.reset(mark)
             raise
         if new.is_over:
             table.status = "over"
             self.game_over(table)
+        elif pause:
+            self.breaks.begin(table)
 
     async def store_result(self, table: LiveTable) -> None:
         """Keep the finished game's result in the table's settings (``result``): a person's
@@ -976,7 +1102,7 @@ class TableManager:
                 raise IllegalActionError(
                     f"this table deals by {table.scheme}, which takes no client seeds"
                 )
-            if table.state is not None and table.state.is_over:
+            if table.ended:
                 raise IllegalActionError("the game is over: there is no hand left to seed")
             if not isinstance(hand, int) or isinstance(hand, bool) or hand < 0:
                 raise IllegalActionError('"hand" must be the number of a hand (0 is the first)')
@@ -1026,7 +1152,7 @@ class TableManager:
         if table.bot_task is not None and not table.bot_task.done():
             return
         st = table.state
-        if st is None or st.is_over or st.current_seat not in table.bots:
+        if st is None or table.ended or st.current_seat not in table.bots:
             return
         if self.paused(table):
             return  # nobody watches: paused (a socket that opens starts them again)
@@ -1037,17 +1163,31 @@ class TableManager:
         this off: ``pause_unwatched``)."""
         return self.pause_unwatched and table.bot_only and not table.clients
 
+    def pace(self, table: LiveTable) -> float:
+        """Seconds a bot waits before each move at ``table``: the table's ``bot_pace`` (the
+        site's default) where people play, so that they can follow; ``bot_delay`` at tables of
+        bots only."""
+        if not between.people(table):
+            return self.bot_delay
+        chosen = (table.settings or {}).get("bot_pace")
+        pace = self.bot_pace if not isinstance(chosen, int | float) else float(chosen)
+        return max(self.bot_delay, pace)
+
     async def _run_bots(self, table: LiveTable) -> None:
         while not self.closing:
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
+            st = table.state
+            if st is None or table.ended or st.current_seat not in table.bots:
+                return  # (a person's turn: their move starts the bots again, pace from then)
+            delay = self.pace(table)
+            if delay:
+                await asyncio.sleep(delay)
             if self.closing:
                 return
             if self.paused(table):
                 return  # nobody watches any more: paused
             async with table.lock:
                 st = table.state
-                if st is None or st.is_over or st.current_seat not in table.bots:
+                if st is None or table.ended or st.current_seat not in table.bots:
                     return
                 if table.status != "playing":
                     return  # halted (boneyard.server.events)
@@ -1108,7 +1248,9 @@ async def _hand_seed(db: AsyncSession, table_id: str, hand: int) -> HandSeed | N
 def _replay_entries(table: LiveTable, state: GameState, entries: Any) -> None:
     """Apply log ``entries`` (deals from ``table.seeds``, actions) to ``state`` and move
     ``table.version`` and ``table.hand_scores`` along."""
-    for e in entries:
+    moves = table.log()
+    entries = list(entries)
+    for k, e in enumerate(entries):
         if e.kind == "deal":
             if e.payload["hand"] > 0:
                 table.hand_scores.append(_scores(state))
@@ -1118,12 +1260,19 @@ def _replay_entries(table: LiveTable, state: GameState, entries: Any) -> None:
             if isinstance(clients, list):
                 table.client_seeds[hand] = {i: c for i, c in enumerate(clients) if c is not None}
             fairness.deal(state, table.seeds[hand][0], hand, clients, scheme)
+            moves.take(state)
         else:
             if e.seat != state.current_seat:
                 raise BoneyardError(f"table {table.id}: log seq {e.seq} is out of turn")
+            # The hands before an action that may end its hand (the last before a deal, or of
+            # the log): a hand's end reveals what every seat kept.
+            last = k + 1 == len(entries) or entries[k + 1].kind == "deal"
+            before = hands_of(state) if last else None
             state.apply(get_spec(table.game).action_from_move(state, e.payload))
+            moves.take(state, before)
         table.version = e.seq
         table.last_at = e.created_at
+        moves.note_changes(table.settings, e.seq)
     if state.is_over and len(table.hand_scores) < table.hands_dealt():
         table.hand_scores.append(_scores(state))
 

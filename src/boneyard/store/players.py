@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from boneyard.store.models import TablePlayer
+from boneyard.store.models import TablePlayer, User
 from boneyard.store.upsert import insert_ignore
 
 
@@ -40,3 +41,12 @@ async def add_players(
         for uid, seat in seated_people(seats).items()
     ]
     await insert_ignore(db, TablePlayer, rows)
+
+
+async def bot_accounts(db: AsyncSession, seats: Sequence[dict[str, Any]]) -> frozenset[int]:
+    """The user ids of ``seats`` that are bot accounts (labelled as bots wherever seats show)."""
+    ids = [s["user_id"] for s in seats if isinstance(s.get("user_id"), int)]
+    if not ids:
+        return frozenset()
+    found = await db.scalars(select(User.id).where(User.id.in_(ids), User.is_bot.is_(True)))
+    return frozenset(found.all())

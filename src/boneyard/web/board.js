@@ -1,6 +1,10 @@
 // Game boards drawn from the observation JSON each game sends (no game state needed).
+// Targets (open ends, tower cells, capturable tiles) are buttons a keyboard reaches (Tab, then
+// Enter or Space) with plain accessible names; on a narrow screen the layout bends within the
+// width it has, so that its tiles stay at least MIN_TILE px long, and every target's hit area
+// is at least MIN_TARGET px square.
 import { el } from "/static/api.js";
-import { svg, tileGroup, tile, halves, sameTile } from "/static/tiles.js";
+import { svg, tileGroup, tile, halves, sameTile, tileWords } from "/static/tiles.js";
 
 const U = 26; // half a tile, in SVG units
 const GAP = 2;
@@ -14,6 +18,11 @@ const GAP = 2;
 
 const LIMIT_X = 400; // half the box the layout bends within, from the lead's centre (SVG units)
 const LIMIT_Y = 210;
+const MAX_SCALE = 1.6;
+export const MIN_TILE = 28; // px: a board tile's long side, at the least
+export const MIN_TARGET = 44; // px: a tap target's side, at the least
+let limitX = LIMIT_X;
+let limitY = LIMIT_Y;
 const STEP = { left: [-1, 0], right: [1, 0], up: [0, -1], down: [0, 1] };
 const CW = { right: "down", down: "left", left: "up", up: "right" };
 const CCW = { right: "up", up: "left", left: "down", down: "right" };
@@ -42,7 +51,18 @@ function beyond(r, from, dir, double) {
 }
 
 function inBox(b) {
-  return b.x >= -LIMIT_X && b.x + b.w <= LIMIT_X && b.y >= -LIMIT_Y && b.y + b.h <= LIMIT_Y;
+  return b.x >= -limitX && b.x + b.w <= limitX && b.y >= -limitY && b.y + b.h <= limitY;
+}
+
+// A node that acts like a button: focusable, Enter or Space does what a click does.
+export function pressable(node, label, fn) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", fn);
+  node.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); fn(); }
+  });
 }
 
 function clear(b, boxes) {
@@ -177,7 +197,8 @@ export function endKey(on, port) {
   return `${on}|${port || "OUT"}`;
 }
 
-// The layout drawing. ctx: {targets: Map endKey -> move, onEnd(move), last: tile name}.
+// The layout drawing. ctx: {targets: Map endKey -> move, onEnd(move), last: tile name,
+// seatOf: Map tile -> seat (each seat's last tile, marked), width: px the board may take}.
 export function fivesBoard(view, ctx = {}) {
   const box = el("div", { class: "felt fives" });
   const layout = view.layout || [];
@@ -185,54 +206,97 @@ export function fivesBoard(view, ctx = {}) {
     box.append(el("p", { class: "empty" }, "The table is empty: the first tile leads."));
     return box;
   }
+  // Bend within what fits the width at a scale that keeps tiles MIN_TILE px long.
+  const fit = ctx.width ? ctx.width / ((MIN_TILE + 4) / (2 * U)) : Infinity;
+  limitX = Math.max(3 * U, Math.min(LIMIT_X, fit / 2 - 8));
+  limitY = ctx.width && ctx.width < 600 ? Math.max(LIMIT_Y, 1.4 * limitX) : LIMIT_Y;
   const geo = fivesGeometry(layout);
-  const root = svg("svg", { class: "layout", role: "img", "aria-label": "the layout" });
+  limitX = LIMIT_X;
+  limitY = LIMIT_Y;
+  const root = svg("svg", { class: "layout", role: "group", "aria-label": "the layout" });
   const targets = ctx.targets || new Map();
   let minX = 0; let minY = -U; let maxX = 0; let maxY = U;
   const grow = (x, y, w, h) => {
     minX = Math.min(minX, x); minY = Math.min(minY, y);
     maxX = Math.max(maxX, x + w); maxY = Math.max(maxY, y + h);
   };
+  const seatOf = ctx.seatOf || new Map();
   for (const q of geo.placed) {
-    const cls = [q.t.role === "SPINNER" ? "spinner" : "", q.t.tile === ctx.last ? "last" : ""].join(" ");
+    const by = seatOf.get(q.t.tile);
+    const cls = [q.t.role === "SPINNER" ? "spinner" : "", q.t.tile === ctx.last ? "last" : "",
+      by !== undefined ? `by by-${by}` : ""].join(" ");
     const g = tileGroup(q.a, q.b, q.x, q.y, q.vertical, U, cls);
     g.dataset.tile = q.t.tile;
+    g.setAttribute("role", "img");
+    const spin = q.t.role === "SPINNER" ? ", the spinner" : "";
+    g.setAttribute("aria-label", tileWords(q.t.tile) + spin);
     const title = svg("title");
     title.textContent = q.t.tile + (q.t.role === "SPINNER" ? " (spinner)" : "");
     g.append(title);
+    if (by !== undefined) g.append(seatMark(q, by, ctx.seatLabel));
     root.append(g);
     grow(q.x, q.y, q.vertical ? U : 2 * U, q.vertical ? 2 * U : U);
   }
   const taken = [...geo.boxes];
+  const slots = [];
   for (const end of view.available_ends || view.open_ends || []) {
     const spot = slotFor(geo, end, taken);
     if (!spot) continue;
     const [x, y, vertical] = spot;
     const w = vertical ? U : 2 * U;
     const h = vertical ? 2 * U : U;
-    const key = endKey(end[1], end[2]);
-    const move = targets.get(key);
+    slots.push({ end, x, y, w, h, move: targets.get(endKey(end[1], end[2])) });
+    grow(x, y, w, h);
+  }
+  // Each target's hit area is MIN_TARGET px square (and more) at the scale the board will have.
+  const scale = Math.min(MAX_SCALE, (ctx.width || 1060) / (maxX - minX + 12));
+  const hit = Math.max(2 * U, (MIN_TARGET + 4) / scale);
+  for (const { end, x, y, w, h, move } of slots) {
     const g = svg("g", { class: `end${move ? " target" : ""}`, "data-on": end[1], "data-port": end[2], "data-value": end[0] });
+    if (move) {
+      const hx = x + w / 2 - hit / 2;
+      const hy = y + h / 2 - hit / 2;
+      g.append(svg("rect", { class: "hit", x: hx, y: hy, width: hit, height: hit }));
+      grow(hx, hy, hit, hit);
+    }
     g.append(svg("rect", { x: x + 2, y: y + 2, width: w - 4, height: h - 4, rx: 5 }));
     const t = svg("text", { x: x + w / 2, y: y + h / 2 + 5, "text-anchor": "middle" });
     t.textContent = end[0];
     g.append(t);
     const title = svg("title");
+    const words = `open end ${end[0]}, on ${tileWords(end[1])}${EDGE[end[2]] || ""}`;
     title.textContent = `open end ${end[0]}, on ${end[1]}${EDGE[end[2]] || ""}`;
     g.append(title);
-    if (move && ctx.onEnd) g.addEventListener("click", () => ctx.onEnd(move));
+    if (move && ctx.onEnd) pressable(g, `play ${ctx.tileName ? tileWords(ctx.tileName) + " " : ""}on the ${words}`, () => ctx.onEnd(move));
     root.append(g);
-    grow(x, y, w, h);
   }
   const pad = 6;
   const vw = maxX - minX + 2 * pad;
   const vh = maxY - minY + 2 * pad;
   root.setAttribute("viewBox", `${minX - pad} ${minY - pad} ${vw} ${vh}`);
-  const scale = Math.min(1.6, 1060 / vw);
-  root.setAttribute("width", Math.round(vw * scale));
-  root.setAttribute("height", Math.round(vh * scale));
+  // To the width it has; never so small that a tile is under MIN_TILE px (a layout that could not
+  // bend within the width then scrolls inside the felt: the page itself never scrolls sideways).
+  let fits = Math.min(MAX_SCALE, (ctx.width || 1060) / vw);
+  if (ctx.width && fits < (MIN_TILE + 1) / (2 * U)) {
+    fits = (MIN_TILE + 1) / (2 * U);
+    root.classList.add("wide");
+  }
+  root.setAttribute("width", Math.round(vw * fits));
+  root.setAttribute("height", Math.round(vh * fits));
   box.append(root);
   return box;
+}
+
+// A small disc on a seat's last tile: its seat colour and number (the seats list has the key).
+function seatMark(q, seat, label) {
+  const cx = q.x + (q.vertical ? U : 2 * U) - 5;
+  const cy = q.y + 5;
+  const g = svg("g", { class: `seat-mark seat-${seat}` });
+  g.append(svg("circle", { cx, cy, r: 7 }));
+  const t = svg("text", { x: cx, y: cy + 3.5, "text-anchor": "middle" });
+  t.textContent = label ? label(seat) : String(seat + 1);
+  g.append(t);
+  return g;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -245,7 +309,7 @@ function levelName(level) {
 export function towerBoard(view, ctx = {}) {
   const box = el("div", { class: "felt" });
   const grid = el("div", { class: "tower" });
-  grid.style.gridTemplateColumns = `repeat(${view.cols}, 4.2em)`;  // (CSSOM: the CSP allows it)
+  grid.style.gridTemplateColumns = `repeat(${view.cols}, minmax(${MIN_TARGET}px, 4.2em))`;  // (CSSOM: the CSP allows it)
   const targets = ctx.targets || new Set();
   const picked = ctx.picked || new Set();
   const cells = new Map((view.tower || []).map((c) => [`${c.cell[0]},${c.cell[1]}`, c]));
@@ -263,13 +327,16 @@ export function towerBoard(view, ctx = {}) {
       }
       if (targets.has(key)) cls.push("target");
       if (picked.has(key)) cls.push("picked");
-      const node = el("div", { class: cls.join(" "), "data-cell": key,
-        title: c ? `${c.face} of ${c.tile}, row ${r + 1} square ${k + 1}, ${levelName(c.level)}${c.spacer ? ", on a clear spacer" : ""}` : `row ${r + 1} square ${k + 1}: empty` });
+      const seat = c ? (ctx.seatOf || new Map()).get(c.tile) : undefined;
+      if (seat !== undefined) cls.push("by", `by-${seat}`);
+      const where = c ? `${c.face} of ${c.tile}, row ${r + 1} square ${k + 1}, ${levelName(c.level)}${c.spacer ? ", on a clear spacer" : ""}` : `row ${r + 1} square ${k + 1}: empty`;
+      const node = el("div", { class: cls.join(" "), "data-cell": key, title: where });
+      if (c) node.dataset.tile = c.tile;
       if (c) {
         node.append(el("b", { class: "face" }, c.face), el("small", { class: "lvl" }, c.level ? `level ${c.level}` : "base"));
         if (c.spacer) node.append(el("span", { class: "spacer-mark", title: "on a clear spacer" }, "▣"));
       } else node.append(el("small", {}, "·"));
-      if (targets.has(key) && ctx.onCell) node.addEventListener("click", () => ctx.onCell(key));
+      if (targets.has(key) && ctx.onCell) pressable(node, `place on ${where}`, () => ctx.onCell(key));
       grid.append(node);
     }
   }
@@ -288,13 +355,15 @@ export function highFivesBoard(view, ctx = {}) {
   for (const t of ctx.hand || view.hand || []) for (const h of halves(t)) mine.add(h);
   const claimable = new Set((view.claimable || []).flat());
   const targets = ctx.targets || new Map();
+  const seatOf = ctx.seatOf || new Map();
   for (const t of view.layout || []) {
     const cls = [];
     if (halves(t).some((h) => mine.has(h))) cls.push("matching");
     if (claimable.has(t)) cls.push("claimable");
     if (targets.has(t)) cls.push("target");
-    const node = tile(t, cls.join(" "), 34, true);
-    if (targets.has(t) && ctx.onCapture) node.addEventListener("click", () => ctx.onCapture(t));
+    if (seatOf.has(t)) cls.push("by", `by-${seatOf.get(t)}`);
+    const node = tile(t, cls.join(" "), ctx.tileU || 34, true);
+    if (targets.has(t) && ctx.onCapture) pressable(node, `capture ${tileWords(t)}`, () => ctx.onCapture(t));
     row.append(node);
   }
   if (!(view.layout || []).length) row.append(el("p", { class: "empty" }, "The layout is empty."));

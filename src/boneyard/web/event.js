@@ -158,7 +158,7 @@ async function showBoard() {
   const { games } = await api("GET", "/api/games");
   for (const g of games) $("lb-game").append(el("option", { value: g.game }, g.title));
   const load = async () => {
-    const { ratings } = await api("GET", `/api/ratings?game=${encodeURIComponent($("lb-game").value)}&category=${encodeURIComponent($("lb-cat").value)}`);
+    const { ratings } = await api("GET", `/api/ratings?game=${encodeURIComponent($("lb-game").value)}&category=${encodeURIComponent($("lb-cat").value)}&bots=${$("lb-bots").checked}`);
     const t = $("lb");
     t.replaceChildren(el("tr", {}, ...["#", "Player", "Rating", "μ", "σ", "Games"].map((h) => el("th", { scope: "col" }, h))));
     for (const r of ratings) t.append(el("tr", {}, el("td", {}, r.rank), el("td", {}, r.name + (r.bot ? " (bot)" : "")), el("td", { class: "num" }, r.ordinal.toFixed(1)), el("td", { class: "num" }, r.mu.toFixed(1)), el("td", { class: "num" }, r.sigma.toFixed(2)), el("td", { class: "num" }, r.games)));
@@ -166,6 +166,7 @@ async function showBoard() {
   };
   $("lb-game").addEventListener("change", load);
   $("lb-cat").addEventListener("change", load);
+  $("lb-bots").addEventListener("change", load);
   await load();
 }
 

@@ -27,6 +27,7 @@ const FIELDS = [
   ["reset", "Grand-final reset", "check", null, "if the losers' champion wins the grand final, it is played again", ["double_elimination", "pools"]],
   ["rounds", "Rounds", "number", null, "empty: enough to find a winner", ["swiss"]],
   ["late_entry", "Late entry", "check", null, "people may still enter until the last round is paired", ["swiss"]],
+  ["bot_accounts", "Bot accounts may enter", "check", null, "programs playing through a bot account (labelled as bots) may register themselves", ALL],
   ["double", "Play everyone twice", "check", null, "", ["round_robin", "pools"]],
   ["bye_points", "A bye scores", "select", [["", "the format's default (Swiss 1, round robin 0)"], ["0", "0"], ["0.5", "½"], ["1", "1"]], "", ["swiss", "round_robin"]],
   ["pools", "Pools", "number", null, "empty: pools of about 4", ["pools"]],

@@ -54,11 +54,13 @@ const results = new Map(); // "hand:seed:commitment" -> verdict text
 export function renderFairness(ol, msg, tableId) {
   ol.replaceChildren();
   const seat = msg ? msg.seat : null;
+  // (High Fives deals the whole set once a pass, over several deals: a commitment is a pass's)
+  const unit = msg && msg.table && msg.table.game === "high-fives" ? "Pass" : "Hand";
   for (const f of (msg && msg.fairness) || []) {
     const li = el("li", { "data-hand": f.hand });
     if (f.next) {
       li.className = "next";
-      li.append(el("b", {}, `Hand ${f.hand + 1} (next)`), " commitment ",
+      li.append(el("b", {}, `${unit} ${f.hand + 1} (next)`), " commitment ",
         el("code", { class: "commitment", title: f.commitment }, short(f.commitment)));
       if (seat !== null && seat !== undefined) {
         li.append(" · your seed ", f.my_seed ? el("code", { class: "my-seed", title: f.my_seed }, short(f.my_seed)) : el("em", {}, "sending…"));
@@ -67,7 +69,7 @@ export function renderFairness(ol, msg, tableId) {
       ol.append(li);
       continue;
     }
-    li.append(el("b", {}, `Hand ${f.hand + 1}`), " commitment ",
+    li.append(el("b", {}, `${unit} ${f.hand + 1}`), " commitment ",
       el("code", { class: "commitment", title: f.commitment }, short(f.commitment)));
     const clients = Array.isArray(f.client_seeds) ? f.client_seeds : null;
     const mine = clients && seat !== null && seat !== undefined ? clients[seat] : null;

@@ -14,7 +14,7 @@ function show({ user }) {
   $("who").textContent = user ? `${user.display_name}${user.guest ? " (guest)" : ""}` : "";
   $("my-profile").hidden = !user;
   if (user) $("my-profile").href = `/profile/${user.id}`;
-  if (user) loadLobby();
+  if (user) loadLobby().then(() => { clockDefault(); poll(); });
   initBell(user);
 }
 
@@ -49,7 +49,7 @@ function setAllSeats() {
 }
 
 // A table's status as the lobby says it.
-const STATUS = { open: "waiting for players", playing: "playing", over: "finished" };
+const STATUS = { open: "waiting for players", playing: "playing", over: "finished", aborted: "aborted", closed: "closed" };
 const titles = {};
 
 // The game picker's "How to play" link follows the game chosen.
@@ -59,8 +59,19 @@ function gameRules() {
   $("game-rules").textContent = `How to play ${titles[g] || "it"}`;
 }
 
+let clockTouched = false;
+let defaults = { clock: { per_move: 60, grace: 30 }, bot_pace: 1 };
+
+// The clock follows the seats (on where people play each other) until the person picks one.
+function clockDefault() {
+  if (clockTouched) return;
+  const people = [...$("seat-list").querySelectorAll("select.seat-kind")].some((s) => s.value === "open");
+  $("clock").value = people ? String(defaults.clock.per_move) : "";
+  $("clock-note").textContent = people ? `(${defaults.clock.per_move} s a move, then ${defaults.clock.grace} s of grace: the default where people play each other)` : "";
+}
+
 async function loadLobby() {
-  const { games, bots } = await api("GET", "/api/games");
+  const { games, bots, clock, bot_pace: pace } = await api("GET", "/api/games");
   const game = $("game");
   if (!game.options.length) {
     for (const g of games) {
@@ -71,16 +82,11 @@ async function loadLobby() {
     for (const b of bots) $("bot").append(el("option", { value: b }, b));
     $("bot").value = "greedy";
     botLevels = bots;
+    defaults = { clock: clock || defaults.clock, bot_pace: pace ?? defaults.bot_pace };
+    $("bot-pace").options[0].textContent = `normal (${defaults.bot_pace ? `about ${defaults.bot_pace} s a move` : "at once"})`;
     renderSeats();
   }
-  const { tables } = await api("GET", "/api/tables");
-  const list = $("tables");
-  list.replaceChildren();
-  for (const t of tables) {
-    const seats = t.seats.map((s) => (s.kind === "open" ? "open seat" : s.name)).join(", ");
-    list.append(el("li", {}, el("a", { href: `/table/${t.id}` }, `${t.title} — ${seats} — ${STATUS[t.status] || t.status}`)));
-  }
-  if (!tables.length) list.append(el("li", {}, "No open tables yet."));
+  await loadTables();
   const mine = await api("GET", "/api/me/games");
   const hist = $("history");
   hist.replaceChildren();
@@ -95,6 +101,30 @@ async function loadLobby() {
     hist.append(item);
   }
   if (!mine.games.length) hist.append(el("li", {}, "None yet."));
+}
+
+// The tables list, asked for again every few seconds while the page is shown: new tables and
+// seats taken appear without a reload.
+async function loadTables() {
+  const { tables } = await api("GET", "/api/tables");
+  const list = $("tables");
+  const items = tables.map((t) => {
+    const seats = t.seats.map((s) => (s.kind === "open" ? (s.invited ? `kept for ${s.invited} (bot)` : "open seat") : s.name + (s.bot_account ? " (bot)" : ""))).join(", ");
+    const open = t.seats.filter((s) => s.kind === "open" && !s.invited).length;
+    const li = el("li", { "data-table": t.id }, el("a", { href: `/table/${t.id}` }, `${t.title} — ${seats} — ${STATUS[t.status] || t.status}`));
+    if (t.status === "open" && open) li.append(" ", el("a", { href: `/table/${t.id}`, class: "button small" }, "Take a seat"));
+    return li;
+  });
+  if (!tables.length) items.push(el("li", {}, "No open tables yet."));
+  list.replaceChildren(...items);
+}
+
+let polling = null;
+function poll() {
+  if (polling) return;
+  polling = setInterval(() => {
+    if (document.visibilityState === "visible" && !$("lobby").hidden) loadTables().catch(() => {});
+  }, 3000);
 }
 
 function form(id, errorId, fn) {
@@ -127,20 +157,26 @@ form("create-form", "lobby-error", async () => {
   if ($("preset").value.trim()) options.preset = $("preset").value.trim();
   // Turn clock: seconds a move; then 30 s of grace, then a bot takes the seat (docs/server.md).
   const clock = $("clock").value ? { per_move: Number($("clock").value) } : null;
-  const t = await api("POST", "/api/tables", { game: $("game").value, seats, options, private: $("private").checked, clock });
+  const body = { game: $("game").value, seats, options, private: $("private").checked, clock };
+  if ($("bot-pace").value !== "") body.bot_pace = Number($("bot-pace").value);
+  const t = await api("POST", "/api/tables", body);
   location.href = `/table/${t.id}`; // a private table's page shows its invite link
 });
-$("quickplay").addEventListener("click", async () => {
+async function quick(body) {
   $("lobby-error").textContent = "";
   try {
-    const t = await api("POST", "/api/quickplay");
+    const t = await api("POST", "/api/quickplay", body);
     location.href = `/table/${t.id}`;
   } catch (e) { $("lobby-error").textContent = e.message; }
-});
-$("players").addEventListener("input", renderSeats);
+}
+$("quickplay").addEventListener("click", () => quick());
+$("guided").addEventListener("click", () => quick({ guide: true }));
+$("players").addEventListener("input", () => { renderSeats(); clockDefault(); });
 $("game").addEventListener("change", gameRules);
-$("others").addEventListener("change", setAllSeats);
+$("others").addEventListener("change", () => { setAllSeats(); clockDefault(); });
 $("bot").addEventListener("change", setAllSeats);
+$("seat-list").addEventListener("change", clockDefault);
+$("clock").addEventListener("change", () => { clockTouched = true; $("clock-note").textContent = ""; });
 $("logout").addEventListener("click", async () => { show(await api("POST", "/api/logout")); });
 
 refresh();

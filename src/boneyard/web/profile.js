@@ -46,7 +46,7 @@ function historyTable(games) {
 // Your own profile: where you are signed in (end one session, or all of them) and the places in
 // events that directors offered you.
 function sessionRows(sessions) {
-  const rows = [el("tr", {}, el("th", {}, "Browser"), el("th", {}, "Signed in"), el("th", {}, "Last used"), el("th", {}, ""))];
+  const rows = [el("tr", {}, el("th", {}, "Browser"), el("th", {}, "Signed in"), el("th", { class: "wide" }, "Last used"), el("th", {}, ""))];
   for (const s of sessions) {
     const end = s.current ? el("span", { class: "note" }, "this browser")
       : el("button", { type: "button", class: "end-session", onclick: () => endSession(s.id) }, "Sign out");
@@ -75,6 +75,57 @@ function offerItem(o) {
     el("button", { type: "button", onclick: act("accept") }, "Accept"), " ",
     el("button", { type: "button", onclick: act("decline") }, "Decline"));
 }
+
+// A bot account's API tokens: a new one is shown once, here; the list shows only prefixes.
+function tokenRows(tokens) {
+  const rows = [el("tr", {}, el("th", {}, "Name"), el("th", {}, "Token"), el("th", { class: "wide" }, "Made"), el("th", { class: "wide" }, "Last used"), el("th", {}, ""))];
+  for (const t of tokens) {
+    const act = t.revoked ? el("span", { class: "note" }, "revoked")
+      : el("button", { type: "button", class: "revoke", onclick: () => revoke(t.id) }, "Revoke");
+    rows.push(el("tr", { class: "token" }, el("td", {}, t.name), el("td", {}, `${t.prefix}…`),
+      el("td", { class: "wide" }, dateText(t.created_at)), el("td", { class: "wide" }, t.last_used_at ? dateText(t.last_used_at) : "never"), el("td", {}, act)));
+  }
+  return rows;
+}
+
+async function revoke(id) {
+  try {
+    const r = await api("DELETE", `/api/me/tokens/${id}`);
+    $("tokens").replaceChildren(...tokenRows(r.tokens));
+  } catch (e) { $("account-error").textContent = e.message; }
+}
+
+async function loadBot(user) {
+  $("make-bot").hidden = user.bot;
+  $("token-form").hidden = !user.bot;
+  if (!user.bot) return;
+  $("bot-note").textContent = "This is a bot account: its program connects with a token (boneyard bot connect --token …).";
+  const { tokens } = await api("GET", "/api/me/tokens");
+  $("tokens").replaceChildren(...tokenRows(tokens));
+}
+
+$("make-bot").addEventListener("click", async () => {
+  if (!confirm("Make this account a bot account, for good?")) return;
+  try {
+    const { user } = await api("POST", "/api/me/bot");
+    await loadBot(user);
+  } catch (e) { $("account-error").textContent = e.message; }
+});
+
+$("token-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  try {
+    const t = await api("POST", "/api/me/tokens", { name: $("token-name").value.trim() });
+    const code = el("code", { class: "token-value" }, t.token);
+    const copy = el("button", { type: "button" }, "Copy");
+    copy.addEventListener("click", async () => {
+      try { await navigator.clipboard.writeText(t.token); copy.textContent = "Copied"; } catch { getSelection().selectAllChildren(code); }
+    });
+    $("token-shown").replaceChildren(el("p", { class: "note" }, "Your new token, shown this once: copy it now."), code, copy);
+    const { tokens } = await api("GET", "/api/me/tokens");
+    $("tokens").replaceChildren(...tokenRows(tokens));
+  } catch (e) { $("account-error").textContent = e.message; }
+});
 
 async function loadAccount() {
   try {
@@ -110,23 +161,41 @@ $("notify-form").addEventListener("submit", async (ev) => {
   } catch (e) { $("notify-error").textContent = e.message; }
 });
 
+// A bot account's page offers a challenge to anyone signed in but the bot itself.
+async function showChallenge(bot, me) {
+  if (!bot.bot || !me || String(me.id) === userId) return;
+  const { games } = await api("GET", "/api/games");
+  $("challenge-game").replaceChildren(...games.map((g) => el("option", { value: g.game }, g.title)));
+  $("challenge").hidden = false;
+  $("challenge").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("challenge-error").textContent = "";
+    try {
+      const t = await api("POST", "/api/tables", { game: $("challenge-game").value, seats: [{ kind: "me" }, { kind: "account", account: bot.display_name }] });
+      location.href = `/table/${t.id}`;
+    } catch (e) { $("challenge-error").textContent = e.message; }
+  });
+}
+
 async function load() {
-  api("GET", "/api/me").then(({ user }) => {
+  const me = api("GET", "/api/me").then(({ user }) => user).catch(() => null);
+  me.then((user) => {
     if (!user) return;
     initBell(user);
     $("who").textContent = `${user.display_name}${user.guest ? " (guest)" : ""}`;
     $("my-profile").href = `/profile/${user.id}`;
     $("my-profile").hidden = false;
-    if (String(user.id) === userId) { loadAccount(); loadNotify().catch(() => {}); }
+    if (String(user.id) === userId) { loadAccount(); loadNotify().catch(() => {}); loadBot(user).catch(() => {}); }
   }).catch(() => {});
   try {
     const p = await api("GET", `/api/users/${encodeURIComponent(userId)}`);
     document.title = `Boneyard — ${p.user.display_name}`;
-    $("name").textContent = p.user.display_name + (p.user.guest ? " (guest)" : "");
+    $("name").textContent = p.user.display_name + (p.user.guest ? " (guest)" : "") + (p.user.bot ? " (bot)" : "");
     $("since").textContent = `Member since ${dateText(p.user.member_since)} · ${p.stats.played} games played, ${p.stats.won} won`;
     $("stats").replaceChildren(...statsTable(p.stats));
     $("history").replaceChildren(...historyTable(p.games));
     $("profile").hidden = false;
+    showChallenge(p.user, await me).catch((e) => { $("challenge-error").textContent = e.message; });
   } catch (e) {
     $("profile-error").textContent = e.message;
   }

@@ -28,13 +28,26 @@ function show(d) {
   }
   const res = $("result");
   res.replaceChildren();
-  if (d.game_end) {
+  if (d.ending) {
+    res.append(el("p", { id: "game-over" }, endingText(d.ending, d.seats)));
+  } else if (d.game_end) {
     const w = d.game_end.winner;
     res.append(el("p", { id: "game-over" }, `${w === null ? "No single winner" : d.seats[w] + " wins"} (${d.game_end.scores.join(" – ")}).`));
   }
   if (d.table) res.append(el("a", { href: `/api/tables/${d.table}/record`, download: `boneyard-${d.table}.json` }, "Download the record"), " · ", el("a", { href: `/table/${d.table}` }, "the table"));
   setupAnalysis(d);
   render();
+}
+
+// How a game that did not end by its rules ended (the record's meta.ending).
+function endingText(e, seats) {
+  const who = seats[e.seat];
+  const won = e.winner === null || e.winner === undefined ? null : seats[e.winner];
+  if (e.reason === "resign") return `${who} resigned: ${won} wins (${(e.scores || []).join(" – ")}).`;
+  if (e.reason === "claim") return `${won} claimed the win: ${who} left the table.`;
+  if (e.reason === "abort") return `${who} aborted the game: no result.`;
+  if (e.reason === "resigned_last") return `${won} wins: ${(e.resigned || []).map((s) => seats[s]).join(", ")} resigned and placed last.`;
+  return "The game ended early.";
 }
 
 function setupAnalysis(d) {
@@ -143,6 +156,11 @@ function analysisPanel(step) {
   panel.hidden = false;
 }
 
+// A clause as a sentence of its own ("blocked: …" → "Blocked: …").
+function sentence(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function lastStepOf(hand) {
   let k = 0;
   data.steps.forEach((s, i) => { if (s.hand === hand) k = i; });
@@ -165,7 +183,7 @@ function render() {
   const ctx = { hand: [], last: step.event !== null && step.lines && step.lines[0] ? step.lines[0].tile : null };
   $("layout").replaceChildren(board(view, ctx));
   const shown = $("hands-shown");
-  shown.replaceChildren(el("h3", {}, "Hands (shown once the game is over)"));
+  shown.replaceChildren(el("h3", {}, step.hand_end ? "What each player kept" : "Hands (shown once the game is over)"));
   (view.hands || []).forEach((hand, i) => {
     const row = el("div", { class: `seat-hand${view.current_seat === i ? " acting" : ""}`, "data-seat": i }, el("span", { class: "who" }, data.seats[i]));
     const tiles = el("div", { class: "row" });
@@ -184,12 +202,17 @@ function render() {
   $("seats").replaceChildren(...rows);
   const panel = $("hand-summary");
   if (step.hand_end) {
-    panel.replaceChildren(el("h3", {}, `Hand ${step.hand + 1} is over`), el("p", { class: "hand-result" }, handEndText(step.hand_end, data.seats)),
-      el("p", {}, step.hand_end.scores.map((s, i) => `${data.seats[i]} ${s}`).join(" · ")));
+    const explain = el("ul", { class: "explain" });
+    for (const line of step.hand_end.explain || []) explain.append(el("li", {}, line));
+    panel.replaceChildren(el("h3", {}, `Hand ${step.hand + 1} is over`), el("p", { class: "hand-result" }, sentence(handEndText(step.hand_end, data.seats))),
+      explain);
     if (step.game_end) {
       const w = step.game_end.winner;
       panel.append(el("p", { class: "game-result" }, `Game over: ${w === null ? "no single winner" : data.seats[w] + " wins"}.`));
     }
+    panel.hidden = false;
+  } else if (data.ending && at === data.steps.length - 1) {
+    panel.replaceChildren(el("h3", {}, "The game ended early"), el("p", { class: "game-result" }, endingText(data.ending, data.seats)));
     panel.hidden = false;
   } else panel.hidden = true;
   analysisPanel(step);

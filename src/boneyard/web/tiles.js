@@ -47,13 +47,20 @@ export function halves(name) {
   return String(name).split("-");
 }
 
+// A tile's name for a screen reader: "five-six", "wild-three", "blank-twelve".
+const NUMBERS = ["blank", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+  "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen"];
+export function tileWords(name) {
+  return halves(name).map((f) => (f === "W" ? "wild" : NUMBERS[Number(f)] ?? f)).join("-");
+}
+
 // A standalone tile (hands, piles): <svg class="tile"> with data-tile.
 export function tile(name, extraClass = "", U = 30, vertical = false) {
   const [a, b] = halves(name);
   const w = vertical ? U : 2 * U;
   const h = vertical ? 2 * U : U;
   const s = svg("svg", { viewBox: `0 0 ${w} ${h}`, width: w, height: h, class: `tile ${extraClass}`.trim(), role: "img" });
-  s.setAttribute("aria-label", name);
+  s.setAttribute("aria-label", tileWords(name));
   s.dataset.tile = name;
   const t = svg("title", {});
   t.textContent = name;

@@ -234,6 +234,7 @@ def test_observation_json_round_numbers() -> None:
         "level": 0,
         "tile": "1-5",
         "spacer": False,
+        "wild": 5,
     }
     assert doc["tower"][8]["face"] == "1"
     assert doc["legal_actions"] == [] and doc["hand_sizes"] == [5, 5, 5]

@@ -29,7 +29,7 @@ from boneyard.games.high_fives.actions import Claim, HighFivesAction, Turn
 from boneyard.games.high_fives.events import HighFivesEvent
 from boneyard.games.high_fives.figures import capture_view
 from boneyard.games.high_fives.lines import lines_of
-from boneyard.games.high_fives.observation import HighFivesObservation
+from boneyard.games.high_fives.observation import HighFivesObservation, observation_from_json
 from boneyard.games.high_fives.record import READER
 from boneyard.games.high_fives.rules import (
     GAME,
@@ -86,6 +86,7 @@ SPEC: GameSpec[HighFivesState, HighFivesAction, HighFivesEvent, HighFivesObserva
     parse_action=parse_action,
     describe_action=describe_action,
     render=render,
+    observation_from_json=observation_from_json,
     syntax="the tile you play: 7-8 (its capture is implied when only one is possible), "
     "7-8 x 8-9 (capture 8-9), 5-8 leave (capture nothing, where capturing is optional); "
     "claim a pair first with claim 0-1 1-2 7-8 x 8-9 (or 7-8 x 8-9 0-1+1-2). When any number "

@@ -7,7 +7,13 @@ from dataclasses import dataclass
 from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
 from boneyard.games.high_fives.actions import Claim, HighFivesAction, Pair, Turn
-from boneyard.games.high_fives.rules import GAME, POINTS, TILE_ID, HighFivesOptions
+from boneyard.games.high_fives.rules import (
+    GAME,
+    POINTS,
+    TILE_ID,
+    HighFivesOptions,
+    build_high_fives_options,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,7 @@ class HighFivesObservation:
         return {
             "game": GAME,
             "seat": self.seat,
+            "num_seats": self.num_seats,
             "options": self.options.to_json(),
             "hand": [str(t) for t in self.hand],
             "hand_sizes": list(self.hand_sizes),
@@ -84,3 +91,46 @@ class HighFivesObservation:
             "winner": self.winner,
             "legal_actions": [a.to_event() for a in self.legal_actions],
         }
+
+
+def _pairs(raw: list[list[str]]) -> tuple[Pair, ...]:
+    return tuple((Tile.parse(a), Tile.parse(b)) for a, b in raw)
+
+
+def _action(ev: JSON, unlimited: bool) -> HighFivesAction:
+    """A legal action's record form read back: a claim step, or a whole turn."""
+    claim = ev.get("claim")
+    if "play" not in ev:
+        return Claim(_pairs(ev["claim"])[0])
+    pairs = () if claim is None else _pairs([claim] if isinstance(claim[0], str) else claim)
+    capture = None if ev.get("capture") is None else Tile.parse(ev["capture"])
+    return Turn(Tile.parse(ev["play"]), capture, pairs, unlimited)
+
+
+def observation_from_json(doc: JSON) -> HighFivesObservation:
+    """The observation whose :meth:`~HighFivesObservation.to_json` is ``doc``, equal to it."""
+    seats = doc["num_seats"]
+    options = build_high_fives_options(doc["options"], seats)
+    unlimited = options.max_claims_per_turn == "unlimited"
+    return HighFivesObservation(
+        seat=doc["seat"],
+        num_seats=seats,
+        options=options,
+        hand=tuple(Tile.parse(t) for t in doc["hand"]),
+        hand_sizes=tuple(doc["hand_sizes"]),
+        layout=tuple(Tile.parse(t) for t in doc["layout"]),
+        claimed_this_turn=_pairs(doc["claimed_this_turn"]),
+        claimable=_pairs(doc["claimable"]),
+        piles=tuple(tuple(Tile.parse(t) for t in pile) for pile in doc["piles"]),
+        scores=tuple(doc["scores"]),
+        current_seat=doc["current_seat"],
+        leader=doc["leader"],
+        pass_number=doc["pass"],
+        deal_number=doc["deal"],
+        deals_in_pass=doc["deals_in_pass"],
+        undealt=doc["undealt"],
+        extra_to_come=doc["extra_to_come"],
+        is_over=doc["is_over"],
+        winner=doc["winner"],
+        legal_actions=tuple(_action(ev, unlimited) for ev in doc["legal_actions"]),
+    )

@@ -34,7 +34,7 @@ from boneyard.games.highfive.actions import (
 )
 from boneyard.games.highfive.events import HighFiveEvent
 from boneyard.games.highfive.lines import lines_of
-from boneyard.games.highfive.observation import HighFiveObservation
+from boneyard.games.highfive.observation import HighFiveObservation, observation_from_json
 from boneyard.games.highfive.options import PRESETS, HighFiveOptions
 from boneyard.games.highfive.record import READER
 from boneyard.games.highfive.render import describe, render
@@ -134,6 +134,7 @@ SPEC: GameSpec[HighFiveState, HighFiveAction, HighFiveEvent, HighFiveObservation
     parse_action=parse_action,
     describe_action=describe,
     render=render,
+    observation_from_json=observation_from_json,
     syntax="a tile: 5-6 (when it fits one end), 5-6 on 5-5 (the tile it joins), "
     "5-6 on 5-5 side_b (an edge of the spinner: side_a, side_b, end_a, end_b) or 5-6 5 "
     "(on the end showing 5); draw (d), pass (p), or return (r: put back a tile drawn while "

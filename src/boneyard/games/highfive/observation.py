@@ -14,13 +14,33 @@ from typing import TYPE_CHECKING
 from boneyard.core.records import JSON
 from boneyard.core.state import PLAYING
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import FivesLayout
-from boneyard.games.fives_play import PlacedView, PublicEvent, ends_json, ends_view
-from boneyard.games.highfive.actions import HighFiveAction, Play
+from boneyard.games.fives import Availability, FivesLayout
+from boneyard.games.fives_play import (
+    DRAW,
+    PASS,
+    PLAYS,
+    PlacedView,
+    PublicEvent,
+    ends_from_json,
+    ends_json,
+    ends_view,
+    events_from_json,
+    layout_from_json,
+    placed_views,
+    play_from_json,
+)
+from boneyard.games.highfive.actions import RETURN_TILE, HighFiveAction, Play
 from boneyard.games.highfive.options import HighFiveOptions
 
 if TYPE_CHECKING:
     from boneyard.games.highfive.state import HighFiveState
+
+
+def layout_policy(options: HighFiveOptions) -> Availability:
+    """Which open ends may be played on under ``options`` (a spinner's ends after its sides?)."""
+    if options.spinner_ends_need_both_sides:
+        return Availability.SIDES_FIRST
+    return Availability.ANY
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +115,7 @@ class HighFiveObservation:
             "big6_lead": self.big6_lead,
             "is_over": self.is_over,
             "winner": self.winner,
+            "options": self.options.to_json(),
         }
 
 
@@ -125,4 +146,39 @@ def observe(state: HighFiveState, seat: int | None) -> HighFiveObservation:
         winner=result.winner if result is not None else None,
         options=state.options,
         table=lay.copy() if to_move else None,
+    )
+
+
+def observation_from_json(doc: JSON) -> HighFiveObservation:
+    """The observation whose :meth:`~HighFiveObservation.to_json` is ``doc``, equal to it (its
+    layout rebuilt from the tiles shown, for :meth:`~HighFiveObservation.action_points`)."""
+    options = HighFiveOptions.build(doc["options"])
+    policy = layout_policy(options)
+    lay = layout_from_json(doc, policy)
+    fixed: dict[str, HighFiveAction] = {"draw": DRAW, "pass": PASS, "ruling": RETURN_TILE}
+    legal = tuple(
+        play_from_json(ev, lay, policy, PLAYS) if "play" in ev else fixed[next(iter(ev))]
+        for ev in doc["legal_actions"]
+    )
+    return HighFiveObservation(
+        seat=doc["seat"],
+        num_seats=doc["num_seats"],
+        hand_number=doc["hand_number"],
+        current_seat=doc["current_seat"],
+        hand=tuple(Tile.parse(t) for t in doc["hand"]),
+        hand_sizes=tuple(doc["hand_sizes"]),
+        boneyard_size=doc["boneyard_size"],
+        layout=placed_views(lay),
+        open_ends=ends_from_json(doc["open_ends"]),
+        available_ends=ends_from_json(doc["available_ends"]),
+        count=doc["count"],
+        scores=tuple(doc["scores"]),
+        chips_left=tuple(doc["chips_left"]),
+        legal_actions=legal,
+        history=events_from_json(doc["history"]),
+        big6_lead=doc["big6_lead"],
+        is_over=doc["is_over"],
+        winner=doc["winner"],
+        options=options,
+        table=lay if legal else None,
     )

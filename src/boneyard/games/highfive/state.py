@@ -36,7 +36,6 @@ from boneyard.games.fives import (
     SIDE_A,
     TILE_ID,
     TILES,
-    Availability,
     Role,
     ids_of,
 )
@@ -62,7 +61,7 @@ from boneyard.games.highfive.actions import (
     Ruling,
 )
 from boneyard.games.highfive.events import HighFiveEvent, Returned
-from boneyard.games.highfive.observation import HighFiveObservation, observe
+from boneyard.games.highfive.observation import HighFiveObservation, layout_policy, observe
 from boneyard.games.highfive.options import HighFiveOptions
 from boneyard.games.highfive.rulings import Undo
 from boneyard.games.highfive.settlement import TARGET
@@ -112,9 +111,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         if not isinstance(options, HighFiveOptions):
             options = HighFiveOptions.build(options)
         self.options = options
-        self.policy = (
-            Availability.SIDES_FIRST if options.spinner_ends_need_both_sides else Availability.ANY
-        )
+        self.policy = layout_policy(options)
         self.capped = options.payment_cap == "chips"
         self.strict = options.enforcement == "strict"
         self.tabletop = options.enforcement == "tabletop"

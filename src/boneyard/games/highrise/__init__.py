@@ -25,7 +25,7 @@ from boneyard.games.highrise.actions import Draw, HighriseAction, Pass, Place
 from boneyard.games.highrise.events import HighriseEvent
 from boneyard.games.highrise.figures import tower_view
 from boneyard.games.highrise.lines import lines_of
-from boneyard.games.highrise.observation import HighriseObservation
+from boneyard.games.highrise.observation import HighriseObservation, observation_from_json
 from boneyard.games.highrise.options import HighriseOptions, build_highrise_options
 from boneyard.games.highrise.record import READER
 from boneyard.games.highrise.state import HandSetup, HighriseState
@@ -70,6 +70,7 @@ SPEC: GameSpec[HighriseState, HighriseAction, HighriseEvent, HighriseObservation
     parse_action=parse_action,
     describe_action=describe_action,
     render=render,
+    observation_from_json=observation_from_json,
     syntax="a tile: W-3 (when it fits one way) or W-3 0,1 1,1 (the first face on the first "
     "cell; a cell is row,column as the grid shows them); draw (d) or pass (p)",
     search=SEARCH,

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from boneyard.core.protocol import HandEnd
 from boneyard.core.records import JSON
-from boneyard.core.tiles import WILD, Tile
-from boneyard.games.highrise.actions import HighriseAction, Place
-from boneyard.games.highrise.options import HighriseOptions
+from boneyard.core.tiles import WILD, Tile, parse_halves
+from boneyard.games.highrise.actions import Draw, HighriseAction, Pass, Place, oriented_text
+from boneyard.games.highrise.options import HighriseOptions, build_highrise_options
 from boneyard.games.highrise.tower import Cell, face_text
 
 GAME = "highrise"
@@ -99,6 +99,7 @@ class HighriseObservation:
                     "level": self.levels[k],
                     "tile": str(self.tops[k]),
                     "spacer": self.on_spacer[k],
+                    "wild": self.wild_values[k],
                 }
                 for k in range(len(self.tops))  # no tower before the first deal
             ],
@@ -111,4 +112,77 @@ class HighriseObservation:
             "target": self.target,
             "is_over": self.is_over,
             "winner": self.winner,
+            "last_hand_end": None if self.last_hand_end is None else self.last_hand_end.to_json(),
+            "basement": [oriented_text(u, lo) for u, lo in self.basement],
+            "history": [{"seat": seat, **a.to_event()} for seat, a in self.history],
+            "options": None if self.options is None else self.options.to_json(),
         }
+
+
+def _face(text: str) -> int:
+    return WILD if text == "W" else int(text)
+
+
+def _cell_of(raw: list[int]) -> Cell:
+    return (int(raw[0]), int(raw[1]))
+
+
+def _action(ev: JSON) -> HighriseAction:
+    """An action's record form read back (a draw's tile only when shown)."""
+    if "play" in ev:
+        a, b = parse_halves(ev["play"])
+        spacer = None if ev.get("spacer") is None else _cell_of(ev["spacer"])
+        return Place((a, b), (_cell_of(ev["cells"][0]), _cell_of(ev["cells"][1])), spacer)
+    if "draw" in ev:
+        return Draw(None if ev["draw"] is None else Tile.parse(ev["draw"]))
+    return Pass()
+
+
+def _hand_end(doc: JSON | None) -> HandEnd | None:
+    if doc is None:
+        return None
+    awards = doc.get("awards")
+    return HandEnd(
+        doc["hand"],
+        doc["reason"],
+        doc["winner"],
+        doc["award"],
+        None if awards is None else tuple(awards),
+        tuple(doc["scores"]),
+    )
+
+
+def observation_from_json(doc: JSON) -> HighriseObservation:
+    """The observation whose :meth:`~HighriseObservation.to_json` is ``doc``, equal to it."""
+    tower = doc["tower"]
+    size = doc["rows"] * doc["cols"]
+    hand = doc["hand"]
+    return HighriseObservation(
+        seat=doc["seat"],
+        legal_actions=tuple(_action(ev) for ev in doc["legal_actions"]),
+        num_seats=doc["num_seats"],
+        hand_number=doc["hand_number"],
+        starter=doc["starter"],
+        current_seat=doc["current_seat"],
+        base_layout=doc["base_layout"],
+        rows=doc["rows"],
+        cols=doc["cols"],
+        faces=tuple(_face(c["face"]) for c in tower) if tower else (0,) * size,
+        levels=tuple(c["level"] for c in tower) if tower else (0,) * size,
+        tops=tuple(Tile.parse(c["tile"]) for c in tower),
+        on_spacer=tuple(c["spacer"] for c in tower) if tower else (False,) * size,
+        wild_values=tuple(c["wild"] for c in tower) if tower else (0,) * size,
+        spacers_left=doc["spacers_left"],
+        hand=None if hand is None else tuple(Tile.parse(t) for t in hand),
+        drawn=None if doc["drawn"] is None else Tile.parse(doc["drawn"]),
+        hand_sizes=tuple(doc["hand_sizes"]),
+        pile_size=doc["pile_size"],
+        scores=tuple(doc["scores"]),
+        target=doc["target"],
+        is_over=doc["is_over"],
+        winner=doc["winner"],
+        last_hand_end=_hand_end(doc["last_hand_end"]),
+        basement=tuple(parse_halves(t) for t in doc["basement"]),
+        history=tuple((e["seat"], _action(e)) for e in doc["history"]),
+        options=None if doc["options"] is None else build_highrise_options(doc["options"]),
+    )

@@ -39,7 +39,7 @@ from boneyard.games.merry_go_round.actions import (
     Pass,
     Play,
 )
-from boneyard.games.merry_go_round.observation import MerryGoRoundObservation
+from boneyard.games.merry_go_round.observation import MerryGoRoundObservation, observation_from_json
 from boneyard.games.merry_go_round.options import MerryGoRoundOptions
 from boneyard.games.merry_go_round.record import READER
 from boneyard.games.merry_go_round.render import describe, render
@@ -161,6 +161,7 @@ SPEC: GameSpec[MerryGoRoundState, MerryGoRoundAction, FivesEvent, MerryGoRoundOb
         parse_action=parse_action,
         describe_action=describe,
         render=render,
+        observation_from_json=observation_from_json,
         syntax="a tile: 5-5 (the set, or a tile that fits one end), 5-6 on 5-5 (the tile it "
         "joins), 5-6 on 5-5 side_b (an edge of the set: side_a, side_b, end_a, end_b, or sa, sb, "
         "ea, eb) or 5-6 5 (on the end showing 5); draw (d) or pass (p)",

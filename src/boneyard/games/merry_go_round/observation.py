@@ -13,9 +13,19 @@ from typing import TYPE_CHECKING
 from boneyard.core.records import JSON
 from boneyard.core.state import PLAYING
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import LO, FivesLayout
-from boneyard.games.fives_play import PlacedView, PublicEvent, ends_json, ends_view
-from boneyard.games.merry_go_round.actions import MerryGoRoundAction, Play
+from boneyard.games.fives import LO, Availability, FivesLayout
+from boneyard.games.fives_play import (
+    PlacedView,
+    PublicEvent,
+    ends_from_json,
+    ends_json,
+    ends_view,
+    events_from_json,
+    layout_from_json,
+    placed_views,
+    play_from_json,
+)
+from boneyard.games.merry_go_round.actions import DRAW, PASS, PLAYS, MerryGoRoundAction, Play
 from boneyard.games.merry_go_round.options import MerryGoRoundOptions
 from boneyard.games.merry_go_round.scoring import play_points
 
@@ -33,6 +43,13 @@ def count_with(layout: FivesLayout, alone_only: bool, tile: int, anchor: int, co
         if s is not None and layout.connected[s].bit_count() + (anchor == s) == 1:
             count -= 2 * LO[s]
     return count
+
+
+def layout_policy(options: MerryGoRoundOptions) -> Availability:
+    """Which open ends may be played on under ``options`` (the cross first)."""
+    if options.cross_order == "sides_then_ends":
+        return Availability.CROSS_SIDES_THEN_ENDS
+    return Availability.CROSS_ANY_ORDER
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +129,10 @@ class MerryGoRoundObservation:
             "partnerships": self.partnerships,
             "target": self.target,
             "legal_actions": [a.to_event() for a in self.legal_actions],
-            "history": [e.to_json() for e in self.history],
+            "history": [{**e.to_json(), "points": e.points} for e in self.history],
             "is_over": self.is_over,
             "winner": self.winner,
+            "options": self.options.to_json(),
         }
 
 
@@ -149,4 +167,42 @@ def observe(state: MerryGoRoundState, seat: int | None) -> MerryGoRoundObservati
         winner=result.winner if result is not None else None,
         options=state.options,
         table=lay.copy() if to_move else None,
+    )
+
+
+def observation_from_json(doc: JSON) -> MerryGoRoundObservation:
+    """The observation whose :meth:`~MerryGoRoundObservation.to_json` is ``doc``, equal to it
+    (its layout rebuilt from the tiles shown, for
+    :meth:`~MerryGoRoundObservation.action_points`)."""
+    options = MerryGoRoundOptions.build(doc["options"], doc["num_seats"])
+    policy = layout_policy(options)
+    lay = layout_from_json(doc, policy)
+    legal = tuple(
+        play_from_json(ev, lay, policy, PLAYS) if "play" in ev else DRAW if "draw" in ev else PASS
+        for ev in doc["legal_actions"]
+    )
+    return MerryGoRoundObservation(
+        seat=doc["seat"],
+        num_seats=doc["num_seats"],
+        hand_number=doc["hand_number"],
+        current_seat=doc["current_seat"],
+        setter=doc["setter"],
+        stage=doc["stage"],
+        hand=tuple(Tile.parse(t) for t in doc["hand"]),
+        hand_sizes=tuple(doc["hand_sizes"]),
+        boneyard_size=doc["boneyard_size"],
+        reserve=doc["reserve"],
+        layout=placed_views(lay),
+        open_ends=ends_from_json(doc["open_ends"]),
+        available_ends=ends_from_json(doc["available_ends"]),
+        count=doc["count"],
+        scores=tuple(doc["scores"]),
+        partnerships=doc["partnerships"],
+        target=doc["target"],
+        legal_actions=legal,
+        history=events_from_json(doc["history"]),
+        is_over=doc["is_over"],
+        winner=doc["winner"],
+        options=options,
+        table=lay if legal else None,
     )

@@ -44,15 +44,27 @@ from boneyard.games.fives import (
 )
 from boneyard.games.fives_events import Drew, FivesEvent, Passed, Placed
 from boneyard.games.fives_play import (
-    PlayTable,
     can_place,
     deal_ids,
     default_port,
     play_ids,
 )
 from boneyard.games.fives_state import FivesState
-from boneyard.games.merry_go_round.actions import DRAW, PASS, Draw, MerryGoRoundAction, Pass, Play
-from boneyard.games.merry_go_round.observation import MerryGoRoundObservation, count_with, observe
+from boneyard.games.merry_go_round.actions import (
+    DRAW,
+    PASS,
+    PLAYS,
+    Draw,
+    MerryGoRoundAction,
+    Pass,
+    Play,
+)
+from boneyard.games.merry_go_round.observation import (
+    MerryGoRoundObservation,
+    count_with,
+    layout_policy,
+    observe,
+)
 from boneyard.games.merry_go_round.options import MerryGoRoundOptions
 from boneyard.games.merry_go_round.scoring import (
     block_points,
@@ -71,9 +83,6 @@ SETTING: Final = PLAYING + 1
 
 _CROSS_FULL: Final = 0b1111 << SIDE_A
 _SIDES: Final = (1 << SIDE_A) | (1 << SIDE_B)
-
-_PLAYS: Final = PlayTable(Play)
-"""The interned Merry-Go-Round plays."""
 
 
 class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundObservation]):
@@ -111,11 +120,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         if not isinstance(options, MerryGoRoundOptions):
             options = MerryGoRoundOptions.build(options, players)
         self.options = options
-        self.policy = (
-            Availability.CROSS_SIDES_THEN_ENDS
-            if options.cross_order == "sides_then_ends"
-            else Availability.CROSS_ANY_ORDER
-        )
+        self.policy = layout_policy(options)
         self.teams = players == 4 and options.partnerships
         self.side_of: tuple[int, ...] = (0, 1, 0, 1) if self.teams else tuple(range(players))
         self.sides: tuple[tuple[int, ...], ...] = (
@@ -232,7 +237,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         return ids_of(doubles)
 
     def _placements(self, seat: int) -> list[Play]:
-        return _PLAYS.placements(self.layout, self.policy, self.hands[seat])
+        return PLAYS.placements(self.layout, self.policy, self.hands[seat])
 
     def can_place(self, seat: int) -> bool:
         """Whether ``seat`` holds a legal placement now (after the set)."""
@@ -257,7 +262,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         if phase == SETTING:
             doubles = self._set_doubles(seat)
             if doubles:
-                return [_PLAYS.get(t, -1, -1) for t in doubles]
+                return [PLAYS.get(t, -1, -1) for t in doubles]
             return [DRAW] if self.bpos < self.bend else [PASS]
         return []
 

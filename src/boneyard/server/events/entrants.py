@@ -87,6 +87,8 @@ async def register(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
             raise HTTPException(400, "registration is closed: the event has started")
         if await entrant_of(db, event_id, user.id) is not None:
             raise HTTPException(400, "you are already registered")
+        if user.is_bot and not setting(ev, "bot_accounts"):
+            raise HTTPException(403, "this event's director does not allow bot accounts")
         e = Entrant(
             event_id=event_id,
             user_id=user.id,

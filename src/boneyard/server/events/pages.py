@@ -89,12 +89,15 @@ async def next_game(db: Any, g: EventGame, user: Any) -> dict[str, Any] | None:
 
 
 @router.get("/api/ratings")
-async def ratings(ctx: Ctx, game: str = "highfive", category: str = "2p") -> dict[str, Any]:
-    """The leaderboard of a game and player-count category (OpenSkill, by ordinal)."""
+async def ratings(
+    ctx: Ctx, game: str = "highfive", category: str = "2p", bots: bool = False
+) -> dict[str, Any]:
+    """The leaderboard of a game and player-count category (OpenSkill, by ordinal): people, or
+    with ``bots=true`` bot accounts."""
     if len(game) > 32 or len(category) > 16 or not validation.storable(game + category):
         raise HTTPException(400, "no such game or category")
-    rows = await ratings_store.leaderboard(ctx.sessions, game, category)
-    return {"game": game, "category": category, "ratings": rows}
+    rows = await ratings_store.leaderboard(ctx.sessions, game, category, bots=bots)
+    return {"game": game, "category": category, "bots": bots, "ratings": rows}
 
 
 def page(path: str, name: str) -> None:

@@ -58,6 +58,7 @@ class Settings(Clean):
     bracket_schedule: str | None = Field(default=None, max_length=40)
     bye_points: float | None = Field(default=None, ge=0, le=1, multiple_of=0.5)
     late_entry: bool | None = None
+    bot_accounts: bool | None = None
 
 
 class EventIn(Settings):

@@ -44,6 +44,7 @@ DEFAULTS: dict[str, Any] = {
     "bracket_schedule": "bo3",
     "bye_points": None,
     "late_entry": False,
+    "bot_accounts": False,  # bot accounts (docs/bots.md) may enter themselves
 }
 """Every setting and its default. PDA play: a no-show gets 10 minutes; a move 90 seconds and a
 30-second warning, then the seat loses the game (a live event keeps moving)."""
