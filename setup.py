@@ -17,6 +17,7 @@ HOT_MODULES = [
     # The base state and event values: every game state and event class extends them, and a
     # compiled class may only extend another compiled class, so the whole hierarchy is here.
     "src/boneyard/core/state.py",
+    "src/boneyard/core/chance.py",
     "src/boneyard/games/fives.py",
     "src/boneyard/games/fives_play.py",
     "src/boneyard/games/fives_events.py",
@@ -27,10 +28,14 @@ HOT_MODULES = [
     "src/boneyard/games/merry_go_round/state.py",
     "src/boneyard/games/merry_go_round/actions.py",
     "src/boneyard/games/merry_go_round/scoring.py",
+    "src/boneyard/games/high_fives/actions.py",
     "src/boneyard/games/high_fives/events.py",
     "src/boneyard/games/high_fives/state.py",
+    "src/boneyard/games/high_fives/turns.py",
+    "src/boneyard/games/highrise/actions.py",
     "src/boneyard/games/highrise/events.py",
     "src/boneyard/games/highrise/state.py",
+    "src/boneyard/games/highrise/tower.py",
 ]
 
 

@@ -88,6 +88,26 @@ def test_time_budget_is_honoured(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_level_searches_its_worlds_times_the_game_scale(game: str) -> None:
+    """The faster engines search more worlds at the same level (``GameSearch.world_scale``:
+    High Fives 5, Highrise 8, the others 1); a world count given to the bot is kept as is."""
+    scale = {"high-fives": 5, "highrise": 8}.get(game, 1)
+    assert _search_of(game).world_scale == scale
+    state = next(s for s in _random_states(game, 2, 9, 60) if len(s.legal_actions()) > 1)
+    obs = state.observation(state.current_seat)
+    level = ExpertBot(random.Random(1), "easy", time_budget=None)
+    assert {v.worlds for v in level.evaluate(obs)} == {4 * scale}
+    given = ExpertBot(random.Random(1), "easy", worlds=5, time_budget=None)
+    assert {v.worlds for v in given.evaluate(obs)} == {5}
+
+
+def _search_of(game: str) -> Any:
+    search = get_spec(game).search
+    assert search is not None
+    return search
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_level_plays_every_game(game: str) -> None:
     state = _random_states(game, 2, 5, 1)[0]
     obs = state.observation(state.current_seat)
@@ -153,30 +173,26 @@ def _brute(state: HighFivesState, seat: int) -> dict[Any, float]:
     hands (the real state with its hidden hands reassigned: built without the sampler)."""
     search = search_for(state.observation(seat))
     others = [x for x in range(state.num_seats) if x != seat]
-    unseen = sorted(t for x in others for t in _ids(state.hands[x]))
-    sizes = [state.hands[x].bit_count() for x in others]
-    splits: set[tuple[int, ...]] = set()
+    unseen = sorted(t for x in others for t in state.hands[x])
+    sizes = [len(state.hands[x]) for x in others]
+    splits: set[tuple[tuple[int, ...], ...]] = set()
     for perm in itertools.permutations(unseen):
-        masks = []
+        held = []
         pos = 0
         for k in sizes:
-            masks.append(sum(1 << t for t in perm[pos : pos + k]))
+            held.append(tuple(sorted(perm[pos : pos + k])))
             pos += k
-        splits.add(tuple(masks))
+        splits.add(tuple(held))
     values: dict[Any, float] = {}
     for a in state.legal_actions():
         total = 0.0
-        for masks in splits:
+        for split in splits:
             world = state.copy()
-            for x, m in zip(others, masks, strict=True):
-                world.hands[x] = m
+            for x, ids in zip(others, split, strict=True):
+                world.hands[x] = ids
             total += value_of(search, world, a, seat, random.Random(0))
         values[a] = total / len(splits)
     return values
-
-
-def _ids(mask: int) -> list[int]:
-    return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
 def test_high_fives_values_match_brute_force_with_one_hidden_hand() -> None:

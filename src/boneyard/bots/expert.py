@@ -168,6 +168,8 @@ class ExpertBot:
         self.rng = rng
         self.name = level
         self.worlds = spec.worlds if worlds is None else worlds
+        self.scaled = worlds is None
+        """The level's worlds: multiplied by the game's ``world_scale``; a count given is kept."""
         self.time_budget: float | None = (
             spec.time_budget if isinstance(time_budget, str) else time_budget
         )
@@ -175,11 +177,12 @@ class ExpertBot:
 
     def evaluate(self, observation: Observation[A]) -> list[ActionValue[A]]:
         """The value of every legal action (a single legal action is not searched)."""
-        search_for(observation)  # a game without a determinizer is refused at once
+        search = search_for(observation)  # a game without a determinizer is refused at once
         actions = observation.legal_actions
         if len(actions) == 1:
             return [ActionValue(actions[0], 0.0, 0)]
-        return action_values(observation, self.rng, self.worlds, self.time_budget, self.clock)
+        worlds = self.worlds * search.world_scale if self.scaled else self.worlds
+        return action_values(observation, self.rng, worlds, self.time_budget, self.clock)
 
     def choose(self, observation: Observation[A]) -> A:
         """The legal action with the best searched value."""

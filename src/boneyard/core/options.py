@@ -12,9 +12,9 @@ import dataclasses
 import functools
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, TypeVar, get_args, get_origin
+from typing import Annotated, Any, Generic, Literal, TypeVar, get_args, get_origin
 
 from boneyard.core.errors import OptionError
 
@@ -117,3 +117,37 @@ def build_options(
             raise OptionError(f"unknown option {key!r} (known options: {known})")
         values[key] = _check(key, hints[key], value)
     return cls(**values)
+
+
+class OptionsMemo(Generic[T]):
+    """Options already built, by player count and mapping: a new game need not check again the
+    options it was given before (a bench, a bot or a server starts thousands of games).
+
+    Values are told apart with their types (``1`` is not ``True``: one is refused where the
+    other is taken), and a mapping holding a value that cannot be a key (a list) is simply
+    built every time. At most ``size`` mappings are remembered.
+
+    >>> memo = OptionsMemo(lambda raw, players: dict(raw or {}))
+    >>> memo.get({"a": 1}, 2) is memo.get({"a": 1}, 2), memo.get({"a": True}, 2)
+    (True, {'a': True})
+    """
+
+    __slots__ = ("_build", "_seen", "_size")
+
+    def __init__(self, build: Callable[[Mapping[str, Any] | None, int], T], size: int = 256):
+        self._build = build
+        self._seen: dict[Hashable, T] = {}
+        self._size = size
+
+    def get(self, raw: Mapping[str, Any] | None, players: int) -> T:
+        """The options ``build(raw, players)`` gives (raises as it does)."""
+        key = (players, tuple(sorted((k, type(v), v) for k, v in (raw or {}).items())))
+        try:
+            built = self._seen.get(key)
+        except TypeError:  # an unhashable value: nothing to remember it by
+            return self._build(raw, players)
+        if built is None:
+            built = self._build(raw, players)
+            if len(self._seen) < self._size:
+                self._seen[key] = built
+        return built

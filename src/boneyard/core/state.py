@@ -14,7 +14,7 @@ it: a compiled class may only extend another compiled class.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
 
 from boneyard.core.errors import BoneyardError, check_seat
 from boneyard.core.protocol import GameResult, HandEnd
@@ -24,11 +24,11 @@ A = TypeVar("A")
 E = TypeVar("E")
 Ob = TypeVar("Ob")
 
-AWAIT_DEAL = 0
+AWAIT_DEAL: Final = 0
 """Phase: the next hand needs its set-up."""
-OVER = 1
+OVER: Final = 1
 """Phase: the game has its result."""
-PLAYING = 2
+PLAYING: Final = 2
 """Phase: a hand is in play. A game may add phases of its own above this one (Merry-Go-Round's
 set); every phase from ``PLAYING`` up has a seat to act."""
 

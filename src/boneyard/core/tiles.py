@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Final
 
 from boneyard.core.errors import BoneyardError
 
-WILD = 16
+WILD: Final = 16
 """The number that stands for a wild half (``W``); above every real number so wilds sort last."""
 
-HAND_VALUE_OF_WILD = 7
+HAND_VALUE_OF_WILD: Final = 7
 """A wild half left in hand counts 7 (Highrise)."""
 
 

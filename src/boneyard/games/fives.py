@@ -29,22 +29,22 @@ from boneyard.core.tiles import DOUBLE_SIX, Tile
 
 # --- the double-six set as small ints -------------------------------------------------------
 
-TILES: tuple[Tile, ...] = DOUBLE_SIX.tiles
-NUM_TILES = len(TILES)
-LO: tuple[int, ...] = tuple(t.lo for t in TILES)
-HI: tuple[int, ...] = tuple(t.hi for t in TILES)
-PIPS: tuple[int, ...] = tuple(t.lo + t.hi for t in TILES)
-IS_DOUBLE: tuple[bool, ...] = tuple(t.lo == t.hi for t in TILES)
-TILE_ID: dict[Tile, int] = {t: i for i, t in enumerate(TILES)}
+TILES: Final[tuple[Tile, ...]] = DOUBLE_SIX.tiles
+NUM_TILES: Final = len(TILES)
+LO: Final[tuple[int, ...]] = tuple(t.lo for t in TILES)
+HI: Final[tuple[int, ...]] = tuple(t.hi for t in TILES)
+PIPS: Final[tuple[int, ...]] = tuple(t.lo + t.hi for t in TILES)
+IS_DOUBLE: Final[tuple[bool, ...]] = tuple(t.lo == t.hi for t in TILES)
+TILE_ID: Final[dict[Tile, int]] = {t: i for i, t in enumerate(TILES)}
 _PAIR_ID: dict[tuple[int, int], int] = {}
 for _i, _t in enumerate(TILES):
     _PAIR_ID[(_t.lo, _t.hi)] = _i
     _PAIR_ID[(_t.hi, _t.lo)] = _i
-PIP_MASK: tuple[int, ...] = tuple(
+PIP_MASK: Final[tuple[int, ...]] = tuple(
     sum(1 << i for i, t in enumerate(TILES) if t.has(v)) for v in range(7)
 )
 """``PIP_MASK[v]``: bit mask of the tiles showing ``v``."""
-DOUBLE_MASK = sum(1 << i for i in range(NUM_TILES) if IS_DOUBLE[i])
+DOUBLE_MASK: Final = sum(1 << i for i in range(NUM_TILES) if IS_DOUBLE[i])
 
 
 def tile_id(a: int, b: int) -> int:
@@ -94,9 +94,9 @@ class Role(IntEnum):
 
 E1, E2, OUT, SIDE_A, SIDE_B, END_A, END_B = range(7)
 """Port codes."""
-PORT_NAMES = ("E1", "E2", "OUT", "SIDE_A", "SIDE_B", "END_A", "END_B")
-PORT_CODE = {name: i for i, name in enumerate(PORT_NAMES)}
-SPINNER_PORT_ORDER = (SIDE_A, SIDE_B, END_A, END_B)
+PORT_NAMES: Final = ("E1", "E2", "OUT", "SIDE_A", "SIDE_B", "END_A", "END_B")
+PORT_CODE: Final = {name: i for i, name in enumerate(PORT_NAMES)}
+SPINNER_PORT_ORDER: Final = (SIDE_A, SIDE_B, END_A, END_B)
 
 
 class Availability(IntEnum):

@@ -3,7 +3,7 @@
 Both games place tiles on a :class:`~boneyard.games.fives.FivesLayout` and differ in their
 rules, not in how a placement is named, found, dealt, shown or written down. This module holds
 that common part: the actions (:class:`Play`, :class:`Draw`, :class:`Pass`), the interned plays
-and the placements of a hand (:class:`PlayTable`), dealing (:func:`shuffled`, :func:`deal_ids`)
+and the placements of a hand (:class:`PlayTable`), dealing (:func:`deal_ids`)
 and the public views of the table (:class:`PlacedView`, :class:`PublicEvent`).
 
 >>> from boneyard.games.fives import tile_id
@@ -16,10 +16,9 @@ and the public views of the table (:class:`PlacedView`, :class:`PublicEvent`).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
@@ -44,9 +43,9 @@ from boneyard.games.fives import (
     mask_of,
 )
 
-NAMES: tuple[str, ...] = tuple(str(t) for t in TILES)
+NAMES: Final[tuple[str, ...]] = tuple(str(t) for t in TILES)
 """``NAMES[t]``: the record notation of tile id ``t``."""
-ALL_IDS: list[int] = list(range(NUM_TILES))
+ALL_IDS: Final[list[int]] = list(range(NUM_TILES))
 
 # --- actions (RECORDS.md §2) -----------------------------------------------------------------
 
@@ -115,8 +114,8 @@ class Pass:
         return "pass"
 
 
-DRAW = Draw()
-PASS = Pass()
+DRAW: Final = Draw()
+PASS: Final = Pass()
 
 # --- interned plays --------------------------------------------------------------------------
 
@@ -170,7 +169,7 @@ class PlayTable(Generic[P]):
         return out
 
 
-PLAYS = PlayTable(Play)
+PLAYS: Final = PlayTable(Play)
 """The interned plays of :class:`Play` itself."""
 
 
@@ -218,27 +217,6 @@ def default_port(layout: FivesLayout, policy: Availability, tile: int, anchor: i
 
 
 # --- dealing ---------------------------------------------------------------------------------
-
-
-def shuffled(rng: random.Random, items: list[int]) -> list[int]:
-    """A shuffled copy of ``items``: exactly what ``rng.shuffle`` gives (same draws from the
-    generator), without its per-element Python overhead when this module is compiled.
-
-    >>> a, b = list(range(28)), list(range(28))
-    >>> random.Random(3).shuffle(a)
-    >>> shuffled(random.Random(3), b) == a
-    True
-    """
-    x = items.copy()
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        x[i], x[r] = x[r], x[i]
-    return x
 
 
 def deal_ids(
@@ -440,5 +418,4 @@ __all__ = [
     "placed_views",
     "play_from_json",
     "play_ids",
-    "shuffled",
 ]

@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar, Protocol, TypeVar
 
+from boneyard.core.chance import shuffled
 from boneyard.core.errors import IllegalActionError
 from boneyard.core.records import JSON
 from boneyard.core.state import OVER, GameBase
@@ -25,7 +26,6 @@ from boneyard.games.fives_play import (
     ends_view,
     hand_masks,
     placed_views,
-    shuffled,
 )
 
 

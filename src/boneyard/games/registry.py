@@ -58,6 +58,9 @@ class GameSearch(Generic[S, Ob]):
     the world); the seat's score differential over it, with a bonus when it ends the game."""
     scores: Callable[[S, int], tuple[int, list[int]]]
     """``scores(world, seat)``: the seat's score (its side's) and every opponent's (side's)."""
+    world_scale: int = 1
+    """The expert levels' world counts are multiplied by this for the game: how many times
+    more worlds its engine searches than the levels' base in the same decision time."""
 
 
 @dataclass(frozen=True)

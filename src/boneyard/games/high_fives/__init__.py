@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from boneyard.core.cards import CardRule
+from boneyard.core.options import OptionsMemo
 from boneyard.games.high_fives.actions import Claim, HighFivesAction, Turn
 from boneyard.games.high_fives.events import HighFivesEvent
 from boneyard.games.high_fives.figures import capture_view
@@ -46,6 +47,8 @@ from boneyard.games.high_fives.text import describe_action, parse_action, render
 from boneyard.games.high_fives.worlds import SEARCH
 from boneyard.games.registry import GameSpec
 
+_OPTIONS = OptionsMemo(build_high_fives_options)
+
 
 def new_game(players: int, options: Mapping[str, Any] | None = None) -> HighFivesState:
     """A fresh game awaiting its first pass; raises OptionError on bad options.
@@ -54,7 +57,7 @@ def new_game(players: int, options: Mapping[str, Any] | None = None) -> HighFive
     50
     """
     check_players(players)
-    return HighFivesState(players, build_high_fives_options(options, players))
+    return HighFivesState(players, _OPTIONS.get(options, players))
 
 
 def options(players: int, raw: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -11,28 +11,70 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
+from boneyard.core.state import Value
 from boneyard.core.tiles import Tile
-from boneyard.games.high_fives.rules import POINTS, TILE_ID
+from boneyard.games.high_fives import rules
+
+POINTS: Final = rules.POINTS
+TILE_ID: Final = rules.TILE_ID
 
 Pair = tuple[Tile, Tile]
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(Value):
     """One whole turn: claim ``claim`` (pairs of layout tiles), play ``tile`` from the hand, and
     capture ``capture`` with it (``None``: the tile stays on the layout).
 
     ``claim_as_list`` only picks the record form of the claim (a list of pairs, used when
-    ``max_claims_per_turn`` is ``"unlimited"``); it is not part of the turn's identity.
+    ``max_claims_per_turn`` is ``"unlimited"``); it is not part of the turn's identity, and
+    neither is ``code``: the engine's ids of a turn it listed (-1 otherwise; see
+    :func:`~boneyard.games.high_fives.turns.turn_code`).
+
+    An immutable value (:class:`~boneyard.core.state.Value`) rather than a dataclass: the engine
+    lists turns at every move, and reads them when they are played.
+
+    >>> Turn(Tile(7, 8), Tile(8, 9)) == Turn(Tile(7, 8), Tile(8, 9), (), True, code=1)
+    True
+    >>> Turn(Tile(2, 5))
+    Turn(tile=Tile(lo=2, hi=5), capture=None, claim=(), claim_as_list=False)
     """
 
-    tile: Tile
-    capture: Tile | None = None
-    claim: tuple[Pair, ...] = ()
-    claim_as_list: bool = field(default=False, compare=False)
+    __slots__ = ("capture", "claim", "claim_as_list", "code", "tile")
+
+    def __init__(
+        self,
+        tile: Tile,
+        capture: Tile | None = None,
+        claim: tuple[Pair, ...] = (),
+        claim_as_list: bool = False,
+        *,
+        code: int = -1,
+    ) -> None:
+        self.tile: Final = tile
+        self.capture: Final = capture
+        self.claim: Final = claim
+        self.claim_as_list: Final = claim_as_list
+        self.code: Final = code
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Turn)
+            and self.tile == other.tile
+            and self.capture == other.capture
+            and self.claim == other.claim
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.tile, self.capture, self.claim))
+
+    def __repr__(self) -> str:
+        return (
+            f"Turn(tile={self.tile!r}, capture={self.capture!r}, claim={self.claim!r}, "
+            f"claim_as_list={self.claim_as_list!r})"
+        )
 
     def to_event(self) -> dict[str, Any]:
         """The record event fields (RECORDS.md §3), without ``seat``."""
@@ -61,6 +103,8 @@ class Turn:
     @property
     def points(self) -> int:
         """Points scored by the turn: claimed tiles, plus the played and captured tiles."""
+        if self.code >= 0:  # a listed turn: its ids are known
+            return code_points(self.code)
         total = 0
         for a, b in self.claim:
             total += POINTS[TILE_ID[a]] + POINTS[TILE_ID[b]]
@@ -110,6 +154,32 @@ class Claim:
     def __str__(self) -> str:
         a, b = self.pair
         return f"claim {a}+{b}"
+
+
+def turn_code(tile: int, capture: int, a: int, b: int) -> int:
+    """One int for a turn's ids: the played tile, the captured one and the claimed pair (-1:
+    none); :func:`decode_turn` reads it back.
+
+    >>> decode_turn(turn_code(7, -1, 3, 9)), decode_turn(turn_code(135, 3, -1, -1))
+    ((7, -1, 3, 9), (135, 3, -1, -1))
+    """
+    return tile | (capture + 1) << 8 | (a + 1) << 16 | (b + 1) << 24
+
+
+def decode_turn(code: int) -> tuple[int, int, int, int]:
+    """The ``(tile, capture, claimed a, claimed b)`` of a :func:`turn_code` (-1: none)."""
+    return code & 0xFF, (code >> 8 & 0xFF) - 1, (code >> 16 & 0xFF) - 1, (code >> 24) - 1
+
+
+def code_points(code: int) -> int:
+    """The points of a turn from its :func:`turn_code`."""
+    t, x, a, b = decode_turn(code)
+    total = 0
+    if a >= 0:
+        total += POINTS[a] + POINTS[b]
+    if x >= 0:
+        total += POINTS[t] + POINTS[x]
+    return total
 
 
 HighFivesAction = Turn | Claim

@@ -23,21 +23,17 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar
 
+from boneyard.core.chance import randbelow, shuffled
 from boneyard.core.errors import BoneyardError, IllegalActionError, RecordError
 from boneyard.core.records import JSON, check_whole_set
 from boneyard.core.state import PLAYING, GameBase
 from boneyard.core.tiles import Tile
-from boneyard.games.high_fives.actions import Claim, HighFivesAction, Pair
+from boneyard.games.high_fives.actions import Claim, HighFivesAction, Pair, Turn, decode_turn
 from boneyard.games.high_fives.events import ClaimMade, HighFivesEvent, TurnTaken
 from boneyard.games.high_fives.observation import HighFivesObservation
 from boneyard.games.high_fives.rules import (
     GAME,
     LAYOUT_SIZE,
-    MATCH,
-    NUM_TILES,
-    POINTS,
-    TILE_ID,
-    TILES,
     TILESET,
     HighFivesOptions,
     Schedule,
@@ -48,7 +44,13 @@ from boneyard.games.high_fives.rules import (
     schedule,
 )
 from boneyard.games.high_fives.turns import (
+    NUM_TILES,
+    NUMBERS,
+    POINTS,
+    TILE_ID,
+    TILES,
     IdPair,
+    TurnRules,
     check_claim,
     check_turn,
     claimable_pairs,
@@ -84,10 +86,14 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         "deal",
         "deal_end",
         "played",
-        "lmask",
         "legal",
         "pending",
         "position_only",
+        "rules",
+        "unlimited",
+        "left_only",
+        "immediate",
+        "target",
     )
     COPY_COPIED: ClassVar[tuple[str, ...]] = (
         *GameBase.COPY_COPIED,
@@ -122,16 +128,22 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         """The turn count at which the deal in play is played out."""
         self.played = 0
         """Turns taken in the pass."""
-        self.hands: list[int] = [0] * num_seats
+        self.hands: list[tuple[int, ...]] = [()] * num_seats
+        """Each seat's tile ids, ascending (a mask of 136 tiles would not fit a machine word)."""
         self.row: list[int] = []
         """The layout row, tile ids in row order."""
-        self.lmask = 0
-        self.piles: list[int] = [0] * num_seats
+        self.piles: list[tuple[int, ...]] = [()] * num_seats
+        """Each seat's score pile: the tile ids it won, in the order won."""
         self.left: set[IdPair] = set()
         """Pairs a player's play left (``claimable_pairs: "left_by_player"``)."""
         self.legal: tuple[HighFivesAction, ...] | None = None
         self.pending: tuple[IdPair, ...] = ()
         self.position_only = False
+        self.rules = TurnRules(opts)
+        self.unlimited = self.rules.unlimited
+        self.left_only = opts.claimable_pairs == "left_by_player"
+        self.immediate = opts.win_check == "immediate"
+        self.target = opts.target
 
     def _fresh(self) -> HighFivesState:
         return type(self)(self.n, self.options, self.names)
@@ -167,7 +179,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
 
     def hand(self, seat: int) -> tuple[Tile, ...]:
         """The tiles ``seat`` holds (hidden from the other seats)."""
-        return _tiles(list(bits(self.hands[seat])))
+        return _tiles(self.hands[seat])
 
     @property
     def pending_claim(self) -> tuple[Pair, ...]:
@@ -196,9 +208,8 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
             raise BoneyardError("no pass is awaited: the current pass is still being played")
         leader = self.next_leader()
         if leader is None:
-            leader = rng.randrange(self.n)
-        ids = list(range(NUM_TILES))
-        rng.shuffle(ids)
+            leader = randbelow(rng, self.n)
+        ids = shuffled(rng, list(range(NUM_TILES)))
         n = self.n
         deals: list[tuple[tuple[int, ...], ...]] = []
         pos = 0
@@ -312,9 +323,8 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         self.pending = ()
         self.played = 0
         self.turn = leader
-        self.piles = [0] * self.n
+        self.piles = [()] * self.n
         self.row = list(layout)
-        self.lmask = mask_of(layout)
         self.left = set()
         self.deal = -1
         self.deal_end = 0
@@ -323,11 +333,10 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
     def _next_deal(self) -> None:
         self.deal += 1
         k = self.deal
-        self.hands = [mask_of(tiles) for tiles in self.deals[k]]
+        self.hands = [tuple(sorted(tiles)) for tiles in self.deals[k]]
         self.deal_end += self.n * len(self.deals[k][0])
         if k == len(self.deals) - 1 and self.extra:
             self.row.extend(self.extra)
-            self.lmask |= mask_of(self.extra)
         self.legal = None
 
     # ------------------------------------------------------------------ turns
@@ -340,66 +349,87 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         step (see :func:`~boneyard.games.high_fives.turns.enumerate_turns`).
         """
         if self.legal is None:
-            seat = self.current_seat
-            if seat is None:
+            if self.phase != PLAYING:
                 return ()
-            allowed = self.left if self.options.claimable_pairs == "left_by_player" else None
             self.legal = enumerate_turns(
-                self.hands[seat], self.row, self.lmask, allowed, self.options, self.pending
+                self.hands[self.turn],
+                self.row,
+                self.left if self.left_only else None,
+                self.rules,
+                self.pending,
             )
         return self.legal
 
-    def apply(self, action: HighFivesAction) -> HighFivesEvent:
+    def _listed(self, action: object) -> bool:
+        """Whether ``action`` is one of the legal actions listed for this position."""
+        legal = self.legal
+        if legal is not None:
+            for a in legal:
+                if a is action:
+                    return True
+        return False
+
+    def apply(self, action: object) -> HighFivesEvent:
         """Take a whole turn (or a claim step) and return its event; raises
-        :class:`IllegalActionError`, changing nothing, if it is illegal."""
-        seat = self.current_seat
-        if seat is None:
+        :class:`IllegalActionError`, changing nothing, if it is illegal (typed ``object``: the
+        compiled build refuses anything that is not an action in those words too)."""
+        if self.phase != PLAYING:
             if self.is_over:
                 raise IllegalActionError("the game is over")
             raise IllegalActionError("no turn to take: the next pass must be dealt first")
-        allowed = self.left if self.options.claimable_pairs == "left_by_player" else None
+        seat = self.turn
+        allowed = self.left if self.left_only else None
+        if isinstance(action, Turn) and action.code >= 0 and self._listed(action):
+            # A turn listed for this position: checked when it was listed.
+            t, x, a, b = decode_turn(action.code)
+            return self._take(seat, action, t, x, () if a < 0 else (a, b), allowed)
         if isinstance(action, Claim):
-            pair = check_claim(action, self.row, self.lmask, self.pending, allowed, self.options)
+            row_mask = mask_of(self.row)
+            pair = check_claim(action, self.row, row_mask, self.pending, allowed, self.options)
             self.pending = (*self.pending, pair)
             self.legal = None
             return ClaimMade(seat, action.pair)
+        hand_mask = mask_of(self.hands[seat])
+        row_mask = mask_of(self.row)
         t, x, cmask, _pairs = check_turn(
-            action,
-            seat,
-            self.hands[seat],
-            self.row,
-            self.lmask,
-            allowed,
-            self.options,
-            self.pending,
+            action, seat, hand_mask, self.row, row_mask, allowed, self.options, self.pending
         )
+        assert isinstance(action, Turn)
+        return self._take(seat, action, t, x, tuple(bits(cmask)), allowed)
+
+    def _take(
+        self,
+        seat: int,
+        action: Turn,
+        t: int,
+        x: int,
+        claimed: tuple[int, ...],
+        allowed: set[IdPair] | None,
+    ) -> HighFivesEvent:
+        """Carry out a legal turn: play ``t``, capture ``x`` (-1: none), claim ``claimed``."""
         self.pending = ()
-        self.hands[seat] &= ~(1 << t)
+        self.hands[seat] = tuple([i for i in self.hands[seat] if i != t])
         gained = 0
-        won = cmask
-        for c in bits(cmask):
-            gained += POINTS[c]
-        if x >= 0:
-            gained += POINTS[t] + POINTS[x]
-            won |= (1 << t) | (1 << x)
-        if won:
-            self.lmask &= ~won
-            self.row = [i for i in self.row if not won >> i & 1]
-            self.piles[seat] |= won
+        if claimed or x >= 0:
+            won = (*claimed, t, x) if x >= 0 else claimed
+            for c in won:
+                gained += POINTS[c]
+            self.row = [i for i in self.row if i not in won]
+            self.piles[seat] = (*self.piles[seat], *won)
         if x < 0:
             if allowed is not None:
-                for y in bits(self.lmask & MATCH[t]):
-                    self.left.add((y, t) if y < t else (t, y))
+                numbers = NUMBERS[t]
+                for y in self.row:
+                    if numbers & NUMBERS[y]:
+                        allowed.add((y, t) if y < t else (t, y))
             self.row.append(t)
-            self.lmask |= 1 << t
         self.scores[seat] += gained
-        listed = self.options.max_claims_per_turn == "unlimited"
-        event = TurnTaken(seat, action, listed, gained, tuple(self.scores))
+        event = TurnTaken(seat, action, self.unlimited, gained, tuple(self.scores))
         self.events.append(event)
         self.played += 1
         self.turn = (seat + 1) % self.n
         self.legal = None
-        if self.options.win_check == "immediate" and self.scores[seat] >= self.options.target:
+        if self.immediate and self.scores[seat] >= self.target:
             self._finish_pass("game_over", seat)
         elif self.played == self.deal_end:
             if self.deal < len(self.deals) - 1:
@@ -448,11 +478,11 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
             num_seats=self.n,
             options=self.options,
             hand=hand,
-            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            hand_sizes=tuple(len(h) for h in self.hands),
             layout=_tiles(layout),
             claimed_this_turn=self.pending_claim,
             claimable=claimable,
-            piles=tuple(_tiles(list(bits(p))) for p in self.piles),
+            piles=tuple(_tiles(sorted(p)) for p in self.piles),
             scores=tuple(self.scores),
             current_seat=current,
             leader=self.leader,

@@ -8,32 +8,68 @@ observation share them, so a typed move is checked by exactly the code that chec
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import Final
 
 from boneyard.core.errors import IllegalActionError
 from boneyard.core.tiles import Tile
-from boneyard.games.high_fives.actions import Claim, HighFivesAction, Turn
-from boneyard.games.high_fives.rules import (
-    MATCH,
-    NUM_TILES,
-    TILE_ID,
-    TILES,
-    HighFivesOptions,
-    bits,
-)
+from boneyard.games.high_fives import rules
+from boneyard.games.high_fives.actions import Claim, HighFivesAction, Turn, turn_code
+from boneyard.games.high_fives.rules import HighFivesOptions, bits
 
 IdPair = tuple[int, int]
+
+# The rule tables, bound here as Final: this module is compiled (setup.py), and a Final module
+# value is a C static rather than a lookup in the module's namespace at every use.
+MATCH: Final = rules.MATCH
+NUM_TILES: Final = rules.NUM_TILES
+POINTS: Final = rules.POINTS
+TILE_ID: Final = rules.TILE_ID
+TILES: Final = rules.TILES
+NUMBERS: Final[tuple[int, ...]] = tuple((1 << t.lo) | (1 << t.hi) for t in rules.TILES)
+"""``NUMBERS[t]``: the numbers tile ``t`` shows, as a 16-bit mask; two tiles match when their
+masks meet. (A mask of the 136 tiles is an integer too big for a machine word; the numbers of
+one tile are not.)"""
+
+
+class TurnRules:
+    """The options a turn is listed by, as plain flags (read at every turn of a game).
+
+    >>> r = TurnRules(HighFivesOptions(capture_mandatory=False))
+    >>> r.unlimited, r.player_choice, r.optional
+    (False, True, True)
+    """
+
+    __slots__ = ("optional", "player_choice", "unlimited")
+
+    def __init__(self, opts: HighFivesOptions) -> None:
+        self.unlimited = opts.max_claims_per_turn == "unlimited"
+        """Claims are steps of a turn (``max_claims_per_turn: "unlimited"``)."""
+        self.player_choice = opts.capture_choice == "player"
+        """The player picks which matching tile to capture (else the first in the row)."""
+        self.optional = not opts.capture_mandatory
+        """A tile that could capture may also be played without capturing."""
 
 
 def claimable_pairs(layout: Sequence[int], allowed: Collection[IdPair] | None) -> list[IdPair]:
     """Pairs of layout tiles a claim may take now, in row order (earlier tile first)."""
+    if allowed is not None:
+        return _allowed_pairs(layout, allowed)
     out: list[IdPair] = []
-    if allowed is None:
-        for i, a in enumerate(layout):
-            m = MATCH[a]
-            for b in layout[i + 1 :]:
-                if m >> b & 1:
-                    out.append((a, b))
-        return out
+    n = len(layout)
+    for i in range(n):
+        a = layout[i]
+        m = NUMBERS[a]
+        for k in range(i + 1, n):
+            b = layout[k]
+            if m & NUMBERS[b]:
+                out.append((a, b))
+    return out
+
+
+def _allowed_pairs(layout: Sequence[int], allowed: Collection[IdPair]) -> list[IdPair]:
+    """The ``allowed`` pairs (``claimable_pairs: "left_by_player"``) still on the layout, in row
+    order."""
+    out: list[IdPair] = []
     if not allowed:
         return out
     pos = {t: i for i, t in enumerate(layout)}
@@ -71,89 +107,159 @@ def claim_sets(pairs: Sequence[IdPair], unlimited: bool) -> list[tuple[int, tupl
 
 
 def enumerate_turns(
-    hand: int,
-    layout: Sequence[int],
-    layout_mask: int,
+    hand: tuple[int, ...],
+    layout: list[int],
     allowed: Collection[IdPair] | None,
-    opts: HighFivesOptions,
+    flags: TurnRules,
     pending: tuple[IdPair, ...] = (),
 ) -> tuple[HighFivesAction, ...]:
-    """Every legal action: whole turns grouped by played tile (lowest first), then claim, then
-    captured tile (lowest first).
+    """Every legal action for a seat holding ``hand`` (tile ids, ascending) on the layout row
+    ``layout``: whole turns grouped by played tile (lowest first), then claim, then captured
+    tile (lowest first).
 
     With ``max_claims_per_turn`` ``"unlimited"`` the claims are steps instead: one
     :class:`Claim` per pair still claimable (listed first), and the turns that claim exactly
     the ``pending`` pairs already claimed this turn.
+
+    Each listed turn carries its ids in ``code`` (:func:`turn_code`; -1 for a turn ending
+    claim steps).
     """
-    unlimited = opts.max_claims_per_turn == "unlimited"
+    if not flags.unlimited and not _any_pair(layout, allowed):
+        # Nothing to claim: nearly every position, listed by a loop of its own.
+        return _claimless(hand, layout, flags.player_choice, flags.optional)
+    return _with_claims(hand, layout, allowed, flags, pending)
+
+
+def _any_pair(layout: list[int], allowed: Collection[IdPair] | None) -> bool:
+    """Whether a claim may take a pair of the layout ``layout`` now."""
+    if allowed is not None:
+        return bool(allowed) and bool(_allowed_pairs(layout, allowed))
+    n = len(layout)
+    for i in range(n - 1):
+        m = NUMBERS[layout[i]]
+        for k in range(i + 1, n):
+            if m & NUMBERS[layout[k]]:
+                return True
+    return False
+
+
+def _with_claims(
+    hand: tuple[int, ...],
+    layout: list[int],
+    allowed: Collection[IdPair] | None,
+    flags: TurnRules,
+    pending: tuple[IdPair, ...],
+) -> tuple[HighFivesAction, ...]:
+    """:func:`enumerate_turns` when a pair may be claimed, or claims are steps."""
+    unlimited = flags.unlimited
     out: list[HighFivesAction] = []
+    # Each way to claim: the claimed pair's ids (-1, -1: none) and the claim as written.
+    claims: list[tuple[int, int, tuple[tuple[Tile, Tile], ...]]]
+    free = layout
     if unlimited:
-        pmask = 0
-        for a, b in pending:
-            pmask |= (1 << a) | (1 << b)
-        free = [x for x in layout if not pmask >> x & 1]
-        out.extend(Claim((TILES[a], TILES[b])) for a, b in claimable_pairs(free, allowed))
-        tile_claims = [(pmask, tuple((TILES[a], TILES[b]) for a, b in pending))]
+        taken = [t for pair in pending for t in pair]
+        free = [x for x in layout if x not in taken]
+        for a, b in claimable_pairs(free, allowed):
+            out.append(Claim((TILES[a], TILES[b])))
+        claim = tuple([(TILES[a], TILES[b]) for a, b in pending])
+        claims = [(-2, -2, claim) if pending else (-1, -1, ())]
     else:
-        tile_claims = [
-            (cmask, tuple((TILES[a], TILES[b]) for a, b in pairs))
-            for cmask, pairs in claim_sets(claimable_pairs(layout, allowed), False)
-        ]
-    player_choice = opts.capture_choice == "player"
-    optional = not opts.capture_mandatory
-    append = out.append
-    h = hand
-    while h:
-        low = h & -h
-        h ^= low
-        t = low.bit_length() - 1
-        tile = TILES[t]
-        match = MATCH[t]
-        for cmask, claim in tile_claims:
-            m = layout_mask & ~cmask & match
-            if not m:
-                append(
-                    _plain(t, -1, unlimited) if not claim else Turn(tile, None, claim, unlimited)
-                )
-                continue
-            if player_choice:
-                while m:
-                    low = m & -m
-                    m ^= low
-                    x = low.bit_length() - 1
-                    append(
-                        _plain(t, x, unlimited)
-                        if not claim
-                        else Turn(tile, TILES[x], claim, unlimited)
-                    )
-            else:
-                x = _first(layout, m)
-                append(
-                    _plain(t, x, unlimited) if not claim else Turn(tile, TILES[x], claim, unlimited)
-                )
-            if optional:
-                append(
-                    _plain(t, -1, unlimited) if not claim else Turn(tile, None, claim, unlimited)
-                )
+        claims = [(-1, -1, ())]
+        for a, b in claimable_pairs(layout, allowed):
+            claims.append((a, b, ((TILES[a], TILES[b]),)))
+    player_choice = flags.player_choice
+    optional = flags.optional
+    for t in hand:
+        numbers = NUMBERS[t]
+        for a, b, claim in claims:
+            # The layout tiles this play may capture (not claimed now): listed lowest first
+            # when the player chooses, else the first in the row's order is taken.
+            first = -1
+            more = False
+            for x in free:
+                if numbers & NUMBERS[x] and x != a and x != b:
+                    if first < 0:
+                        first = x
+                        if not player_choice:
+                            break
+                    else:
+                        more = True
+                        break
+            if more:
+                match = [x for x in free if numbers & NUMBERS[x] and x != a and x != b]
+                match.sort()
+                for x in match:
+                    _add(out, t, x, a, b, claim, unlimited)
+            elif first >= 0:
+                _add(out, t, first, a, b, claim, unlimited)
+            if optional or first < 0:
+                _add(out, t, -1, a, b, claim, unlimited)
     return tuple(out)
 
 
-def _first(layout: Sequence[int], m: int) -> int:
-    for x in layout:
-        if m >> x & 1:
-            return x
-    raise AssertionError("no tile of the mask is on the layout")  # pragma: no cover
+def _claimless(
+    hand: tuple[int, ...], layout: list[int], player_choice: bool, optional: bool
+) -> tuple[HighFivesAction, ...]:
+    """The turns of :func:`enumerate_turns` when no pair can be claimed (one claim step at
+    most per turn), in the same order."""
+    out: list[HighFivesAction] = []
+    for t in hand:
+        numbers = NUMBERS[t]
+        first = second = -1
+        count = 0
+        for x in layout:
+            if numbers & NUMBERS[x]:
+                if count == 0:
+                    first = x
+                elif count == 1:
+                    second = x
+                count += 1
+        if count == 2 and player_choice:  # the usual choice: two tiles, lowest first
+            out.append(_plain(t, min(first, second), False))
+            out.append(_plain(t, max(first, second), False))
+        elif count > 2 and player_choice:
+            for x in sorted([x for x in layout if numbers & NUMBERS[x]]):
+                out.append(_plain(t, x, False))
+        elif count:
+            out.append(_plain(t, first, False))
+        if optional or not count:
+            out.append(_plain(t, -1, False))
+    return tuple(out)
 
 
-_PLAIN: dict[int, Turn] = {}
+def _add(
+    out: list[HighFivesAction],
+    t: int,
+    x: int,
+    a: int,
+    b: int,
+    claim: tuple[tuple[Tile, Tile], ...],
+    listed: bool,
+) -> None:
+    """List the turn playing ``t``, capturing ``x`` and claiming ``a, b`` (-1: none; -2: the
+    claim steps taken already)."""
+    if a == -1:
+        out.append(_plain(t, x, listed))
+    else:
+        code = turn_code(t, x, a, b) if a >= 0 else -1
+        out.append(Turn(TILES[t], _tile(x), claim, listed, code=code))
+
+
+def _tile(x: int) -> Tile | None:
+    return None if x < 0 else TILES[x]
+
+
+_PLAIN: Final[list[Turn | None]] = [None] * (NUM_TILES * (NUM_TILES + 1) * 2)
+"""The claim-less turns, made on first use: ``_PLAIN[((t * 137 + x + 1) << 1) | listed]``."""
 
 
 def _plain(t: int, x: int, listed: bool) -> Turn:
     """The claim-less turn playing ``t`` and capturing ``x`` (-1: none), made once and shared."""
-    k = ((t * (NUM_TILES + 1) + x + 1) << 1) | listed
-    turn = _PLAIN.get(k)
+    k = (t * (NUM_TILES + 1) + x + 1) * 2 + (1 if listed else 0)
+    turn = _PLAIN[k]
     if turn is None:
-        turn = _PLAIN[k] = Turn(TILES[t], None if x < 0 else TILES[x], (), listed)
+        turn = Turn(TILES[t], _tile(x), (), listed, code=turn_code(t, x, -1, -1))
+        _PLAIN[k] = turn
     return turn
 
 

@@ -68,12 +68,13 @@ class WorldSampler:
         self.me = obs.seat
         self.schedule = schedule(n, obs.options.remainder_timing)
         self.pending = tuple((TILE_ID[a], TILE_ID[b]) for a, b in obs.claimed_this_turn)
-        self.my_hand = mask_of([TILE_ID[t] for t in obs.hand])
+        self.my_ids = tuple(sorted(TILE_ID[t] for t in obs.hand))
+        self.my_hand = mask_of(self.my_ids)
         self.layout = [TILE_ID[t] for t in obs.layout] + [t for p in self.pending for t in p]
-        self.piles = [mask_of([TILE_ID[t] for t in pile]) for pile in obs.piles]
+        self.piles = [tuple(TILE_ID[t] for t in pile) for pile in obs.piles]
         seen = self.my_hand | mask_of(self.layout)
         for p in self.piles:
-            seen |= p
+            seen |= mask_of(p)
         self.unseen = list(bits(ALL_MASK & ~seen))
         self.others = [s for s in range(n) if s != self.me]
         hidden = sum(obs.hand_sizes[s] for s in self.others) + obs.undealt
@@ -96,18 +97,18 @@ class WorldSampler:
         ids = self.unseen.copy()
         rng.shuffle(ids)
         pos = 0
-        hands = [0] * n
+        hands: list[tuple[int, ...]] = [()] * n
         for s in range(n):
             if s == self.me:
-                hands[s] = self.my_hand
+                hands[s] = self.my_ids
                 continue
             size = obs.hand_sizes[s]
-            hands[s] = mask_of(ids[pos : pos + size])
+            hands[s] = tuple(sorted(ids[pos : pos + size]))
             pos += size
         sizes = self.schedule.sizes
         k = obs.deal_number
         deals: list[tuple[tuple[int, ...], ...]] = [tuple(() for _ in range(n))] * k
-        deals.append(tuple(tuple(bits(h)) for h in hands))
+        deals.append(tuple(hands))
         for size in sizes[k + 1 :]:
             deal = []
             for _ in range(n):
@@ -130,7 +131,6 @@ class WorldSampler:
         w.turn = (obs.leader + self.turn) % n
         w.hands = hands
         w.row = self.layout.copy()
-        w.lmask = mask_of(self.layout)
         w.piles = self.piles.copy()
         w.left = set(self.left)
         w.pending = self.pending
@@ -186,7 +186,10 @@ def seat_scores(world: HighFivesState, seat: int) -> tuple[int, list[int]]:
     return world.scores[seat], [x for i, x in enumerate(world.scores) if i != seat]
 
 
-SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores)
+# The compiled engine plays a High Fives pass about five times as fast as when the levels were
+# tuned. At three times the worlds the expert's p95 decision time at 2 players fell from 0.13 s
+# to 0.08 s; five times brings it back (docs/performance.md, "Bot strength").
+SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores, world_scale=5)
 """How the expert bot searches High Fives."""
 
 __all__ = ["SEARCH", "WorldSampler", "greedy_action", "hand_playout", "sample_world"]

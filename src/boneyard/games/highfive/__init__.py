@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from boneyard.core.cards import CardRule
+from boneyard.core.options import OptionsMemo
 from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
 from boneyard.games.fives import Availability
@@ -59,21 +60,12 @@ __all__ = [
 ]
 
 
-_OPTIONS_SEEN: dict[tuple[tuple[str, Any], ...], HighFiveOptions] = {}
+_OPTIONS = OptionsMemo(lambda raw, players: HighFiveOptions.build(raw))
 
 
 def new_game(players: int, options: Mapping[str, Any] | None = None) -> HighFiveState:
     """A new game awaiting its first deal (options are built once per distinct mapping)."""
-    try:
-        key = tuple(sorted((options or {}).items()))
-        built = _OPTIONS_SEEN.get(key)
-    except TypeError:  # an unhashable value: nothing to remember it by
-        return HighFiveState(players, HighFiveOptions.build(options))
-    if built is None:
-        built = HighFiveOptions.build(options)
-        if len(_OPTIONS_SEEN) < 256:
-            _OPTIONS_SEEN[key] = built
-    return HighFiveState(players, built)
+    return HighFiveState(players, _OPTIONS.get(options, players))
 
 
 _WORDS = {"d": Draw, "draw": Draw, "p": Pass, "pass": Pass, "r": ReturnTile, "return": ReturnTile}

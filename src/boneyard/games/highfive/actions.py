@@ -7,7 +7,7 @@ Five adds the box grace rule's returned tile and the referee's rulings.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from boneyard.core.tiles import Tile
 from boneyard.games.fives_play import DRAW, PASS, Draw, Pass, Play
@@ -83,7 +83,7 @@ class Ruling:
         return f"ruling {self.kind} against seat {self.seat}"
 
 
-RETURN_TILE = ReturnTile()
+RETURN_TILE: Final = ReturnTile()
 HighFiveAction = Play | Draw | Pass | ReturnTile | Ruling
 """Everything a seat (or the referee) can do in High Five."""
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Final, cast
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
@@ -66,8 +66,8 @@ from boneyard.games.highfive.options import HighFiveOptions
 from boneyard.games.highfive.rulings import Undo
 from boneyard.games.highfive.settlement import TARGET
 
-HAND_SIZE = {2: 7, 3: 6, 4: 5}
-START_CHIPS = 150
+HAND_SIZE: Final = {2: 7, 3: 6, 4: 5}
+START_CHIPS: Final = 150
 
 
 class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservation]):

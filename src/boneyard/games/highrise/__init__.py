@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from boneyard.core.cards import CardRule
+from boneyard.core.options import OptionsMemo
 from boneyard.games.highrise.actions import Draw, HighriseAction, Pass, Place
 from boneyard.games.highrise.events import HighriseEvent
 from boneyard.games.highrise.figures import tower_view
@@ -33,12 +34,14 @@ from boneyard.games.highrise.tower import GEOMETRIES, Geometry, Tower
 from boneyard.games.highrise.worlds import SEARCH
 from boneyard.games.registry import GameSpec
 
+_OPTIONS = OptionsMemo(lambda raw, players: build_highrise_options(raw))
+
 
 def new_game(
     players: int, options: Mapping[str, Any] | None = None, seat_names: Sequence[str] | None = None
 ) -> HighriseState:
     """A fresh game awaiting its first deal; raises :class:`OptionError` on bad options."""
-    return HighriseState(players, build_highrise_options(options), seat_names)
+    return HighriseState(players, _OPTIONS.get(options, players), seat_names)
 
 
 def options(players: int, raw: Mapping[str, Any] | None) -> dict[str, Any]:

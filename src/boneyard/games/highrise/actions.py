@@ -8,8 +8,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from boneyard.core.records import JSON
+from boneyard.core.state import Value
 from boneyard.core.tiles import Tile
 from boneyard.games.highrise.tower import Cell, face_text
 
@@ -27,19 +29,52 @@ def oriented_text(fa: int, fb: int) -> str:
 # Actions
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Place(Value):
     """Place a domino: ``faces[k]`` goes on ``cells[k]``; ``spacer`` is the cell that gets a clear
     spacer (``None`` if none). ``level`` and ``points`` are filled in on generated actions (they
     take no part in equality: the engine always computes them itself).
 
+    An immutable value (:class:`~boneyard.core.state.Value`) rather than a dataclass: the engine
+    makes one for every legal placement it lists, and a compiled one costs a fraction.
+
+    >>> Place((3, 5), ((0, 0), (0, 1)), None, 1, 8) == Place((3, 5), ((0, 0), (0, 1)))
+    True
+    >>> Place((3, 5), ((0, 0), (0, 1)), level=1, points=8)
+    Place(faces=(3, 5), cells=((0, 0), (0, 1)), spacer=None, level=1, points=8)
     """
 
-    faces: tuple[int, int]
-    cells: tuple[Cell, Cell]
-    spacer: Cell | None = None
-    level: int = field(default=0, compare=False)
-    points: int = field(default=0, compare=False)
+    __slots__ = ("cells", "faces", "level", "points", "spacer")
+
+    def __init__(
+        self,
+        faces: tuple[int, int],
+        cells: tuple[Cell, Cell],
+        spacer: Cell | None = None,
+        level: int = 0,
+        points: int = 0,
+    ) -> None:
+        self.faces: Final = faces
+        self.cells: Final = cells
+        self.spacer: Final = spacer
+        self.level: Final = level
+        self.points: Final = points
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Place)
+            and self.faces == other.faces
+            and self.cells == other.cells
+            and self.spacer == other.spacer
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.faces, self.cells, self.spacer))
+
+    def __repr__(self) -> str:
+        return (
+            f"Place(faces={self.faces!r}, cells={self.cells!r}, spacer={self.spacer!r}, "
+            f"level={self.level!r}, points={self.points!r})"
+        )
 
     @property
     def tile(self) -> Tile:
@@ -90,5 +125,8 @@ class Pass:
 
 HighriseAction = Place | Draw | Pass
 """Everything a Highrise seat can do."""
-HIDDEN_DRAW = Draw()
-"""Another seat's draw as an observation shows it (the tile is hidden)."""
+HIDDEN_DRAW: Final = Draw()
+"""Another seat's draw as an observation shows it (the tile is hidden); also the draw the
+engine offers."""
+PASS: Final = Pass()
+"""The pass the engine offers."""

@@ -16,14 +16,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
+from boneyard.core.chance import randbelow, shuffled
 from boneyard.core.errors import BoneyardError, IllegalActionError, OptionError
 from boneyard.core.protocol import HandEnd
 from boneyard.core.records import JSON
 from boneyard.core.state import PLAYING, GameBase
 from boneyard.core.tiles import Tile, TileSet
 from boneyard.games.highrise.actions import (
+    HIDDEN_DRAW,
+    PASS,
     Draw,
     HighriseAction,
     Pass,
@@ -33,11 +36,18 @@ from boneyard.games.highrise.actions import (
 from boneyard.games.highrise.events import Drew, HighriseEvent, Passed, Placed
 from boneyard.games.highrise.observation import GAME, HighriseObservation
 from boneyard.games.highrise.options import CARRY_OVER, HighriseOptions
-from boneyard.games.highrise.tower import GEOMETRIES, Geometry, Tower, cell_text
+from boneyard.games.highrise.tower import (
+    GEOMETRIES,
+    Geometry,
+    Placement,
+    Tower,
+    cell_text,
+    fit_table,
+)
 
-HAND_SIZE = 5
-BASEMENT = 8
-GAME_SPACERS = 12
+HAND_SIZE: Final = 5
+BASEMENT: Final = 8
+GAME_SPACERS: Final = 12
 """The spacers in the box: the whole-game supply under ``spacers_per_hand = "carry_over"``."""
 
 
@@ -61,6 +71,33 @@ class HandSetup:
         }
 
 
+class TileData:
+    """What the rules read of a tile set, made once per set: the tiles, each one's faces and
+    hand value, ids by faces (either order), and its :func:`~.tower.fit_table`."""
+
+    __slots__ = ("by_faces", "faces", "table", "tileset", "values")
+
+    def __init__(self, tileset: TileSet) -> None:
+        self.tileset = tileset
+        self.faces: tuple[tuple[int, int], ...] = tuple((t.lo, t.hi) for t in tileset)
+        self.values: tuple[int, ...] = tuple(t.pips for t in tileset)
+        self.by_faces: dict[tuple[int, int], int] = {}
+        for tid, (lo, hi) in enumerate(self.faces):
+            self.by_faces[lo, hi] = self.by_faces[hi, lo] = tid
+        self.table: list[int] = fit_table(self.faces)
+
+
+_TILE_DATA: Final[dict[str | tuple[str, ...], TileData]] = {}
+
+
+def tile_data(options: HighriseOptions) -> TileData:
+    """The :class:`TileData` of the options' tile set."""
+    data = _TILE_DATA.get(options.tileset)
+    if data is None:
+        data = _TILE_DATA[options.tileset] = TileData(options.tile_set())
+    return data
+
+
 class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]):
     """One game of Highrise (all its hands). See :mod:`boneyard.core.protocol` for the contract."""
 
@@ -73,6 +110,8 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         "faces",
         "values",
         "by_faces",
+        "table",
+        "early_block",
         "geometry",
         "spacers_used",
         "setup",
@@ -81,6 +120,8 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         "drawn_id",
         "passes",
         "legal",
+        "raw",
+        "remaining",
     )
     COPY_COPIED: ClassVar[tuple[str, ...]] = (*GameBase.COPY_COPIED, "done", "hands", "tower")
 
@@ -97,12 +138,13 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
             raise OptionError(f"{players} players need {players} seat names")
         super().__init__(players, seat_names)
         self.options = options
-        self.tileset: TileSet = options.tile_set()
-        self.faces: tuple[tuple[int, int], ...] = tuple((t.lo, t.hi) for t in self.tileset)
-        self.values: tuple[int, ...] = tuple(t.pips for t in self.tileset)
-        self.by_faces: dict[tuple[int, int], int] = {}
-        for tid, (lo, hi) in enumerate(self.faces):
-            self.by_faces[lo, hi] = self.by_faces[hi, lo] = tid
+        data = tile_data(options)
+        self.tileset: TileSet = data.tileset
+        self.faces = data.faces
+        self.values = data.values
+        self.by_faces = data.by_faces
+        self.table = data.table
+        self.early_block = options.early_block
         self.geometry: Geometry = GEOMETRIES[options.base_layout]
         self.done: list[tuple[HandSetup, list[HighriseEvent]]] = []
         """Every finished hand: its set-up and events."""
@@ -118,6 +160,11 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         """The tile the seat to act drew and must place (-1: none)."""
         self.passes = 0
         self.legal: tuple[HighriseAction, ...] | None = None
+        self.raw: list[Placement] = []
+        """The raw placements behind ``legal`` (``legal[k]`` is ``raw[k]``), when it lists
+        placements."""
+        self.remaining = 0
+        """The tiles in the hands and the pile, as a mask of tile ids (``early_block``)."""
 
     def _fresh(self) -> HighriseState:
         return type(self)(self.n, self.options, self.names)
@@ -183,20 +230,28 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         """Deal the next hand: shuffle, fill the basement (random orientations), five each."""
         if not self.awaiting_deal:
             raise BoneyardError("the current hand is not over")
-        order = list(self.tileset.tiles)
-        rng.shuffle(order)
-        basement = []
+        tiles = self.tileset.tiles
+        faces = self.faces
+        order = shuffled(rng, list(range(len(tiles))))
+        basement: list[tuple[int, int, int]] = []
         for t in order[:BASEMENT]:
-            basement.append((t.lo, t.hi) if rng.randrange(2) else (t.hi, t.lo))
-        deal = tuple(
+            lo, hi = faces[t]
+            basement.append((t, lo, hi) if randbelow(rng, 2) else (t, hi, lo))
+        hands = [
             tuple(order[BASEMENT + HAND_SIZE * s : BASEMENT + HAND_SIZE * (s + 1)])
             for s in range(self.n)
-        )
-        pile = tuple(order[BASEMENT + HAND_SIZE * self.n :])
+        ]
+        pile = order[BASEMENT + HAND_SIZE * self.n :]
         starter = self.next_starter()
         if starter is None:
-            starter = rng.randrange(self.n)
-        self.deal(HandSetup(starter, tuple(basement), deal, pile))
+            starter = randbelow(rng, self.n)
+        setup = HandSetup(
+            starter,
+            tuple([(u, lo) for _t, u, lo in basement]),
+            tuple([tuple([tiles[t] for t in hand]) for hand in hands]),
+            tuple([tiles[t] for t in pile]),
+        )
+        self._begin(setup, basement, hands, pile)
 
     def deal(self, setup: HandSetup) -> None:
         """Start the next hand from an explicit set-up (replay); raises :class:`BoneyardError`
@@ -208,6 +263,18 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         basement = []
         for upper, lower in setup.basement:
             basement.append((tiles.index(Tile.of(upper, lower)), upper, lower))
+        hands = [tuple(tiles.index(t) for t in hand) for hand in setup.deal]
+        self._begin(setup, basement, hands, [tiles.index(t) for t in setup.pile])
+
+    def _begin(
+        self,
+        setup: HandSetup,
+        basement: list[tuple[int, int, int]],
+        hands: list[tuple[int, ...]],
+        pile: list[int],
+    ) -> None:
+        """Start a hand whose set-up is valid: ``basement`` as ``(id, upper, lower)``, each
+        seat's tile ids and the pile's, in draw order."""
         opts = self.options
         if opts.spacers_per_hand == CARRY_OVER:
             spacers = GAME_SPACERS - self.spacers_used
@@ -221,8 +288,15 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         )
         self.setup = setup
         self.hands_dealt += 1
-        self.hands = [tuple(tiles.index(t) for t in hand) for hand in setup.deal]
-        self.pile_ids = [tiles.index(t) for t in setup.pile]
+        self.hands = hands
+        self.pile_ids = pile
+        remaining = 0
+        for hand in hands:
+            for t in hand:
+                remaining |= 1 << t
+        for t in pile:
+            remaining |= 1 << t
+        self.remaining = remaining
         self.pos = 0
         self.turn = setup.starter
         self.drawn_id = -1
@@ -230,7 +304,7 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         self.events = []
         self.legal = None
         self.phase = PLAYING
-        if opts.early_block:
+        if self.early_block:
             self._check_early_block()
 
     def _check_setup(self, setup: HandSetup) -> None:
@@ -280,23 +354,34 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
 
     # ---- moves ---------------------------------------------------------------------------
 
-    def _tile_faces(self, tids: Sequence[int]) -> list[tuple[int, int, int]]:
+    def _fitting(self, tids: tuple[int, ...]) -> list[tuple[int, int, int]]:
+        """``(id, face, face)`` of those of the tiles that have a legal placement now."""
         faces = self.faces
-        return [(t, faces[t][0], faces[t][1]) for t in tids]
+        fit = self.tower.fitting(self.table)
+        out = []
+        for t in tids:
+            if fit >> t & 1:
+                f = faces[t]
+                out.append((t, f[0], f[1]))
+        return out
 
-    def raw_placements(self) -> list[tuple[int, int, int, int, int, int, int, int]]:
+    def _movers(self) -> tuple[int, ...]:
+        """The tiles the seat to act may place: the one it drew, else its hand."""
+        return (self.drawn_id,) if self.drawn_id >= 0 else self.hands[self.turn]
+
+    def raw_placements(self) -> list[Placement]:
         """The current seat's legal placements as raw tuples (fast path for search)."""
-        if self.hand_over:
+        if self.phase != PLAYING:
             return []
-        tids = [self.drawn_id] if self.drawn_id >= 0 else self.hands[self.turn]
-        return self.tower.placements(self._tile_faces(tids))
+        tiles = self._fitting(self._movers())
+        return self.tower.placements(tiles) if tiles else []
 
     def legal_actions(self) -> tuple[HighriseAction, ...]:
         """The current seat's legal actions: placements (of the drawn tile right after a draw),
         else the one draw, else the one pass; empty while a deal is awaited or the game is over."""
         if self.legal is not None:
             return self.legal
-        if self.hand_over:
+        if self.phase != PLAYING:
             return ()
         raw = self.raw_placements()
         legal: tuple[HighriseAction, ...]
@@ -308,27 +393,30 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
                     for (_, i, j, fa, fb, sp, lvl, pts) in raw
                 ]
             )
+            self.raw = raw
         elif self.pos < len(self.pile_ids):
-            legal = (Draw(),)
+            legal = (HIDDEN_DRAW,)
         else:
-            legal = (Pass(),)
+            legal = (PASS,)
         self.legal = legal
         return legal
 
     def _can_place(self) -> bool:
         if self.legal is not None:
             return isinstance(self.legal[0], Place)
-        tids = [self.drawn_id] if self.drawn_id >= 0 else self.hands[self.turn]
-        return self.tower.any_fits(self._tile_faces(tids))
+        fit = self.tower.fitting(self.table)
+        return any(fit >> t & 1 for t in self._movers())
 
     def _playable_example(self) -> str:
         raw = self.raw_placements()
         tiles = sorted({self.tileset.tiles[p[0]] for p in raw})
         return ", ".join(str(t) for t in tiles)
 
-    def apply(self, action: HighriseAction) -> HighriseEvent:
+    def apply(self, action: object) -> HighriseEvent:
         """Apply an action of the current seat and return its event; raises
-        :class:`IllegalActionError` (nothing changed) when the rules forbid it."""
+        :class:`IllegalActionError` (nothing changed) when the rules forbid it, or when it is
+        not a Highrise action at all (typed ``object`` so that the compiled build refuses
+        anything in those words too)."""
         if self.is_over:
             raise IllegalActionError("the game is over")
         if self.hand_over:
@@ -380,27 +468,43 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
             i, j, fa, fb = j, i, fb, fa
         return tid, i, j, fa, fb, sp
 
+    def _listed(self, action: Place) -> Placement | None:
+        """The raw placement behind ``action`` when it is one of the listed legal actions."""
+        legal = self.legal
+        if legal is not None:
+            for k in range(len(legal)):
+                if legal[k] is action:
+                    return self.raw[k]
+        return None
+
     def _apply_place(self, action: Place) -> None:
         seat = self.turn
-        tid, i, j, fa, fb, sp = self._where(action)
-        reason = self.tower.explain(i, j, fa, fb, -1 if sp < 0 else sp)
-        if reason is not None:
-            raise IllegalActionError(f"{action.text} cannot go there: {reason}")
-        level, points, used = self.tower.place(tid, i, j, fa, fb)
+        raw = self._listed(action)
+        place = action
+        if raw is not None:  # a listed legal action: checked when it was listed
+            tid, i, j, fa, fb, _sp, _lvl, _pts = raw
+            level, points, used = self.tower.place(tid, i, j, fa, fb)
+        else:
+            tid, i, j, fa, fb, sp = self._where(action)
+            reason = self.tower.explain(i, j, fa, fb, -1 if sp < 0 else sp)
+            if reason is not None:
+                raise IllegalActionError(f"{action.text} cannot go there: {reason}")
+            level, points, used = self.tower.place(tid, i, j, fa, fb)
+            place = Place(action.faces, action.cells, action.spacer, level, points)
         if used >= 0:
             self.spacers_used += 1
-        self.hands[seat] = tuple(t for t in self.hands[seat] if t != tid)
+        self.hands[seat] = tuple([t for t in self.hands[seat] if t != tid])
+        self.remaining &= ~(1 << tid)
         self.scores[seat] += points
         self.drawn_id = -1
         self.passes = 0
         self.legal = None
-        place = Place(action.faces, action.cells, action.spacer, level, points)
         self.events.append(Placed(seat, place, tuple(self.scores)))
         if not self.hands[seat]:
             self._end_domino(seat)
             return
         self.turn = (seat + 1) % self.n
-        if self.options.early_block:
+        if self.early_block:
             self._check_early_block()
 
     def _apply_draw(self) -> None:
@@ -421,12 +525,11 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         self.hands[seat] = (*self.hands[seat], tid)
         self.legal = None
         self.events.append(Drew(seat, self.tileset.tiles[tid], tuple(self.scores)))
-        f0, f1 = self.faces[tid]
-        if self.tower.fits(f0, f1):
+        if self.tower.fitting(self.table) >> tid & 1:
             self.drawn_id = tid
             return
         self.turn = (seat + 1) % self.n
-        if self.options.early_block:
+        if self.early_block:
             self._check_early_block()
 
     def _apply_pass(self) -> None:
@@ -454,9 +557,9 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         self.turn = (seat + 1) % self.n
 
     def _check_early_block(self) -> None:
-        """``early_block``: end the hand as soon as no remaining tile fits anywhere."""
-        tids = [t for hand in self.hands for t in hand] + self.pile_ids[self.pos :]
-        if not self.tower.any_fits(self._tile_faces(tids)):
+        """``early_block``: end the hand as soon as no tile left in a hand or the pile fits
+        anywhere (the tower's fitting tiles are kept up to date, so this is one ``&``)."""
+        if not self.tower.fitting(self.table) & self.remaining:
             self._end_block()
 
     # ---- end of hand and game ------------------------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from boneyard.core.tiles import WILD
 
@@ -23,10 +24,12 @@ Cell = tuple[int, int]
 Placement = tuple[int, int, int, int, int, int, int, int]
 """A raw placement: ``(tile, cell_a, cell_b, face_a, face_b, spacer cell or -1, level, points)``."""
 
-WILD_ON_WILD = 7
+WILD_ON_WILD: Final = 7
 """What a wild covering a wild counts under the literal rule (S4)."""
 
-_ALL_FACES = (1 << (WILD + 1)) - 1
+FACES: Final = WILD + 1
+"""Face values ``0..WILD``: a pair of top faces ``(a, b)`` is ``a * FACES + b`` in a fit table."""
+_ALL_FACES: Final = (1 << FACES) - 1
 
 
 def face_text(face: int) -> str:
@@ -52,6 +55,8 @@ class Geometry:
     """``cells[i]`` is the ``(row, col)`` of cell ``i``."""
     pairs: tuple[tuple[int, int], ...] = field(init=False)
     """Every pair of orthogonally adjacent cells ``(i, j)`` with ``i < j``, in order."""
+    flat_pairs: tuple[int, ...] = field(init=False)
+    """:attr:`pairs` flat, ``i, j`` after ``i, j`` (read at every move, without unpacking)."""
 
     def __post_init__(self) -> None:
         size = self.rows * self.cols
@@ -64,6 +69,7 @@ class Geometry:
             if r + 1 < self.rows:
                 pairs.append((i, i + self.cols))
         object.__setattr__(self, "pairs", tuple(sorted(pairs)))
+        object.__setattr__(self, "flat_pairs", tuple(c for pair in self.pairs for c in pair))
 
     @property
     def size(self) -> int:
@@ -99,6 +105,7 @@ class Tower:
     """The tops of the stacks of one hand and the spacer supply. Mutable; :meth:`copy` is cheap."""
 
     __slots__ = (
+        "_fit",
         "_pairs",
         "_viable_cache",
         "acc",
@@ -118,7 +125,7 @@ class Tower:
         n = geometry.size
         self.geometry = geometry
         self.cells = geometry.cells
-        self._pairs = geometry.pairs
+        self._pairs = geometry.flat_pairs
         self.level = [0] * n
         self.dom = [-1] * n
         self.face = [0] * n
@@ -131,7 +138,9 @@ class Tower:
         self.literal = wild_on_wild_literal
         self.acc = [0] * n
         """Bit mask of the faces that may cover each cell's top half."""
-        self._viable_cache: list[tuple[int, int, int, int, int, int, int, int]] | None = None
+        self._viable_cache: list[int] | None = None
+        self._fit = -1
+        """The cached :meth:`fitting` mask (-1: not computed since the tower changed)."""
 
     @classmethod
     def from_basement(
@@ -143,9 +152,15 @@ class Tower:
     ) -> Tower:
         """A tower whose basement slot ``k`` holds ``(domino id, upper face, lower face)``."""
         t = cls(geometry, spacers_left, wild_on_wild_literal)
-        for (upper, lower), (dom, fu, fl) in zip(geometry.slots, basement, strict=True):
-            t.set_top(upper, dom, fu, 0)
-            t.set_top(lower, dom, fl, 0)
+        slots = geometry.slots
+        if len(basement) != len(slots):
+            raise ValueError(f"the basement has {len(slots)} slots, not {len(basement)}")
+        for k in range(len(slots)):
+            upper, lower = slots[k]
+            dom, fu, fl = basement[k]
+            # A wild half of the basement counts as a wild on a wild whatever the option.
+            t._cover(upper, dom, fu, WILD_ON_WILD, 0, -1)
+            t._cover(lower, dom, fl, WILD_ON_WILD, 0, -1)
         return t
 
     def set_top(
@@ -165,47 +180,53 @@ class Tower:
         self.on_spacer[cell] = spacer
         self.acc[cell] = _accept(face)
         self._viable_cache = None
+        self._fit = -1
 
     def copy(self) -> Tower:
         """An independent copy."""
-        t = Tower.__new__(Tower)
-        t.geometry = self.geometry
-        t.cells = self.cells
-        t._pairs = self._pairs
+        t = Tower(self.geometry, self.spacers_left, self.literal)
         t.level = self.level[:]
         t.dom = self.dom[:]
         t.face = self.face[:]
         t.wv = self.wv[:]
         t.on_spacer = self.on_spacer[:]
         t.spacers = self.spacers[:]
-        t.spacers_left = self.spacers_left
-        t.literal = self.literal
         t.acc = self.acc[:]
         t._viable_cache = self._viable_cache
+        t._fit = self._fit
         return t
 
-    def _viable(self) -> list[tuple[int, int, int, int, int, int, int, int]]:
-        """Pairs that some domino could cover: ``(i, j, accept_i, accept_j, wv_i, wv_j, spacer,
-        level)``, where ``accept`` is the bit mask of faces that match the cell's top half.
-        Cached until the tower changes (the list is never mutated)."""
+    def _viable(self) -> list[int]:
+        """Pairs that some domino could cover, flat: ``i, j, spacer cell or -1, level`` for each
+        (a flat list of small ints costs no allocation per pair). Cached until the tower
+        changes (the list is never mutated)."""
         cached = self._viable_cache
         if cached is not None:
             return cached
-        level, dom, acc, wv = self.level, self.dom, self.acc, self.wv
+        level, dom = self.level, self.dom
         spare = self.spacers_left > 0
-        out = []
-        for i, j in self._pairs:
+        out: list[int] = []
+        pairs = self._pairs
+        for k in range(0, len(pairs), 2):
+            i = pairs[k]
+            j = pairs[k + 1]
             if dom[i] == dom[j]:
                 continue
             li = level[i]
             lj = level[j]
             if li == lj:
-                out.append((i, j, acc[i], acc[j], wv[i], wv[j], -1, li + 1))
-            elif spare:
-                if li == lj + 1:
-                    out.append((i, j, acc[i], acc[j], wv[i], wv[j], j, li + 1))
-                elif lj == li + 1:
-                    out.append((i, j, acc[i], acc[j], wv[i], wv[j], i, lj + 1))
+                sp = -1
+            elif spare and li == lj + 1:
+                sp = j
+            elif spare and lj == li + 1:
+                sp = i
+                li = lj
+            else:
+                continue
+            out.append(i)
+            out.append(j)
+            out.append(sp)
+            out.append(li + 1)
         self._viable_cache = out
         return out
 
@@ -213,45 +234,34 @@ class Tower:
         """Every legal placement of the tiles ``(id, face, face)``, each physical placement once
         (cells in increasing order, then either orientation)."""
         viable = self._viable()
+        acc, wv = self.acc, self.wv
         out: list[Placement] = []
-        append = out.append
         for tid, x, y in tiles:
-            for i, j, ai, aj, wi, wj, sp, new in viable:
+            for k in range(0, len(viable), 4):
+                i = viable[k]
+                j = viable[k + 1]
+                ai = acc[i]
+                aj = acc[j]
                 if ai >> x & 1 and aj >> y & 1:
-                    append(
-                        (
-                            tid,
-                            i,
-                            j,
-                            x,
-                            y,
-                            sp,
-                            new,
-                            new * ((wi if x == WILD else x) + (wj if y == WILD else y)),
-                        )
-                    )
+                    new = viable[k + 3]
+                    va = wv[i] if x == WILD else x
+                    vb = wv[j] if y == WILD else y
+                    out.append((tid, i, j, x, y, viable[k + 2], new, new * (va + vb)))
                 if x != y and ai >> y & 1 and aj >> x & 1:
-                    append(
-                        (
-                            tid,
-                            i,
-                            j,
-                            y,
-                            x,
-                            sp,
-                            new,
-                            new * ((wi if y == WILD else y) + (wj if x == WILD else x)),
-                        )
-                    )
+                    new = viable[k + 3]
+                    va = wv[i] if y == WILD else y
+                    vb = wv[j] if x == WILD else x
+                    out.append((tid, i, j, y, x, viable[k + 2], new, new * (va + vb)))
         return out
 
     def any_fits(self, tiles: Iterable[tuple[int, int, int]]) -> bool:
         """Whether any of the tiles has a legal placement."""
         viable = self._viable()
-        if not viable:
-            return False
+        acc = self.acc
         for _, x, y in tiles:
-            for _i, _j, ai, aj, *_ in viable:
+            for k in range(0, len(viable), 4):
+                ai = acc[viable[k]]
+                aj = acc[viable[k + 1]]
                 if (ai >> x & 1 and aj >> y & 1) or (ai >> y & 1 and aj >> x & 1):
                     return True
         return False
@@ -259,6 +269,20 @@ class Tower:
     def fits(self, x: int, y: int) -> bool:
         """Whether the tile with faces ``x`` and ``y`` has a legal placement."""
         return self.any_fits(((0, x, y),))
+
+    def fitting(self, table: list[int]) -> int:
+        """The tiles that have a legal placement now, as a mask of tile ids, from the
+        :func:`fit_table` of their tile set (cached until the tower changes: the dead-tower
+        test of ``early_block`` runs after every move)."""
+        m = self._fit
+        if m < 0:
+            m = 0
+            face = self.face
+            viable = self._viable()
+            for k in range(0, len(viable), 4):
+                m |= table[face[viable[k]] * FACES + face[viable[k + 1]]]
+            self._fit = m
+        return m
 
     def explain(self, i: int, j: int, fa: int, fb: int, spacer: int) -> str | None:
         """Why face ``fa`` on cell ``i`` and ``fb`` on cell ``j`` (``spacer`` a cell or -1) is not
@@ -319,15 +343,20 @@ class Tower:
         wv = self.wv
         va = wv[i] if fa == WILD else fa
         vb = wv[j] if fb == WILD else fb
-        for c, f, v in ((i, fa, va), (j, fb, vb)):
-            level[c] = new
-            self.dom[c] = tid
-            self.face[c] = f
-            wv[c] = f if f != WILD else (WILD_ON_WILD if self.literal else v)
-            self.on_spacer[c] = c == sp
-            self.acc[c] = _accept(f)
+        self._cover(i, tid, fa, va, new, sp)
+        self._cover(j, tid, fb, vb, new, sp)
         self._viable_cache = None
+        self._fit = -1
         return new, new * (va + vb), sp
+
+    def _cover(self, c: int, tid: int, f: int, v: int, new: int, sp: int) -> None:
+        """Put face ``f`` (counting ``v``) of domino ``tid`` on cell ``c``, now at level ``new``."""
+        self.level[c] = new
+        self.dom[c] = tid
+        self.face[c] = f
+        self.wv[c] = f if f != WILD else (WILD_ON_WILD if self.literal else v)
+        self.on_spacer[c] = c == sp
+        self.acc[c] = _accept(f)
 
     def score(self, i: int, j: int, fa: int, fb: int) -> tuple[int, int]:
         """``(level, points)`` of a placement (legal or not) on the current tower."""
@@ -335,6 +364,35 @@ class Tower:
         va = self.wv[i] if fa == WILD else fa
         vb = self.wv[j] if fb == WILD else fb
         return new, new * (va + vb)
+
+
+_FIT_TABLES: Final[dict[tuple[tuple[int, int], ...], list[int]]] = {}
+
+
+def fit_table(faces: Sequence[tuple[int, int]]) -> list[int]:
+    """For a tile set (``faces[id]``: its two faces), ``table[a * FACES + b]``: the mask of the
+    tiles that fit a pair of cells whose top faces are ``a`` and ``b``, either way round (made
+    once per tile set).
+
+    >>> table = fit_table([(5, 2), (3, 3), (WILD, 0)])
+    >>> bin(table[5 * FACES + 2]), bin(table[2 * FACES + WILD]), bin(table[WILD * FACES + 3])
+    ('0b1', '0b101', '0b110')
+    """
+    key = tuple(faces)
+    table = _FIT_TABLES.get(key)
+    if table is None:
+        table = []
+        for a in range(FACES):
+            acc_a = _accept(a)
+            for b in range(FACES):
+                acc_b = _accept(b)
+                m = 0
+                for tid, (x, y) in enumerate(key):
+                    if (acc_a >> x & 1 and acc_b >> y & 1) or (acc_a >> y & 1 and acc_b >> x & 1):
+                        m |= 1 << tid
+                table.append(m)
+        _FIT_TABLES[key] = table
+    return table
 
 
 def _accept(face: int) -> int:

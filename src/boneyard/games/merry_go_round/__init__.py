@@ -22,6 +22,7 @@ from typing import Any
 
 from boneyard.core.cards import CardRule
 from boneyard.core.errors import BoneyardError
+from boneyard.core.options import OptionsMemo
 from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
 from boneyard.games.fives import Availability
@@ -61,9 +62,12 @@ __all__ = [
 ]
 
 
+_OPTIONS = OptionsMemo(MerryGoRoundOptions.build)
+
+
 def new_game(players: int, options: Mapping[str, Any] | None = None) -> MerryGoRoundState:
     """A new game awaiting its first deal; raises OptionError on a bad option."""
-    return MerryGoRoundState(players, MerryGoRoundOptions.build(options, players))
+    return MerryGoRoundState(players, _OPTIONS.get(options, players))
 
 
 _WORDS = {"d": Draw, "draw": Draw, "p": Pass, "pass": Pass}

@@ -10,6 +10,8 @@ of a hand is the *set* (RECORDS.md §2).
 
 from __future__ import annotations
 
+from typing import Final
+
 from boneyard.games import fives_play
 from boneyard.games.fives_play import DRAW, PASS, Draw, Pass, PlayTable
 
@@ -32,7 +34,7 @@ class Play(fives_play.Play):
 MerryGoRoundAction = Play | Draw | Pass
 """Everything a Merry-Go-Round seat can do."""
 
-PLAYS = PlayTable(Play)
+PLAYS: Final = PlayTable(Play)
 """The interned Merry-Go-Round plays (legal actions are these values)."""
 
 __all__ = ["DRAW", "PASS", "PLAYS", "Draw", "MerryGoRoundAction", "Pass", "Play"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, NoReturn, cast
+from typing import Any, ClassVar, Final, NoReturn, cast
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
@@ -74,15 +74,15 @@ from boneyard.games.merry_go_round.scoring import (
     play_points,
 )
 
-HAND_SIZE = 7
-RESERVE = {2: 2, 3: 1, 4: 1}
+HAND_SIZE: Final = 7
+RESERVE: Final = {2: 2, 3: 1, 4: 1}
 """Undrawable boneyard tiles under ``boneyard_reserve = "kelley"`` (S2 variation 1)."""
 
-SETTING = PLAYING + 1
+SETTING: Final = PLAYING + 1
 """Phase: the setter must set a double (the set is the hand's first tile)."""
 
-_CROSS_FULL = 0b1111 << SIDE_A
-_SIDES = (1 << SIDE_A) | (1 << SIDE_B)
+_CROSS_FULL: Final = 0b1111 << SIDE_A
+_SIDES: Final = (1 << SIDE_A) | (1 << SIDE_B)
 
 
 class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundObservation]):
