@@ -165,7 +165,7 @@ def test_home_lobby_and_table_link_the_rules_and_say_things_plainly(live_server:
             assert {"cross: the sides", "open play"} <= seen["merry-go-round"]
             assert "level 1" in seen["highrise"] and "base" in seen["highrise"]
             assert "Still to deal" in seen["high-fives"]
-            assert "Open ends" in seen["highfive"]
+            assert "Ends add up to" in seen["highfive"]
         finally:
             browser.close()
 

@@ -236,7 +236,7 @@ def test_a_game_followed_from_its_log_to_its_end(site: str, browser: Any, game: 
 def test_a_whole_hand_played_with_the_keyboard(site: str, browser: Any) -> None:
     from playwright.sync_api import expect
 
-    page = person(browser, site, "Kay")
+    page = person(browser, site, "kay")  # (a name written in lower case stays so)
     page.click("#quickplay")
     page.wait_for_url("**/table/*")
     wait_until(page, "document.querySelector('#hand button.hand-tile') !== null")
@@ -267,6 +267,7 @@ def test_a_whole_hand_played_with_the_keyboard(site: str, browser: Any) -> None:
             page.locator("button.move").first.focus()
             page.keyboard.press("Enter")
         wait_until(page, f"document.body.dataset.version !== '{before}'", 30)
+    assert "Kay" not in page.locator("#hand-summary").inner_text()  # names are not recased
     page.locator("#continue").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#hand-summary")).to_be_hidden()

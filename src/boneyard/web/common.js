@@ -45,7 +45,7 @@ export function infoItems(view) {
     out.push(["Pass · deal", `${view.pass + 1} · ${view.deal + 1}`, "", "A pass is one shuffle of the whole set, dealt out over several deals."]);
   }
   if (view.count !== undefined) {
-    out.push(["Open ends", view.count, "count", `The open ends add up to ${view.count}. A play that leaves a multiple of 5 scores it.`]);
+    out.push(["Ends add up to", view.count, "count", `The open ends add up to ${view.count}. A play that leaves a multiple of 5 scores it.`]);
   }
   if (view.boneyard_size !== undefined) out.push(["Boneyard", view.boneyard_size, "", "Tiles left to draw."]);
   if (view.reserve) out.push(["Never drawn", view.reserve, "", "Tiles at the bottom of the boneyard that can never be drawn."]);

@@ -60,7 +60,7 @@ export function renderHandEnd(box, last, log, names, ctx) {
     box.append(gameOverButtons(last, ctx));
   } else {
     box.append(el("h3", {}, entry ? entry.text.split(":")[0] : "The hand is over"));
-    if (entry) box.append(el("p", { class: "hand-result" }, sentence(entry.text.slice(entry.text.indexOf(":") + 1).trim())), explained(entry), revealed(entry, names));
+    if (entry) box.append(el("p", { class: "hand-result" }, sentence(entry.text.slice(entry.text.indexOf(":") + 1).trim(), names)), explained(entry), revealed(entry, names));
     const seated = last.seat !== null && last.seat !== undefined;
     const pressed = seated && end.continued.includes(last.seat);
     const note = el("p", { class: "note", id: "next-hand-in", "aria-live": "off" });
@@ -109,6 +109,7 @@ function gameOverButtons(last, ctx) {
 }
 
 // A clause of the log's line as a sentence of its own ("blocked: …" → "Blocked: …").
-function sentence(text) {
+function sentence(text, names = []) {
+  if (names.some((n) => n && text.startsWith(n))) return text; // (a name is written as its owner wrote it)
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

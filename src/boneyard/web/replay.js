@@ -157,7 +157,8 @@ function analysisPanel(step) {
 }
 
 // A clause as a sentence of its own ("blocked: …" → "Blocked: …").
-function sentence(text) {
+function sentence(text, names = []) {
+  if (names.some((n) => n && text.startsWith(n))) return text; // (a name is written as its owner wrote it)
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -204,7 +205,7 @@ function render() {
   if (step.hand_end) {
     const explain = el("ul", { class: "explain" });
     for (const line of step.hand_end.explain || []) explain.append(el("li", {}, line));
-    panel.replaceChildren(el("h3", {}, `Hand ${step.hand + 1} is over`), el("p", { class: "hand-result" }, sentence(handEndText(step.hand_end, data.seats))),
+    panel.replaceChildren(el("h3", {}, `Hand ${step.hand + 1} is over`), el("p", { class: "hand-result" }, sentence(handEndText(step.hand_end, data.seats), data.seats)),
       explain);
     if (step.game_end) {
       const w = step.game_end.winner;
