@@ -14,9 +14,10 @@ Each game states its card facts through its spec (``GameSpec.card``, a
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
+from boneyard.core.cards import CardRule
 from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import get_spec
 from boneyard.tournament.errors import TournamentError
@@ -27,15 +28,9 @@ director's decision."""
 
 
 @dataclass(frozen=True, slots=True)
-class ScoreRule:
-    """What the final scores of a two-player game can be.
-
-    ``target``: the winner reached it (``None``: the higher score wins, whatever it is);
-    ``exact``: the winner ends on exactly the target (High Five's chips run out, Merry-Go-Round's
-    bust rule); ``step``: every score is a multiple of it; ``loser_below``: the loser ended under
-    the target (not in Highrise, where the highest total wins once anyone is over); ``negative``:
-    scores may be below zero; ``bogus``: the card of a game ended by a bogus play (PDA 8c-e:
-    150 for the other player, 100 for the offender).
+class ScoreRule(CardRule):
+    """What the final scores of a two-player game can be: its card facts
+    (:class:`~boneyard.core.cards.CardRule`, the fields) and the checks of a card against them.
 
     >>> PDA_CARD.problem((100, 90))
     'Nobody reached 150 (100-90): the game was not over.'
@@ -44,13 +39,6 @@ class ScoreRule:
     >>> PDA_CARD.problem((95, 150)) is None
     True
     """
-
-    target: int | None = 150
-    exact: bool = False
-    step: int = 1
-    loser_below: bool = True
-    negative: bool = False
-    bogus: tuple[int, int] | None = None
 
     @staticmethod
     def for_game(game: str, options: Mapping[str, Any] | None = None) -> ScoreRule:
@@ -62,7 +50,7 @@ class ScoreRule:
         if card is None:
             raise TournamentError(f"score cards are not known for the game {game!r}")
         c = card(dict(options or {}))
-        return ScoreRule(c.target, c.exact, c.step, c.loser_below, c.negative, c.bogus)
+        return ScoreRule(**{f.name: getattr(c, f.name) for f in fields(c)})
 
     def problem(self, scores: tuple[int, int], reason: str = "target") -> str | None:
         """Why these final scores (side a, side b) cannot end a game, in the player's words;
