@@ -33,8 +33,6 @@ import asyncio
 import contextlib
 import copy
 import logging
-import random
-import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -43,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import Depends, FastAPI, HTTPException
 from pydantic import BaseModel, Field
 
-from boneyard.bots import BOTS, make_bot
+from boneyard.bots import BOTS
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 
@@ -284,30 +282,8 @@ class TurnClock:
                 return
             cfg = self.settings(table) or {}
             level = str(cfg.get("bot") or FALLBACK_BOT)
-            old = table.seats[p.seat]
-            name = str(old.get("name") or f"Seat {p.seat + 1}")
-            seats = [dict(s) for s in table.seats]
-            seats[p.seat] = {
-                "kind": "bot",
-                "bot": level,
-                "name": old.get("name"),
-                "replaced": {"user_id": old.get("user_id"), "name": name},
-            }
-            settings = copy.deepcopy(table.settings or {})
-            settings.setdefault("seat_changes", []).append(
-                {
-                    "event": "abandoned",
-                    "seat": p.seat,
-                    "hand": table.hands_dealt() - 1,
-                    "seq": table.version,
-                    "bot": level,
-                    "name": name,
-                    "at": now().isoformat(),
-                }
-            )
-            bot = make_bot(level, random.Random(secrets.randbits(64)))
-            await self.manager.save_seats(table, seats, settings)
-            table.bots[p.seat] = bot  # (the replaced person's sockets now watch)
+            # (the replaced person's sockets now watch)
+            await self.manager.bot_takes_seat(table, p.seat, level, "abandoned")
             log.info("table %s: seat %d abandoned, %s bot plays on", table.id, p.seat, level)
             await table.broadcast()
         self.manager.schedule_bots(table)

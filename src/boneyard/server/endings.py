@@ -22,14 +22,10 @@ hears of it. Tournament tables refuse all of this: their director decides forfei
 
 from __future__ import annotations
 
-import copy
-import random
-import secrets
 from typing import TYPE_CHECKING, Any
 
 from fastapi import Depends, HTTPException
 
-from boneyard.bots import make_bot
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.protocol import JSON
 from boneyard.server import presence
@@ -212,31 +208,8 @@ class Endings:
     async def stand_in(self, table: LiveTable, seat: int, event: str) -> None:
         """A bot plays ``seat`` from now on (``resigned``: to the end, placed last; ``handed``:
         until its person takes it back). The caller holds the lock."""
-        level = stand_in(table)
-        old = table.seats[seat]
-        name = str(old.get("name") or f"Seat {seat + 1}")
-        seats = [dict(s) for s in table.seats]
-        seats[seat] = {
-            "kind": "bot",
-            "bot": level,
-            "name": old.get("name"),
-            "replaced": {"user_id": old.get("user_id"), "name": name},
-            **({"resigned": True} if event == "resigned" else {}),
-        }
-        settings = copy.deepcopy(table.settings or {})
-        settings.setdefault("seat_changes", []).append(
-            {
-                "event": event,
-                "seat": seat,
-                "hand": table.hands_dealt() - 1,
-                "seq": table.version,
-                "bot": level,
-                "name": name,
-                "at": now().isoformat(),
-            }
-        )
-        await self.tables.save_seats(table, seats, settings)
-        table.bots[seat] = make_bot(level, random.Random(secrets.randbits(64)))
+        mark = {"resigned": True} if event == "resigned" else None
+        await self.tables.bot_takes_seat(table, seat, stand_in(table), event, mark)
         presence.sync(table)
         await table.broadcast()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 import random
 import secrets
@@ -24,7 +25,7 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from boneyard.bots import GreedyBot, RandomBot
+from boneyard.bots import GreedyBot, RandomBot, make_bot
 from boneyard.bots.plugins import make
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.protocol import JSON, GameResult, GameState
@@ -832,6 +833,43 @@ class TableManager:
                 table.log().note_changes(settings, table.version)
         table.reseat_clients()
         await self.announce(table)
+
+    async def bot_takes_seat(
+        self,
+        table: LiveTable,
+        seat: int,
+        level: str,
+        event: str,
+        mark: Mapping[str, Any] | None = None,
+    ) -> None:
+        """A ``level`` bot plays ``seat`` in its person's place from now on (``event``:
+        ``abandoned``, ``resigned``, ``handed``; ``mark``: more of the new seat, as
+        ``resigned``), written in the table's ``seat_changes`` and committed by
+        :meth:`save_seats` (the caller holds the lock and broadcasts)."""
+        old = table.seats[seat]
+        name = str(old.get("name") or f"Seat {seat + 1}")
+        seats = [dict(s) for s in table.seats]
+        seats[seat] = {
+            "kind": "bot",
+            "bot": level,
+            "name": old.get("name"),
+            "replaced": {"user_id": old.get("user_id"), "name": name},
+            **(mark or {}),
+        }
+        settings = copy.deepcopy(table.settings or {})
+        settings.setdefault("seat_changes", []).append(
+            {
+                "event": event,
+                "seat": seat,
+                "hand": table.hands_dealt() - 1,
+                "seq": table.version,
+                "bot": level,
+                "name": name,
+                "at": now().isoformat(),
+            }
+        )
+        await self.save_seats(table, seats, settings)
+        table.bots[seat] = make_bot(level, random.Random(secrets.randbits(64)))
 
     # -- starting a table created full -------------------------------------------------------
 
