@@ -16,7 +16,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -528,12 +528,7 @@ class TableManager:
             row = await db.get(GameTable, table_id)
             if row is None or row.status == "broken":
                 return None
-            seeds = (await db.scalars(select(HandSeed).where(HandSeed.table_id == table_id))).all()
-            entries = (
-                await db.scalars(
-                    select(LogEntry).where(LogEntry.table_id == table_id).order_by(LogEntry.seq)
-                )
-            ).all()
+            seeds, entries = await log_rows(db, table_id)
             bots = await bot_accounts(db, row.seats)
         table = LiveTable(row.id, row.game, dict(row.options), list(row.seats), row.status)
         table.bot_users = bots
@@ -1315,6 +1310,19 @@ def _replay_entries(table: LiveTable, state: GameState, entries: Any) -> None:
         table.hand_scores.append(_scores(state))
 
 
+async def log_rows(
+    db: AsyncSession, table_id: str
+) -> tuple[Sequence[HandSeed], Sequence[LogEntry]]:
+    """A table's stored hand seeds and its log entries in order: what rebuilds it."""
+    seeds = (await db.scalars(select(HandSeed).where(HandSeed.table_id == table_id))).all()
+    entries = (
+        await db.scalars(
+            select(LogEntry).where(LogEntry.table_id == table_id).order_by(LogEntry.seq)
+        )
+    ).all()
+    return seeds, entries
+
+
 async def inspect_log(sessions: async_sessionmaker[AsyncSession], table_id: str) -> JSON | None:
     """For the operator (``boneyard tables inspect``): replay a table's log one entry at a time
     and report where it fails and why (``None``: no such table)."""
@@ -1322,12 +1330,7 @@ async def inspect_log(sessions: async_sessionmaker[AsyncSession], table_id: str)
         row = await db.get(GameTable, table_id)
         if row is None:
             return None
-        seeds = (await db.scalars(select(HandSeed).where(HandSeed.table_id == table_id))).all()
-        entries = (
-            await db.scalars(
-                select(LogEntry).where(LogEntry.table_id == table_id).order_by(LogEntry.seq)
-            )
-        ).all()
+        seeds, entries = await log_rows(db, table_id)
     out: JSON = {
         "table": row.id,
         "game": row.game,

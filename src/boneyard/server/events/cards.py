@@ -86,15 +86,7 @@ async def report(
         history(g, "entered", user.id, score_a=g.score_a, score_b=g.score_b, reason=g.reason)
         db.add(g)
         other = b if user.id == a.user_id else a
-        await ctx.notes.add(
-            db,
-            [other.user_id] if other.user_id else [],
-            "sign",
-            f"Sign the card of {match_id} game {g.number}: {g.score_a}–{g.score_b}",
-            ev.name,
-            f"/events/{ev.id}/matches/{match_id}",
-            ev.id,
-        )
+        await ask_to_sign(ctx, db, ev, g, [other.user_id] if other.user_id else [])
     return await ctx.event_json(event_id, user)
 
 
@@ -118,17 +110,23 @@ async def director_card(
             reason=g.reason,
         )
         db.add(g)
-        people = [x.user_id for x in (a, b) if x.user_id]
-        await ctx.notes.add(
-            db,
-            people,
-            "sign",
-            f"Sign the card of {match_id} game {g.number}: {g.score_a}–{g.score_b}",
-            ev.name,
-            f"/events/{ev.id}/matches/{match_id}",
-            ev.id,
-        )
+        await ask_to_sign(ctx, db, ev, g, [x.user_id for x in (a, b) if x.user_id])
     return await ctx.event_json(event_id, user)
+
+
+async def ask_to_sign(
+    ctx: Context, db: AsyncSession, ev: Event, g: EventGame, people: list[int]
+) -> None:
+    """Tell ``people`` that card ``g`` waits for their signature."""
+    await ctx.notes.add(
+        db,
+        people,
+        "sign",
+        f"Sign the card of {g.match_id} game {g.number}: {g.score_a}–{g.score_b}",
+        ev.name,
+        f"/events/{ev.id}/matches/{g.match_id}",
+        ev.id,
+    )
 
 
 async def card_of(
