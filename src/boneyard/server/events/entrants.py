@@ -87,8 +87,7 @@ async def register(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
             raise HTTPException(400, "registration is closed: the event has started")
         if await entrant_of(db, event_id, user.id) is not None:
             raise HTTPException(400, "you are already registered")
-        if user.is_bot and not setting(ev, "bot_accounts"):
-            raise HTTPException(403, "this event's director does not allow bot accounts")
+        may_enter(ev, user.is_bot)
         e = Entrant(
             event_id=event_id,
             user_id=user.id,
@@ -167,6 +166,12 @@ async def director_checkin(
             await present(db, ev, e, body.present, user.id, body.note)
         await ctx.svc.advance_locked(event_id)
     return await ctx.event_json(event_id, user)
+
+
+def may_enter(ev: Event, is_bot: bool) -> None:
+    """HTTP 403 when a bot account would enter an event whose director does not allow them."""
+    if is_bot and not setting(ev, "bot_accounts"):
+        raise HTTPException(403, "this event's director does not allow bot accounts")
 
 
 @router.post("/api/events/{event_id}/checkin-window")

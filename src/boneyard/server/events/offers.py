@@ -11,10 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from boneyard.server import validation
 from boneyard.server.clock import now
 from boneyard.server.events.context import Context, Ctx, Me
-from boneyard.server.events.entrants import enter, entrant_of, late_entry
+from boneyard.server.events.entrants import enter, entrant_of, late_entry, may_enter
 from boneyard.server.events.schemas import NoteIn, ReplaceIn, RowId, UsernameIn
 from boneyard.server.events.service import Events, seat_of
-from boneyard.server.events.settings import setting
 from boneyard.server.sitebots import check_site_bot
 from boneyard.store.events import Entrant, Event, EventGame, EventOffer
 from boneyard.store.models import User
@@ -221,8 +220,7 @@ async def accept_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> di
             person = await db.get(User, user.id)
             if person is None:
                 raise HTTPException(404, "no such offer")
-            if person.is_bot and not setting(ev, "bot_accounts"):
-                raise HTTPException(403, "this event's director does not allow bot accounts")
+            may_enter(ev, person.is_bot)
             offer.status = "accepted"
             if offer.entrant_id is None:
                 e = Entrant(
