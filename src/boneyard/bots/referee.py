@@ -40,6 +40,7 @@ from typing import Literal
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import Action, Bot, GameResult, GameState, Observation
 from boneyard.core.records import JSON
+from boneyard.games.registry import play_out
 
 FailureKind = Literal["illegal", "timeout", "crash"]
 FORFEIT = "forfeit"
@@ -311,20 +312,15 @@ def play(
 
 
 def _drive(state: GameState, seats: Sequence[Seat], rng: random.Random, max_steps: int) -> Run:
-    steps = 0
+    def chooser(referee: Seat) -> Callable[[Observation[Action]], Action]:
+        def choose(observation: Observation[Action]) -> Action:
+            referee.hand = state.hands_dealt - 1  # (for the failure's report)
+            return referee.choose(observation)
+
+        return choose
+
     try:
-        while not state.is_over:
-            if state.awaiting_deal:
-                state.deal_random(rng)
-                continue
-            seat = state.current_seat
-            assert seat is not None
-            referee = seats[seat]
-            referee.hand = state.hands_dealt - 1
-            state.apply(referee.choose(state.observation(seat)))
-            steps += 1
-            if steps > max_steps:  # pragma: no cover - a rules bug, not a user error
-                raise RuntimeError("the game did not end")
+        play_out(state, [chooser(referee) for referee in seats], rng, max_steps)
     except Forfeit as forfeit:
         return Run(forfeit_result(state, forfeit.failure.seat), forfeit=forfeit.failure)
     result = state.result()
