@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import String, cast, func, literal, select
+from sqlalchemy import ColumnElement, String, cast, func, literal, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.core.protocol import GameResult
@@ -188,17 +188,20 @@ async def leaderboard(
     """The best ``limit`` ratings of a game and category, by ordinal: the people's, or with
     ``bots`` the bot accounts' (never mixed; the built-in bots' rows are old: they are not
     rated any more)."""
+    ordinal = PlayerRating.mu - 3 * PlayerRating.sigma  # (Rating.ordinal, in SQL)
     async with sessions() as db:
-        rows = (
+        ranked = (
             await db.scalars(
-                select(PlayerRating).where(
-                    PlayerRating.game == game, PlayerRating.category == category
+                select(PlayerRating)
+                .where(
+                    PlayerRating.game == game,
+                    PlayerRating.category == category,
+                    _bot_player() if bots else ~_bot_player(),
                 )
+                .order_by(ordinal.desc(), PlayerRating.player)
+                .limit(limit)
             )
         ).all()
-        robots = await _bot_accounts(db)
-    kept = [r for r in rows if _is_bot(r.player, robots) == bots]
-    ranked = sorted(kept, key=lambda r: (-as_rating(r).ordinal, r.player))[:limit]
     return [
         {
             "rank": i + 1,
@@ -217,24 +220,14 @@ async def leaderboard(
     ]
 
 
-def _user(player: str) -> int | None:
-    """The user id of a ``u:<id>`` player key."""
-    return int(player[2:]) if player.startswith("u:") and player[2:].isdigit() else None
-
-
-async def _bot_accounts(db: AsyncSession) -> set[int]:
-    """The ids of the bot accounts."""
-    return set((await db.scalars(select(User.id).where(User.is_bot.is_(True)))).all())
-
-
-def _is_bot(player: str, robots: set[int]) -> bool:
-    """Whether a rating's player is a bot (built in, or a bot account)."""
-    return player.startswith("bot:") or _user(player) in robots
+def _bot_player() -> ColumnElement[bool]:
+    """Whether a rating's player is a bot, built in (``bot:<name>``) or a bot account."""
+    robots = select(literal("u:").concat(cast(User.id, String))).where(User.is_bot.is_(True))
+    return or_(PlayerRating.player.like("bot:%"), PlayerRating.player.in_(robots))
 
 
 async def rated_people(sessions: async_sessionmaker[AsyncSession], game: str, category: str) -> int:
     """How many people (not bots, not bot accounts) have a rating in a game and category."""
-    robots = select(literal("u:").concat(cast(User.id, String))).where(User.is_bot.is_(True))
     async with sessions() as db:
         found = await db.scalar(
             select(func.count())
@@ -242,8 +235,7 @@ async def rated_people(sessions: async_sessionmaker[AsyncSession], game: str, ca
             .where(
                 PlayerRating.game == game,
                 PlayerRating.category == category,
-                PlayerRating.player.not_like("bot:%"),
-                PlayerRating.player.not_in(robots),
+                ~_bot_player(),
             )
         )
     return int(found or 0)
