@@ -65,7 +65,8 @@ WATCH_LOG = """() => { window.logTimes = [];
     if (n.nodeType === 1) window.logTimes.push([performance.now(), n.textContent]); })
   .observe(document.getElementById("move-log"), { childList: true }); }"""
 SETTLED = """() => Promise.all(document.getAnimations()
-  .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity).map((a) => a.finished))"""
+  .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
+  .map((a) => a.finished.catch(() => null)))"""  # (a redraw cancels an animation: over too)
 SMALLEST_TILE = """() => {
   const sizes = [...document.querySelectorAll(
     '#layout svg.layout g.tile, #layout .tower .cell, #layout .hf-layout svg.tile')]

@@ -96,3 +96,10 @@ export function renderFairness(ol, fairness) {
     ol.append(li);
   }
 }
+
+// A clause as a sentence of its own ("blocked: …" → "Blocked: …"); a sentence that starts with a
+// seat's name keeps it as its owner wrote it.
+export function sentence(text, names = []) {
+  if (names.some((n) => n && text.startsWith(n))) return text; // (a name is written as its owner wrote it)
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -4,6 +4,7 @@
 // Rematch, Play again, View replay, Back to lobby.
 import { el } from "/static/api.js";
 import { tile } from "/static/tiles.js";
+import { sentence } from "/static/common.js";
 
 let tick = null;
 
@@ -108,8 +109,3 @@ function gameOverButtons(last, ctx) {
   return row;
 }
 
-// A clause of the log's line as a sentence of its own ("blocked: …" → "Blocked: …").
-function sentence(text, names = []) {
-  if (names.some((n) => n && text.startsWith(n))) return text; // (a name is written as its owner wrote it)
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}

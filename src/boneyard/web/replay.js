@@ -5,7 +5,7 @@
 import { api, cookie, el } from "/static/api.js";
 import { tile } from "/static/tiles.js";
 import { board, gameOf, pilesPanel } from "/static/board.js";
-import { handEndText, infoChips } from "/static/common.js";
+import { handEndText, infoChips, sentence } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -156,11 +156,6 @@ function analysisPanel(step) {
   panel.hidden = false;
 }
 
-// A clause as a sentence of its own ("blocked: …" → "Blocked: …").
-function sentence(text, names = []) {
-  if (names.some((n) => n && text.startsWith(n))) return text; // (a name is written as its owner wrote it)
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 function lastStepOf(hand) {
   let k = 0;
