@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from boneyard.core.records import record_from_json
@@ -73,6 +74,7 @@ def test_the_clock_is_a_table_setting_checked_at_creation(db_path: str) -> None:
         assert q not in c.app.state.tables.clock.tasks  # type: ignore[attr-defined]
 
 
+@pytest.mark.usefixtures("no_throw_in")  # (the substitution is in hand 0)
 def test_timeout_warns_then_a_bot_takes_the_seat_and_finishes_the_game(db_path: str) -> None:
     with TestClient(make_app(db_path, clock_scale=SCALE)) as c:
         c.get("/api/me")

@@ -9,18 +9,12 @@ import pytest
 from starlette.testclient import TestClient
 
 from boneyard.server import fairness
-from tests.server.conftest import make_app, post, register, until_turn
+from tests.server.conftest import make_app, post, register, thrown_in, until_turn
 
 
 def thrown_in_seed() -> str:
     """A server seed whose hand-0 deal (two players, no client seeds) is thrown in."""
-    for i in itertools.count():
-        seed = f"{i:064x}"
-        state = fairness.new_state("highfive", {}, ["a", "b"])
-        fairness.deal(state, seed, 0, [None, None])
-        if state.awaiting_deal:
-            return seed
-    raise AssertionError("unreachable")
+    return next(s for s in (f"{i:064x}" for i in itertools.count()) if thrown_in(s, 0))
 
 
 def test_a_thrown_in_deal_is_dealt_again_and_play_goes_on(

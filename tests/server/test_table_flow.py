@@ -16,6 +16,8 @@ from boneyard.server import handend, tableview
 from boneyard.server.movelog import ACTIONS
 from tests.server.conftest import make_app, post, register, use
 
+pytestmark = pytest.mark.usefixtures("no_throw_in")  # hand 0 is the first to end: see the fixture
+
 GAMES = {"highfive": 2, "merry-go-round": 3, "high-fives": 3, "highrise": 2}
 Msg = dict[str, Any]
 
@@ -261,6 +263,7 @@ def test_a_restart_during_the_pause_keeps_the_hands_end(db_path: str) -> None:
         use(c2, jar)
         with c2.websocket_connect(f"/ws/tables/{tid}") as ws:
             after = ws.receive_json()
+            # The same hand's end as before the restart, still waiting, its deadline kept.
             assert after["hand_end"]["waiting"] and after["hand_end"]["hand"] == 0
             assert after["log"]["entries"][after["hand_end"]["entry"]]["hands"] is not None
             assert abs(after["hand_end"]["deadline"] - before["hand_end"]["deadline"]) < 2
