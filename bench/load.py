@@ -38,7 +38,7 @@ from websockets.asyncio.client import connect
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.faults import create_database, drop_database, free_port
 from bench.stalls import LoopWatch
-from boneyard.server.gcpace import GcPacer
+from boneyard.server.middleware.gcpace import GcPacer
 
 SERVER = """
 import asyncio, json, signal, sys, uvicorn
@@ -355,7 +355,7 @@ def main() -> None:
         "--no-gc-pacing",
         dest="gc_pacing",
         action="store_false",
-        help="serve without GC pacing (boneyard.server.gcpace), to compare",
+        help="serve without GC pacing (boneyard.server.middleware.gcpace), to compare",
     )
     args = ap.parse_args()
     out = asyncio.run(run(args))

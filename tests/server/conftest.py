@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from boneyard.server import fairness
 from boneyard.server.app import create_app
 from boneyard.server.ratelimit import DEFAULT_LIMITS
 from boneyard.server.settings import SiteSettings
+from boneyard.server.tables import fairness
 
 POSTGRES_URL = os.environ.get("BONEYARD_TEST_POSTGRES_URL") or os.environ.get("DATABASE_URL")
 METRICS_TOKEN = "test-metrics-token"

@@ -15,7 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from bench.faults import free_port
-from boneyard.server.broadcast import (
+from boneyard.server.tables.broadcast import (
     InMemoryBroadcaster,
     RedisBroadcaster,
     make_broadcaster,

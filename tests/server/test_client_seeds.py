@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from boneyard.bots import make_bot
 from boneyard.cli.main import app as cli
 from boneyard.core.records import record_from_json
-from boneyard.server import fairness
+from boneyard.server.tables import fairness
 from tests.server.conftest import make_app, post, register, use
 
 

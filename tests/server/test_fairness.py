@@ -15,7 +15,7 @@ from boneyard.bots import make_bot
 from boneyard.cli.main import app
 from boneyard.core.errors import RecordError
 from boneyard.core.records import record_from_json
-from boneyard.server import fairness
+from boneyard.server.tables import fairness
 
 
 def served_record(game: str = "highfive", seed: int = 1) -> dict[str, Any]:

@@ -22,9 +22,9 @@ import pytest
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
-from boneyard.server import auth
-from boneyard.server.accounts import aware
-from boneyard.server.headers import CSP
+from boneyard.server.accounts import auth
+from boneyard.server.accounts.service import aware
+from boneyard.server.middleware.headers import CSP
 from boneyard.server.settings import SiteSettings
 from boneyard.store.events import PlayerRating
 from boneyard.store.models import GameTable, LogEntry, Session

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from boneyard.server import fairness
+from boneyard.server.tables import fairness
 from tests.server.conftest import make_app, post, register, thrown_in, until_turn
 
 

@@ -22,8 +22,8 @@ from boneyard.games.high_fives.rules import schedule as deal_schedule
 from boneyard.games.highfive.options import PRESETS, HighFiveOptions
 from boneyard.games.highrise.options import CARRY_OVER, DEFAULT_TILESET, HighriseOptions
 from boneyard.games.merry_go_round.options import MerryGoRoundOptions
-from boneyard.server import rules
-from boneyard.server.rules_figures import FigureError, expand_figures
+from boneyard.server.rules import pages as rules
+from boneyard.server.rules.figures import FigureError, expand_figures
 
 OPTIONS: dict[str, type[Any]] = {
     "highfive": HighFiveOptions,

@@ -12,8 +12,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from boneyard.core.protocol import GameResult
-from boneyard.server import handend, tableview
-from boneyard.server.movelog import ACTIONS
+from boneyard.server.tables import handend, tableview
+from boneyard.server.tables.movelog import ACTIONS
 from tests.server.conftest import make_app, post, register, use
 
 pytestmark = pytest.mark.usefixtures("no_throw_in")  # hand 0 is the first to end: see the fixture
@@ -143,7 +143,7 @@ def test_the_move_log_tells_every_move_and_is_rebuilt_the_same(db_path: str, gam
 
 
 def test_a_bot_move_with_points_reads_like_a_sentence() -> None:
-    from boneyard.server.movelog import action_text
+    from boneyard.server.tables.movelog import action_text
 
     line = {"type": "play", "tile": "5-5", "on": "5-0", "port": "SIDE_A", "points": 20}
     assert (
@@ -574,7 +574,7 @@ def test_the_guided_first_hand_hints_at_each_step(db_path: str) -> None:
 
 
 def test_the_leaderboard_lists_people_on_a_familiar_scale(db_path: str) -> None:
-    from boneyard.server.tables import now
+    from boneyard.server.tables.manager import now
     from boneyard.store.events import PlayerRating
 
     with TestClient(make_app(db_path)) as c:

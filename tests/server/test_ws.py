@@ -171,7 +171,7 @@ def test_each_seat_view_is_built_once_for_all_its_sockets(
 ) -> None:
     """Two spectators and a player with two tabs: a move builds one view per seat (three), and
     the sockets of one seat get the same frame; nobody gets another seat's."""
-    from boneyard.server.tables import LiveTable
+    from boneyard.server.tables.manager import LiveTable
 
     tid, ann, bob = two_player_table(client)
     live = client.app.state.tables.live[tid]  # type: ignore[attr-defined]
@@ -255,7 +255,7 @@ def test_a_restarted_server_resumes_a_table_exactly_on_postgresql() -> None:
 def test_a_whole_game_against_the_bot_then_the_record_verifies(client: TestClient) -> None:
     from boneyard.core.records import record_from_json
     from boneyard.games.registry import get_spec
-    from boneyard.server.fairness import verify_record
+    from boneyard.server.tables.fairness import verify_record
 
     register(client, "ann")
     tid = post(client, "/api/quickplay").json()["id"]

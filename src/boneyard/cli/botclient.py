@@ -2,7 +2,7 @@
 
 It opens the account's event stream (``GET /api/bot/stream`` with ``Authorization: Bearer``),
 accepts the challenges it is sent (``--accept none``: declines them), and plays every table the
-stream names over the table's WebSocket. Its seat gets ``act`` messages (boneyard.server.botapi);
+stream names over the table's WebSocket. Its seat gets ``act`` messages (botapi.service);
 each is answered by the bot given with ``--bots``:
 
 * ``cmd:COMMAND``: a program speaking ``boneyard-bot/1``, relayed unchanged — a ``start`` before

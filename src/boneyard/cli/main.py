@@ -362,7 +362,7 @@ def verify(
     ],
 ) -> None:
     """Recompute every deal of a record from its revealed seeds (docs/fairness.md)."""
-    from boneyard.server.fairness import verify_record
+    from boneyard.server.tables.fairness import verify_record
 
     try:
         text = sys.stdin.read() if record_file == "-" else Path(record_file).read_text("utf-8")

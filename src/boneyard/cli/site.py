@@ -100,7 +100,7 @@ def serve(
     import uvicorn
 
     from boneyard.server.app import WS_MAX_FRAME, create_app, database_url
-    from boneyard.server.httpguard import guarded
+    from boneyard.server.middleware.httpguard import guarded
     from boneyard.server.settings import SiteSettings
 
     try:
@@ -216,7 +216,7 @@ async def _broken(db: str | None) -> list[dict[str, Any]]:
 
 async def _inspect(db: str | None, table_id: str) -> dict[str, Any] | None:
     from boneyard.server.app import database_url
-    from boneyard.server.tables import inspect_log
+    from boneyard.server.tables.manager import inspect_log
     from boneyard.store.db import make_engine, migrate, sessionmaker
 
     engine = make_engine(database_url(db))

@@ -7,7 +7,6 @@ import os
 import secrets
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, Response
@@ -16,49 +15,47 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import IntegrityError
 
 from boneyard import __version__
-from boneyard.server import (
-    access,
-    analysis,
-    botapi,
-    leaderboard,
-    profiles,
-    replays,
-    rules,
-    validation,
-)
-from boneyard.server.accounts import Accounts
-from boneyard.server.accounts import router as accounts_router
-from boneyard.server.between import HAND_PAUSE
-from boneyard.server.bodylimit import BodyLimit
-from boneyard.server.broadcast import make_broadcaster
-from boneyard.server.chat import Chat
-from boneyard.server.chat import add_routes as add_chat_routes
-from boneyard.server.clock import TurnClock
-from boneyard.server.clock import add_routes as add_clock_routes
-from boneyard.server.csrf import CsrfMiddleware
-from boneyard.server.endings import Endings
-from boneyard.server.endings import add_routes as add_ending_routes
+from boneyard.server import validation
+from boneyard.server.accounts.service import Accounts
+from boneyard.server.accounts.service import router as accounts_router
+from boneyard.server.botapi import service as botapi
 from boneyard.server.events import EventSite
-from boneyard.server.gcpace import GcPacer
-from boneyard.server.headers import SecurityHeaders
-from boneyard.server.lobby import Lobby
-from boneyard.server.lobby import router as lobby_router
+from boneyard.server.lobby.service import Lobby
+from boneyard.server.lobby.service import router as lobby_router
 from boneyard.server.metrics import CONTENT_TYPE_LATEST
+from boneyard.server.middleware.bodylimit import BodyLimit
+from boneyard.server.middleware.csrf import CsrfMiddleware
+from boneyard.server.middleware.gcpace import GcPacer
+from boneyard.server.middleware.headers import SecurityHeaders
+from boneyard.server.profiles import service as profiles
 from boneyard.server.ratelimit import Limits, LocalStorage, TooMany, storage_for
+from boneyard.server.ratings import leaderboard
+from boneyard.server.replays import analysis
+from boneyard.server.replays import service as replays
+from boneyard.server.rules import pages as rules
 from boneyard.server.settings import SiteSettings
-from boneyard.server.socket import add_socket
-from boneyard.server.tables import DB_ERRORS, SEED_WINDOW, TableManager
-from boneyard.server.tableview import CLAIM_AFTER
+from boneyard.server.tables import access
+from boneyard.server.tables.between import HAND_PAUSE
+from boneyard.server.tables.broadcast import make_broadcaster
+from boneyard.server.tables.chat import Chat
+from boneyard.server.tables.chat import add_routes as add_chat_routes
+from boneyard.server.tables.clock import TurnClock
+from boneyard.server.tables.clock import add_routes as add_clock_routes
+from boneyard.server.tables.endings import Endings
+from boneyard.server.tables.endings import add_routes as add_ending_routes
+from boneyard.server.tables.manager import DB_ERRORS, SEED_WINDOW, TableManager
+from boneyard.server.tables.tableview import CLAIM_AFTER
+from boneyard.server.tables.ws import add_socket
+from boneyard.server.webfiles import WEB, page
 from boneyard.server.workers import Workers
 from boneyard.store.db import make_engine, migrate, sessionmaker, sqlite_url
 
-WEB = Path(__file__).resolve().parent.parent / "web"
 WS_MAX_FRAME = 16 * 1024
 """The largest WebSocket frame ``boneyard serve`` reads at all (uvicorn's ``ws_max_size``):
 a longer one closes the socket (1009) before its payload is read."""
 DEFAULT_DB = "boneyard.db"
 MAX_UPLOAD = 2_000_000
-"""Bytes of an uploaded record (enforced while the body streams: boneyard.server.bodylimit)."""
+"""Bytes of an uploaded record (enforced while the body streams: middleware.bodylimit)."""
 
 
 def database_url(db: str | None = None) -> str:
@@ -99,11 +96,11 @@ def create_app(
     (tests); ``seed_window``: seconds a table created with every seat taken waits for its
     players' seeds for hand 0 (0: deal at once; default ``SEED_WINDOW``); ``gc_pacing``: freeze
     long-lived objects so that the garbage collector never walks them all under load
-    (boneyard.server.gcpace; ``boneyard serve`` turns it on, it changes the whole process);
+    (middleware.gcpace; ``boneyard serve`` turns it on, it changes the whole process);
     ``settings``: the operator's settings (boneyard.server.settings); ``limits``: rate limits
     by name (boneyard.server.ratelimit.DEFAULT_LIMITS); ``bot_pace``: seconds a bot takes a move
     at a table with people, unless the table says otherwise; ``hand_pause``: seconds the next
-    hand waits at most for everyone to press Continue (boneyard.server.between); ``claim_after``:
+    hand waits at most for everyone to press Continue (tables.between); ``claim_after``:
     seconds a person must have been disconnected before the others may claim (no clock).
     """
     cfg = (settings or SiteSettings()).checked()
@@ -219,11 +216,11 @@ def create_app(
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
-        return FileResponse(WEB / "index.html")
+        return page("index.html")
 
     @app.get("/table/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(WEB / "table.html")
+        return page("table.html")
 
     access.add_routes(app, tables)
     profiles.add_routes(app, sessions, accounts.current_user, ERRORS)
@@ -231,11 +228,11 @@ def create_app(
 
     @app.get("/replay", include_in_schema=False)
     async def replay_upload_page() -> FileResponse:
-        return FileResponse(WEB / "replay.html")
+        return page("replay.html")
 
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
-        return FileResponse(WEB / "replay.html")
+        return page("replay.html")
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app

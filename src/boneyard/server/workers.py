@@ -29,7 +29,7 @@ from boneyard.server.settings import SiteSettings
 
 log = logging.getLogger("boneyard.server.workers")
 T = TypeVar("T")
-PRELOAD = ["boneyard.server.jobs"]
+PRELOAD = ["boneyard.server.replays.jobs"]
 
 
 class Busy(BoneyardError):

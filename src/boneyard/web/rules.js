@@ -1,5 +1,5 @@
 // The rules pages' pictures: each <figure class="board" data-view="..."> carries a position the
-// server built with the engine (server/rules_figures.py); it is drawn here by the tables' own
+// server built with the engine (server/rules/figures.py); it is drawn here by the tables' own
 // renderer (board.js, tiles.js), with a line saying what the engine counts.
 import { el } from "/static/api.js";
 import { fivesBoard, towerBoard } from "/static/board.js";

@@ -11,7 +11,6 @@ from sqlalchemy import delete, func, select
 
 from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import get_spec
-from boneyard.server.clock import now
 from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.schemas import EventEdit, EventIn, NoteIn, RowId, UsernameIn
 from boneyard.server.events.service import ACTIVE, Events
@@ -22,6 +21,7 @@ from boneyard.server.events.settings import (
     default_schedule,
     setting,
 )
+from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event, EventDirector, EventGame, Notification
 from boneyard.store.models import User
 from boneyard.tournament import Schedule, TournamentError

@@ -13,11 +13,11 @@ from fastapi import APIRouter, HTTPException
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from boneyard.server import ratings_store
-from boneyard.server.clock import now
 from boneyard.server.events.context import Context, Ctx, Me
 from boneyard.server.events.schemas import NoteIn, ReportIn, RowId
 from boneyard.server.events.service import ACTIVE, Events, history
+from boneyard.server.ratings import store as ratings_store
+from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event, EventGame
 from boneyard.tournament import TournamentError, event_from_json
 from boneyard.tournament.scorecard import ScoreRule

@@ -9,10 +9,10 @@ from fastapi import APIRouter, HTTPException
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from boneyard.server.clock import now
 from boneyard.server.events.context import Context, Ctx, Me
 from boneyard.server.events.schemas import ForfeitIn, NoteIn, PenaltyIn, RowId, RulingIn
 from boneyard.server.events.service import ACTIVE, Events, history
+from boneyard.server.tables.clock import now
 from boneyard.store.events import Event, EventAction, EventGame
 from boneyard.tournament import event_from_json
 

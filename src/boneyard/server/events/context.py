@@ -10,12 +10,12 @@ from fastapi import Depends, HTTPException, Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.server import validation
-from boneyard.server.accounts import Accounts
+from boneyard.server.accounts.service import Accounts
 from boneyard.server.events.notify import Notes
 from boneyard.server.events.scheduler import Scheduler
 from boneyard.server.events.service import Events
 from boneyard.server.events.views import event_json
-from boneyard.server.tables import TableManager
+from boneyard.server.tables.manager import TableManager
 from boneyard.store.events import Event, EventDirector
 
 

@@ -8,13 +8,13 @@ from fastapi import APIRouter, HTTPException
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from boneyard.server.clock import now
 from boneyard.server.events import start as starting
 from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.schemas import BotsIn, CheckIn, CheckinWindow, RowId, SeedsIn
 from boneyard.server.events.service import RUNNING, Events
 from boneyard.server.events.settings import checkin_open, setting
-from boneyard.server.sitebots import check_site_bot
+from boneyard.server.lobby.sitebots import check_site_bot
+from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event
 from boneyard.tournament import Swiss, TournamentError, event_from_json
 

@@ -7,10 +7,10 @@ from fastapi import APIRouter, HTTPException, Query
 from pydantic import Field
 from sqlalchemy import func, select, update
 
-from boneyard.server.clock import now
 from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.notify import EMAIL, note_json, prefs_json
 from boneyard.server.events.schemas import MAX_ID, Clean
+from boneyard.server.tables.clock import now
 from boneyard.store.events import Notification, NotifyPrefs
 
 router = APIRouter()

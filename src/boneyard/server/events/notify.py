@@ -21,8 +21,8 @@ from sqlalchemy import event as sa_event
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from boneyard.server.clock import now
 from boneyard.server.settings import SiteSettings
+from boneyard.server.tables.clock import now
 from boneyard.store.events import Notification, NotifyPrefs
 
 log = logging.getLogger("boneyard.events.notify")

@@ -9,12 +9,12 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.server import validation
-from boneyard.server.clock import now
 from boneyard.server.events.context import Context, Ctx, Me
 from boneyard.server.events.entrants import enter, entrant_of, late_entry, may_enter
 from boneyard.server.events.schemas import NoteIn, ReplaceIn, RowId, UsernameIn
 from boneyard.server.events.service import Events, seat_of
-from boneyard.server.sitebots import check_site_bot
+from boneyard.server.lobby.sitebots import check_site_bot
+from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event, EventGame, EventOffer
 from boneyard.store.models import User
 

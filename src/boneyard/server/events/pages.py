@@ -1,19 +1,16 @@
 """The event pages and what they read: an event, a match, the event of a table (its game-over
 screen links the match and the next game), the leaderboard."""
 
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
 from sqlalchemy import or_, select
 
-from boneyard.server import ratings_store, validation
+from boneyard.server import validation, webfiles
 from boneyard.server.events.context import Ctx, MaybeMe
+from boneyard.server.ratings import store as ratings_store
 from boneyard.store.events import Entrant, Event, EventGame
-
-WEB = Path(__file__).resolve().parent.parent.parent / "web"
-
 
 router = APIRouter()
 
@@ -102,7 +99,7 @@ async def ratings(
 
 def page(path: str, name: str) -> None:
     async def serve() -> FileResponse:
-        return FileResponse(WEB / name)
+        return webfiles.page(name)
 
     router.add_api_route(path, serve, methods=["GET"], include_in_schema=False)
 

@@ -22,11 +22,11 @@ from datetime import datetime, timedelta
 from fastapi import HTTPException
 from sqlalchemy import select
 
-from boneyard.server.clock import aware, now
 from boneyard.server.events import start as starting
 from boneyard.server.events.service import RUNNING, Events
 from boneyard.server.events.settings import setting
-from boneyard.server.tables import DB_ERRORS
+from boneyard.server.tables.clock import aware, now
+from boneyard.server.tables.manager import DB_ERRORS
 from boneyard.store.events import Event, EventGame
 
 log = logging.getLogger("boneyard.events")

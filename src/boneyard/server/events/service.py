@@ -23,10 +23,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.core.errors import BoneyardError
 from boneyard.server import validation
-from boneyard.server.clock import ClockIn, aware, clock_settings, now
 from boneyard.server.events.notify import Notes
 from boneyard.server.events.settings import clock_rule, rebuilt, setting
-from boneyard.server.tables import LiveTable, TableManager
+from boneyard.server.tables.clock import ClockIn, aware, clock_settings, now
+from boneyard.server.tables.manager import LiveTable, TableManager
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
 from boneyard.store.models import GameTable
 from boneyard.tournament import Event as Tournament

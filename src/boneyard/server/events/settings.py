@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from boneyard.server.clock import aware, now
+from boneyard.server.tables.clock import aware, now
 from boneyard.store.events import Event
 from boneyard.tournament import (
     DoubleElimination,

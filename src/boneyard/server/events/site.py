@@ -10,8 +10,7 @@ from fastapi import APIRouter
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from boneyard.server import ratings_store
-from boneyard.server.accounts import Accounts
+from boneyard.server.accounts.service import Accounts
 from boneyard.server.events import (
     admin,
     cards,
@@ -24,7 +23,8 @@ from boneyard.server.events import (
 )
 from boneyard.server.events.context import Context
 from boneyard.server.events.timeouts import on_timeout
-from boneyard.server.tables import LiveTable, TableManager
+from boneyard.server.ratings import store as ratings_store
+from boneyard.server.tables.manager import LiveTable, TableManager
 from boneyard.store.events import Event, EventGame
 
 log = logging.getLogger("boneyard.events")

@@ -12,10 +12,10 @@ from fastapi import HTTPException
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from boneyard.server import ratings_store
-from boneyard.server.clock import now
 from boneyard.server.events.service import Events, seat_of
 from boneyard.server.events.settings import create_tournament, setting
+from boneyard.server.ratings import store as ratings_store
+from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event
 from boneyard.tournament import TournamentError, seed_by_rating, seed_random
 

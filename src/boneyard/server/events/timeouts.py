@@ -1,5 +1,5 @@
 """Time-outs at event tables. Every event table has the event's move clock (the turn clock of
-boneyard.server.clock: a server task per table, whether or not anyone watches, resumed from
+boneyard.server.tables.clock: a server task per table, whether or not anyone watches, resumed from
 stored times after a restart; the player on the move is warned when the move time ends). When
 the grace ends, the event's rule decides, and the event log records it as a ruling:
 
@@ -16,9 +16,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from boneyard.server.clock import now
 from boneyard.server.events.service import Events, history
-from boneyard.server.tables import LiveTable
+from boneyard.server.tables.clock import now
+from boneyard.server.tables.manager import LiveTable
 from boneyard.store.events import Event, EventGame
 from boneyard.tournament import event_from_json
 

@@ -12,8 +12,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.games.registry import get_spec
-from boneyard.server.clock import aware
 from boneyard.server.events.settings import DEFAULTS, checkin_open, clock_rule, setting
+from boneyard.server.tables.clock import aware
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
 from boneyard.store.models import User
 from boneyard.tournament import (

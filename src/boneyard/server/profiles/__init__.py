@@ -1,0 +1,1 @@
+"""A person's public page and its JSON (:mod:`.service`)."""

@@ -1,0 +1,241 @@
+"""OpenSkill ratings on the site, per game and player-count category (docs/events.md).
+
+Which games are rated: every table that finishes with a result, where people hold every seat
+(a person whose seat a bot took over — they left, resigned, or their clock ran out — still holds
+it, and ranks last: leaving never saves a rating). A resigner, and a player whose win the others
+claimed after they left, rank last too; an aborted game has no result and is not rated. A bot
+account (docs/bots.md) holds its seat as an account and is rated like a person; its rating is
+listed only on the leaderboard's bot side, never among the people's. A game where a bot held a
+seat from the start is not rated unless the operator sets ``rate_bot_games`` (then only the
+people's ratings change: bots are never rated, so playing the shared ``random`` bot over and over
+earns nothing). Event games count like any other table, and so do over-the-board games once both
+players signed the card; a result given by a ruling or a forfeit is not rated (nobody played it
+out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import ColumnElement, String, cast, func, literal, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from boneyard.core.protocol import GameResult
+from boneyard.server.tables.manager import LiveTable, now
+from boneyard.store.events import PlayerRating
+from boneyard.store.models import User
+from boneyard.tournament.ratings import Rating, category_for, rate_game
+
+
+def player_key(seat: Mapping[str, Any]) -> str | None:
+    """``u:<id>`` for a person, ``bot:<name>`` for a bot, ``None`` for an empty seat.
+
+    >>> player_key({"kind": "person", "user_id": 3}), player_key({"kind": "bot", "bot": "greedy"})
+    ('u:3', 'bot:greedy')
+    """
+    if seat.get("kind") == "person" and seat.get("user_id") is not None:
+        return f"u:{seat['user_id']}"
+    if seat.get("kind") == "bot":
+        return f"bot:{seat.get('bot', 'greedy')}"
+    return None
+
+
+def table_category(table: LiveTable) -> str:
+    """The rating category of a table: by its seat count, or ``partnership``."""
+    partners = False
+    if table.state is not None:
+        view = table.state.observation(None).to_json()
+        partners = bool(view.get("partnerships"))
+    return category_for(len(table.seats), partners)
+
+
+async def load(
+    db: AsyncSession, game: str, category: str, players: Sequence[str]
+) -> dict[str, PlayerRating]:
+    """The stored rating rows of ``players`` (missing ones are absent)."""
+    if not players:
+        return {}
+    rows = (
+        await db.scalars(
+            select(PlayerRating).where(
+                PlayerRating.game == game,
+                PlayerRating.category == category,
+                PlayerRating.player.in_(list(players)),
+            )
+        )
+    ).all()
+    return {r.player: r for r in rows}
+
+
+def as_rating(row: PlayerRating | None) -> Rating:
+    """The pure rating of a row (the default for a newcomer)."""
+    if row is None:
+        return Rating()
+    return Rating(mu=row.mu, sigma=row.sigma, games=row.games)
+
+
+def holder(seat: Mapping[str, Any]) -> tuple[str | None, bool]:
+    """Who a seat's result belongs to, and whether they left: the person seated, or the person
+    a bot replaced (who left); a bot's own seat: its ``bot:<name>``.
+
+    >>> holder({"kind": "bot", "bot": "medium", "replaced": {"user_id": 5}})
+    ('u:5', True)
+    """
+    replaced = seat.get("replaced")
+    if seat.get("kind") == "bot" and isinstance(replaced, dict) and replaced.get("user_id"):
+        return f"u:{replaced['user_id']}", True
+    return player_key(seat), False
+
+
+async def rate_table(
+    sessions: async_sessionmaker[AsyncSession], table: LiveTable, rate_bots: bool = False
+) -> bool:
+    """Update the ratings after ``table``'s game ended; false when the game is not rated (see
+    the module docstring; ``rate_bots``: the operator's ``rate_bot_games``)."""
+    result: GameResult | None = table.result()
+    if result is None:
+        return False
+    held = [holder(s) for s in table.seats]
+    keys = [k for k, _left in held]
+    if any(k is None for k in keys) or len(set(keys)) != len(keys):
+        return False
+    players = [k for k in keys if k is not None]
+    people = [p for p in players if not p.startswith("bot:")]
+    if not people or (len(people) < len(players) and not rate_bots):
+        return False
+    leavers = [i for i, (_k, left) in enumerate(held) if left]
+    ending = (table.settings or {}).get("ending") or {}
+    if ending.get("reason") in ("resign", "claim") and ending.get("seat") not in leavers:
+        leavers.append(int(ending["seat"]))  # resigned, or left and the win was claimed
+    names = [
+        str((s.get("replaced") or {}).get("name") or s.get("name") or p)
+        for s, p in zip(table.seats, players, strict=True)
+    ]
+    await rate_result(
+        sessions,
+        table.game,
+        table_category(table),
+        list(zip(players, names, strict=True)),
+        list(result.scores),
+        result.winner,
+        leavers,
+    )
+    return True
+
+
+async def rate_result(
+    sessions: async_sessionmaker[AsyncSession],
+    game: str,
+    category: str,
+    players: Sequence[tuple[str, str]],
+    scores: Sequence[int],
+    winner: int | None,
+    leavers: Sequence[int] = (),
+) -> None:
+    """Rate one finished game: ``players`` (key, name) by seat, their final ``scores`` and the
+    winning seat. Over-the-board cards signed by both players are rated like tables."""
+    keys = [p for p, _name in players]
+    async with sessions() as db, db.begin():
+        rows = await load(db, game, category, keys)
+        new = rate_game(
+            [as_rating(rows.get(p)) for p in keys], list(scores), winner, category, list(leavers)
+        )
+        for (p, name), r in zip(players, new, strict=True):
+            if p.startswith("bot:"):
+                continue  # bots are never rated
+            row = rows.get(p)
+            if row is None:
+                row = PlayerRating(game=game, category=category, player=p)
+                db.add(row)
+            row.name = name[:40]
+            row.mu, row.sigma, row.games, row.updated_at = r.mu, r.sigma, r.games, now()
+
+
+async def ordinals(
+    sessions: async_sessionmaker[AsyncSession], game: str, category: str, players: Sequence[str]
+) -> dict[str, float]:
+    """The ordinal (mu - 3 sigma) of each player; a newcomer has the default rating's."""
+    async with sessions() as db:
+        rows = await load(db, game, category, sorted(set(players)))
+    return {p: as_rating(rows.get(p)).ordinal for p in players}
+
+
+SCALE = 30.0
+"""Rating points per unit of OpenSkill skill: one unit of ``mu`` between two settled players is
+worth about 30 Elo points of winning chance (PL model, ``beta = 25/6``)."""
+CENTRE = 1500
+PROVISIONAL_GAMES = 10
+"""A rating over fewer games than this is provisional (shown with a question mark)."""
+
+
+def display_rating(ordinal: float) -> int:
+    """The rating a person reads: OpenSkill's ordinal on a familiar scale, a newcomer at 1500.
+
+    >>> display_rating(0.0), display_rating(5.4), display_rating(-1.8)
+    (1500, 1662, 1446)
+    """
+    return round(CENTRE + SCALE * ordinal)
+
+
+async def leaderboard(
+    sessions: async_sessionmaker[AsyncSession],
+    game: str,
+    category: str,
+    limit: int = 100,
+    bots: bool = False,
+) -> list[dict[str, Any]]:
+    """The best ``limit`` ratings of a game and category, by ordinal: the people's, or with
+    ``bots`` the bot accounts' (never mixed; the built-in bots' rows are old: they are not
+    rated any more)."""
+    ordinal = PlayerRating.mu - 3 * PlayerRating.sigma  # (Rating.ordinal, in SQL)
+    async with sessions() as db:
+        ranked = (
+            await db.scalars(
+                select(PlayerRating)
+                .where(
+                    PlayerRating.game == game,
+                    PlayerRating.category == category,
+                    _bot_player() if bots else ~_bot_player(),
+                )
+                .order_by(ordinal.desc(), PlayerRating.player)
+                .limit(limit)
+            )
+        ).all()
+    return [
+        {
+            "rank": i + 1,
+            "player": r.player,
+            "name": r.name,
+            "bot": bots,
+            "user_id": int(r.player[2:]) if r.player.startswith("u:") else None,
+            "rating": display_rating(as_rating(r).ordinal),
+            "provisional": r.games < PROVISIONAL_GAMES,
+            "mu": round(r.mu, 3),
+            "sigma": round(r.sigma, 3),
+            "ordinal": round(as_rating(r).ordinal, 3),
+            "games": r.games,
+        }
+        for i, r in enumerate(ranked)
+    ]
+
+
+def _bot_player() -> ColumnElement[bool]:
+    """Whether a rating's player is a bot, built in (``bot:<name>``) or a bot account."""
+    robots = select(literal("u:").concat(cast(User.id, String))).where(User.is_bot.is_(True))
+    return or_(PlayerRating.player.like("bot:%"), PlayerRating.player.in_(robots))
+
+
+async def rated_people(sessions: async_sessionmaker[AsyncSession], game: str, category: str) -> int:
+    """How many people (not bots, not bot accounts) have a rating in a game and category."""
+    async with sessions() as db:
+        found = await db.scalar(
+            select(func.count())
+            .select_from(PlayerRating)
+            .where(
+                PlayerRating.game == game,
+                PlayerRating.category == category,
+                ~_bot_player(),
+            )
+        )
+    return int(found or 0)

@@ -1,0 +1,1 @@
+"""The rules pages for players (:mod:`.pages`), with figures the engines draw (:mod:`.figures`)."""

@@ -1,0 +1,114 @@
+"""The rules pages: ``/rules`` and ``/rules/<game>``, one page a game, for players.
+
+The text is Markdown kept with the client (``web/rules/<game>.md``, the repository's own rules
+text); each page is rendered once per process. Its pictures are ``<figure>`` elements that name a
+position in a few words, built by the engines (:mod:`boneyard.server.rules.figures`) and drawn in
+the browser by the same tile renderer as the tables (``web/rules.js``). Every option of a game is
+a row of the page's options table; ``tests/server/test_rules_pages.py`` holds the pages to the
+options dataclasses.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+from string import Template
+
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse
+from markdown_it import MarkdownIt
+
+from boneyard.games.registry import MODULES, get_spec
+from boneyard.server.rules.figures import expand_figures
+from boneyard.server.webfiles import WEB
+
+RULES = WEB / "rules"
+GAMES = tuple(MODULES)  # the page order: High Five, Merry-Go-Round, High Fives, Highrise
+NO_SUCH_GAME = (
+    "<h1>No such game</h1>"
+    '<p>Boneyard has no game by that name. <a href="/rules">All the rules</a></p>'
+)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def render_markdown(text: str, game: str | None = None) -> str:
+    """HTML of a rules text: CommonMark with tables and raw HTML (the figures), headings with
+    ids (so that options and sections can be linked: ``/rules/highfive#options``)."""
+    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    tokens = md.parse(expand_figures(text, game) if game else text)
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.tag in ("h2", "h3"):
+            tok.attrSet("id", _slug(tokens[i + 1].content))
+        elif tok.type == "table_open" and tokens[i + 4].content == "option":
+            tok.attrSet("class", "options")  # stacked row by row on a phone
+    out: str = md.renderer.render(tokens, md.options, {})
+    return out
+
+
+def source(game: str) -> str:
+    """The Markdown rules text of ``game``."""
+    return (RULES / f"{game}.md").read_text(encoding="utf-8")
+
+
+def _title(game: str) -> str:
+    return get_spec(game).title
+
+
+def _nav(current: str | None) -> str:
+    items = [
+        f'<li><a href="/rules/{g}"{" aria-current=page" if g == current else ""}>'
+        f"{html.escape(_title(g))}</a></li>"
+        for g in GAMES
+    ]
+    links = "".join(items)
+    return f'<nav class="rules-nav" aria-label="Rules of each game"><ul>{links}</ul></nav>'
+
+
+def _page(title: str, current: str | None, body: str) -> str:
+    shell = Template((WEB / "rules.html").read_text(encoding="utf-8"))
+    return shell.substitute(title=html.escape(title), nav=_nav(current), body=body)
+
+
+def _summary(game: str) -> str:
+    """The first paragraph of a game's page (under its title): the blurb of the index."""
+    paragraphs = [p for p in source(game).split("\n\n") if p.strip() and not p.startswith("#")]
+    return render_markdown(paragraphs[0])
+
+
+@functools.cache
+def game_page(game: str) -> str:
+    """The whole HTML page of one game's rules."""
+    return _page(f"{_title(game)} rules", game, render_markdown(source(game), game))
+
+
+@functools.cache
+def index_page() -> str:
+    """``/rules``: the four games, a line each."""
+    parts = ["<h1>How to play</h1>", render_markdown((RULES / "index.md").read_text("utf-8"))]
+    for g in GAMES:
+        spec = get_spec(g)
+        parts.append(
+            f'<section class="rules-game"><h2><a href="/rules/{g}">{html.escape(spec.title)}</a>'
+            f"</h2><p class=note>{spec.min_players}–{spec.max_players} players</p>"
+            f"{_summary(g)}</section>"
+        )
+    return _page("How to play", None, "\n".join(parts))
+
+
+def add_routes(app: FastAPI) -> None:
+    """``GET /rules`` and ``GET /rules/{game}`` (a 404 page for a game Boneyard does not have)."""
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules_index() -> HTMLResponse:
+        return HTMLResponse(index_page())
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: str) -> HTMLResponse:
+        if game not in GAMES:
+            body = NO_SUCH_GAME
+            return HTMLResponse(_page("No such game", None, body), status_code=404)
+        return HTMLResponse(game_page(game))

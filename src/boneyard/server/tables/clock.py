@@ -1,0 +1,376 @@
+"""The optional turn clock and its abandonment rule.
+
+A table may be created with a clock (``game_tables.settings["clock"]``, e.g.
+``{"per_move": 60, "grace": 30, "bot": "medium"}``). While a *person* seat is to act:
+
+1. **Move time**: the seat has ``per_move`` seconds, counted from the moment its turn began: the
+   ``created_at`` of the table's last log entry (the move or deal that made it this seat's turn),
+   or the moment the person took the seat back, whichever is later. Everyone sees the countdown:
+   each view carries ``clock`` with the deadline (server time, seconds since the epoch) and the
+   seconds remaining.
+2. **Grace**: when the move time is up every socket gets ``{"type": "clock", "clock": {...,
+   "phase": "grace"}}`` (the warning) and the seat has ``grace`` more seconds.
+3. **Abandonment**: when the grace ends, a bot of the table's level takes the seat and plays on
+   for the rest of the game — unless the ``on_timeout`` hook handles it (an event's table
+   whose time-out rule is "the seat loses the game" or "the director decides": docs/events.md).
+   The change is committed (``game_tables.seats`` and
+   ``settings["seat_changes"]``) before any socket hears of it; the record's
+   ``meta.substitutions`` lists it (seat, hand, sequence number, bot, the person replaced).
+
+The replaced person may **take the seat back** at any time before the game ends (WebSocket
+``{"type": "reclaim"}`` or ``POST /api/tables/{id}/reclaim``); their clock then starts afresh.
+A disconnected person's clock keeps running (no separate rule). Deadlines are derived from
+persisted timestamps, so a restarted server resumes every clock where it was; a seat is never
+abandoned sooner than ``grace`` seconds after the server started (downtime is not the player's
+fault, and they get the warning first).
+
+``scale`` multiplies every duration (tests run a 60-second clock in a fraction of a second).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from fastapi import Depends, FastAPI, HTTPException
+from pydantic import BaseModel, Field
+
+from boneyard.bots import BOTS
+from boneyard.core.errors import BoneyardError
+from boneyard.core.protocol import JSON
+
+if TYPE_CHECKING:
+    from boneyard.server.tables.manager import LiveTable, TableManager
+
+log = logging.getLogger("boneyard.server.tables.clock")
+
+TimeoutHook = Callable[["LiveTable", int, int], Awaitable[bool]]
+"""``(table, seat, version)``: a seat's time ran out at that version of the table."""
+
+PER_MOVE_CHOICES = (30, 60, 120)
+"""What the lobby offers (seconds per move); the API takes any ``MIN_PER_MOVE..MAX_PER_MOVE``."""
+DEFAULT_PER_MOVE = 60
+"""The clock of a table where people play each other, unless its creator chose otherwise."""
+MIN_PER_MOVE = 5
+MAX_PER_MOVE = 3600
+DEFAULT_GRACE = 30
+DEFAULT_BOT = "medium"
+FALLBACK_BOT = "greedy"
+
+
+class ClockIn(BaseModel):
+    """A table's clock as asked for at creation: seconds per move, grace seconds, bot level."""
+
+    per_move: int = Field(ge=MIN_PER_MOVE, le=MAX_PER_MOVE)
+    grace: int = Field(default=DEFAULT_GRACE, ge=0, le=MAX_PER_MOVE)
+    bot: str | None = Field(default=None, max_length=20)
+
+
+def clock_settings(clock: ClockIn | None, game: str) -> dict[str, Any] | None:
+    """The ``settings["clock"]`` value for a new table of ``game`` (``None``: no clock).
+
+    The bot defaults to ``medium``, or ``greedy`` for a game the expert bots cannot play yet.
+
+    >>> clock_settings(ClockIn(per_move=60), "highfive")
+    {'per_move': 60, 'grace': 30, 'bot': 'medium'}
+    >>> clock_settings(ClockIn(per_move=30, grace=10, bot="greedy"), "highrise")["grace"]
+    10
+    """
+    if clock is None:
+        return None
+    from boneyard.bots.expert import GAMES_WITH_SEARCH, check_game
+
+    bot = clock.bot
+    if bot is None:
+        bot = DEFAULT_BOT if game in GAMES_WITH_SEARCH else FALLBACK_BOT
+    if bot not in BOTS:
+        raise BoneyardError(f"bot {bot!r} is unknown (bots: {', '.join(BOTS)})")
+    check_game(bot, game)
+    return {"per_move": clock.per_move, "grace": clock.grace, "bot": bot}
+
+
+def aware(t: datetime) -> datetime:
+    """``t`` with a time zone (SQLite drops it: the stored times are UTC)."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+def now() -> datetime:
+    """The current time (UTC)."""
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Where the clock of the seat to act stands."""
+
+    seat: int
+    version: int
+    deadline: datetime
+    grace_end: datetime
+    phase: str  # move | grace | abandon
+
+
+class TurnClock:
+    """Runs the clocks of every table of one :class:`TableManager` (one asyncio task per table
+    whose person seat is to act).
+
+    ``scale`` multiplies every duration (1.0 in production).
+    """
+
+    def __init__(self, manager: TableManager, scale: float = 1.0) -> None:
+        self.manager = manager
+        self.scale = scale
+        self.started = now()
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.wakes: dict[str, asyncio.Event] = {}
+        self.closed = False
+        # Asked first when a seat's grace ends (events decide what a time-out means at their
+        # tables); true: handled, no bot takes the seat. Called without the table's lock.
+        self.on_timeout: TimeoutHook | None = None
+
+    # -- the plan --------------------------------------------------------------------------------
+
+    @staticmethod
+    def settings(table: LiveTable) -> dict[str, Any] | None:
+        """The table's clock settings, or ``None``."""
+        clock = (table.settings or {}).get("clock")
+        return clock if isinstance(clock, dict) and clock.get("per_move") else None
+
+    def plan(self, table: LiveTable, at: datetime | None = None) -> Plan | None:
+        """The clock of the person seat to act (``None``: no clock runs now)."""
+        cfg = self.settings(table)
+        st = table.state
+        if cfg is None or st is None or table.ended or st.current_seat is None:
+            return None
+        if table.status != "playing":
+            return None  # closed: halted by an event, or nobody played for too long
+        seat = st.current_seat
+        if seat >= len(table.seats) or table.seats[seat].get("kind") != "person":
+            return None
+        t = at or now()
+        start = aware(table.last_at) if table.last_at is not None else t
+        back = table.seats[seat].get("reclaimed_at")
+        if isinstance(back, str):
+            start = max(start, aware(datetime.fromisoformat(back)))
+        deadline = start + timedelta(seconds=float(cfg["per_move"]) * self.scale)
+        grace = timedelta(seconds=float(cfg.get("grace", DEFAULT_GRACE)) * self.scale)
+        grace_end = max(deadline + grace, self.started + grace)
+        phase = "move" if t < deadline else "grace" if t < grace_end else "abandon"
+        return Plan(seat, table.version, deadline, grace_end, phase)
+
+    def status(self, table: LiveTable) -> JSON | None:
+        """The ``clock`` of a view: settings, and for the seat to act its phase, deadline (server
+        time, seconds since the epoch) and the seconds left in that phase (``None``: no clock)."""
+        cfg = self.settings(table)
+        if cfg is None:
+            return None
+        out: JSON = {
+            "per_move": cfg["per_move"],
+            "grace": cfg.get("grace", DEFAULT_GRACE),
+            "bot": cfg.get("bot"),
+            "seat": None,
+        }
+        t = now()
+        p = self.plan(table, t)
+        if p is not None:
+            end = p.deadline if p.phase == "move" else p.grace_end
+            out.update(
+                seat=p.seat,
+                phase="move" if p.phase == "move" else "grace",
+                deadline=p.deadline.timestamp(),
+                grace_until=p.grace_end.timestamp(),
+                remaining=round(max(0.0, (end - t).total_seconds()), 3),
+                server_time=t.timestamp(),
+            )
+        return out
+
+    # -- the tasks -------------------------------------------------------------------------------
+
+    def arm(self, table: LiveTable) -> None:
+        """(Re)consider the table's clock: called after every change of the table."""
+        if self.closed or self.settings(table) is None:
+            return
+        task = self.tasks.get(table.id)
+        if task is not None and not task.done():
+            self.wakes[table.id].set()
+            return
+        if self.plan(table) is None:
+            return
+        self.wakes[table.id] = asyncio.Event()
+        self.tasks[table.id] = asyncio.create_task(self._run(table))
+
+    def resume_all(self) -> None:
+        """Start the clocks of the tables loaded at start-up."""
+        self.started = now()
+        for table in list(self.manager.live.values()):
+            table.clock = self
+            self.arm(table)
+
+    async def close(self) -> None:
+        """Stop every clock task (on shutdown)."""
+        self.closed = True
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.tasks.clear()
+
+    async def _run(self, table: LiveTable) -> None:
+        wake = self.wakes[table.id]
+        warned: tuple[int, int] | None = None
+        try:
+            while True:
+                wake.clear()
+                p = self.plan(table)
+                if p is None:
+                    return
+                if p.phase == "abandon":
+                    try:
+                        hook = self.on_timeout
+                        if hook is None or not await hook(table, p.seat, p.version):
+                            await self._abandon(table, p)
+                    except Exception:  # e.g. the database is down: try again shortly
+                        log.exception("table %s: the abandonment failed", table.id)
+                        await asyncio.sleep(1.0)
+                    continue
+                if p.phase == "grace" and warned != (p.version, p.seat):
+                    warned = (p.version, p.seat)
+                    async with table.lock:  # not while a move is being committed
+                        if self.plan(table) is not None:
+                            await self._send_all(
+                                table, {"type": "clock", "clock": self.status(table)}
+                            )
+                    continue
+                end = p.deadline if p.phase == "move" else p.grace_end
+                delay = max(0.0, (end - now()).total_seconds()) + 0.001
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), delay)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the clock of table %s failed", table.id)
+        finally:
+            if self.tasks.get(table.id) is asyncio.current_task():
+                del self.tasks[table.id]
+
+    @staticmethod
+    async def _send_all(table: LiveTable, message: JSON) -> None:
+        for client in list(table.clients):
+            with contextlib.suppress(Exception):
+                await client.send(message)
+
+    # -- seat changes ------------------------------------------------------------------------------
+
+    async def _abandon(self, table: LiveTable, plan: Plan) -> None:
+        """The grace is over: a bot takes the seat (committed, then broadcast)."""
+        async with table.lock:
+            await self.manager.refresh_shared(table)  # (another process may have acted)
+            p = self.plan(table)
+            if (
+                p is None
+                or p.phase != "abandon"
+                or (p.seat, p.version) != (plan.seat, plan.version)
+            ):
+                return
+            cfg = self.settings(table) or {}
+            level = str(cfg.get("bot") or FALLBACK_BOT)
+            # (the replaced person's sockets now watch)
+            await self.manager.bot_takes_seat(table, p.seat, level, "abandoned")
+            log.info("table %s: seat %d abandoned, %s bot plays on", table.id, p.seat, level)
+            await table.broadcast()
+        self.manager.schedule_bots(table)
+
+    async def reclaim(self, table: LiveTable, user_id: int | None) -> int:
+        """Give the replaced person their seat back; returns the seat.
+
+        Raises :class:`BoneyardError` with the reason when they cannot.
+        """
+        if user_id is None:
+            raise BoneyardError("sign in to take back a seat")
+        async with table.lock:
+            await self.manager.refresh_shared(table)
+            st = table.state
+            seat = next(
+                (
+                    i
+                    for i, s in enumerate(table.seats)
+                    if s.get("kind") == "bot"
+                    and not s.get("resigned")
+                    and (s.get("replaced") or {}).get("user_id") == user_id
+                ),
+                None,
+            )
+            if seat is None:
+                raise BoneyardError("a bot plays no seat of yours at this table")
+            if st is None or table.ended:
+                raise BoneyardError("the game is over")
+            old = table.seats[seat]
+            seats = [dict(s) for s in table.seats]
+            at = now()
+            seats[seat] = {
+                "kind": "person",
+                "user_id": user_id,
+                "name": old.get("name") or old["replaced"].get("name"),
+                "reclaimed_at": at.isoformat(),
+            }
+            settings = copy.deepcopy(table.settings or {})
+            settings.setdefault("seat_changes", []).append(
+                {
+                    "event": "reclaimed",
+                    "seat": seat,
+                    "hand": table.hands_dealt() - 1,
+                    "seq": table.version,
+                    "name": str(old["replaced"].get("name")),
+                    "at": at.isoformat(),
+                }
+            )
+            await self.manager.save_seats(table, seats, settings)
+            table.bots.pop(seat, None)
+            await table.broadcast()
+        return seat
+
+
+def public_seat_name(seat: dict[str, Any]) -> Any:
+    """The name the lobby and the table show: ``bot (replacing NAME)`` for an abandoned seat.
+
+    >>> public_seat_name({"kind": "bot", "name": "Ann", "replaced": {"name": "Ann"}})
+    'bot (replacing Ann)'
+    """
+    replaced = seat.get("replaced")
+    if seat.get("kind") == "bot" and isinstance(replaced, dict):
+        return f"bot (replacing {replaced.get('name')})"
+    return seat.get("name")
+
+
+def substitutions(settings: dict[str, Any] | None) -> list[JSON]:
+    """The seat changes for the record's ``meta.substitutions``."""
+    return list((settings or {}).get("seat_changes") or [])
+
+
+def add_routes(app: FastAPI, manager: TableManager, need_user: Any, errors: Any) -> None:
+    """``POST /api/tables/{id}/reclaim``."""
+
+    @app.post("/api/tables/{table_id}/reclaim", responses=errors)
+    async def reclaim(table_id: str, user: Any = Depends(need_user)) -> JSON:  # noqa: B008 (a local dependency)
+        """Take back the seat a bot took when your clock ran out."""
+        table = await manager.get(table_id) if len(table_id) <= 32 else None
+        if table is None:
+            raise HTTPException(404, "no such table")
+        clock = table.clock
+        if clock is None:
+            raise HTTPException(400, "this table has no clock")
+        try:
+            seat = await clock.reclaim(table, user.id)
+        except BoneyardError as exc:
+            raise HTTPException(400, str(exc)) from None
+        out: JSON = table.public_json()
+        out["your_seat"] = seat
+        return out

@@ -1,0 +1,301 @@
+"""Leaving and going again: resign, abort, claim, rematch, play again (docs/server.md).
+
+* **Resign** (``{"type": "resign"}``, a seated person, the game in play): with two players the
+  opponent wins at once; with three or four a bot plays the seat out and the seat is placed last
+  (docs/rules-notes.md): it can never be the table's winner and rates last.
+* **Abort** (``{"type": "abort"}``): before every seat has moved in the first hand; the table
+  ends with no result and no rating (status ``aborted``).
+* **Claim** (``{"type": "claim", "seat": s, "how": "win" | "bot"}``): at a table without a turn
+  clock, once seat ``s``'s person has been disconnected for ``claim_after`` seconds (a minute:
+  ``tableview.CLAIM_AFTER``, or the site's ``--claim-after``): the win
+  (two players), or a bot plays the seat until its person takes it back (like the clock's
+  abandonment; ``seat_changes`` event ``handed``).
+* **Rematch** (``{"type": "rematch"}``, at the game's end): the same seats and options at a new
+  table, made when every person has accepted (bots accept at once); every socket learns its id.
+* **Play again** (``POST /api/tables/{id}/again``): a new table of the same game and options,
+  you and the same bots, the other people's seats open.
+
+An early ending is kept in ``settings["ending"]`` (``{reason, seat, winner, scores, hand,
+at}``) and the record's ``meta.ending`` (docs/records.md); it is committed before any socket
+hears of it. Tournament tables refuse all of this: their director decides forfeits.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fastapi import Depends, HTTPException
+
+from boneyard.core.errors import BoneyardError, IllegalActionError
+from boneyard.core.protocol import JSON
+from boneyard.server.tables import presence
+from boneyard.server.tables.clock import DEFAULT_BOT, FALLBACK_BOT
+from boneyard.server.tables.manager import LiveTable, TableManager, now
+from boneyard.server.tables.tableview import abortable
+from boneyard.store.models import GameTable
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from boneyard.server.lobby.service import Lobby
+
+
+def stand_in(table: LiveTable) -> str:
+    """The bot level that plays a seat its person left: the clock's, else ``medium`` (``greedy``
+    for a game the searching bots cannot play)."""
+    from boneyard.bots.expert import GAMES_WITH_SEARCH
+
+    level = ((table.settings or {}).get("clock") or {}).get("bot")
+    if isinstance(level, str):
+        return level
+    return DEFAULT_BOT if table.game in GAMES_WITH_SEARCH else FALLBACK_BOT
+
+
+def people(table: LiveTable) -> dict[int, int]:
+    """Seat → user id of every person who holds (or held, before a bot took over) a seat."""
+    out = {}
+    for i, s in enumerate(table.seats):
+        user = (
+            s.get("user_id")
+            if s.get("kind") == "person"
+            else (s.get("replaced") or {}).get("user_id")
+        )
+        if isinstance(user, int):
+            out[i] = user
+    return out
+
+
+def scores_of(table: LiveTable) -> list[int]:
+    """The public scores now."""
+    st = table.state
+    view = st.observation(None).to_json() if st is not None else {}
+    return [int(x) for x in view.get("scores") or [0] * len(table.seats)]
+
+
+class Endings:
+    """Resign, abort, claim, rematch and play again at the tables of one :class:`TableManager`."""
+
+    def __init__(self, tables: TableManager, lobby: Lobby) -> None:
+        self.tables = tables
+        self.lobby = lobby
+
+    # -- checks -------------------------------------------------------------------------------
+
+    @staticmethod
+    def my_seat(table: LiveTable, user_id: int | None) -> int:
+        """The seat ``user_id`` plays, or the reason they cannot act on the game."""
+        if user_id is None:
+            raise IllegalActionError("sign in to play")
+        if (table.settings or {}).get("event"):
+            raise IllegalActionError(
+                "this is a tournament game: its director decides forfeits and replays"
+            )
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise IllegalActionError("you are watching this table, not playing at it")
+        return seat
+
+    @staticmethod
+    def in_play(table: LiveTable) -> None:
+        """The reason the game is not in play, if it is not."""
+        if table.state is None or table.status == "open":
+            raise IllegalActionError("the game has not started yet")
+        if table.ended or table.status != "playing":
+            raise IllegalActionError("the game is over")
+
+    # -- resign, abort, claim ------------------------------------------------------------------
+
+    async def resign(self, table: LiveTable, user_id: int | None) -> None:
+        """``user_id`` resigns (see the module docstring)."""
+        async with table.lock:
+            await self.tables.refresh_shared(table)
+            seat = self.my_seat(table, user_id)
+            self.in_play(table)
+            if len(table.seats) == 2:
+                ending = self.ending(table, "resign", seat, 1 - seat)
+                await self.finish(table, ending, "over")
+            else:
+                await self.stand_in(table, seat, "resigned")
+        await self.after(table)
+
+    async def abort(self, table: LiveTable, user_id: int | None) -> None:
+        """``user_id`` aborts the game before everyone has moved in the first hand."""
+        async with table.lock:
+            await self.tables.refresh_shared(table)
+            seat = self.my_seat(table, user_id)
+            self.in_play(table)
+            if not abortable(table):
+                raise IllegalActionError(
+                    "too late to abort: every player has moved (you may resign instead)"
+                )
+            await self.finish(table, self.ending(table, "abort", seat, None), "aborted")
+        await self.after(table)
+
+    async def claim(self, table: LiveTable, user_id: int | None, seat: Any, how: Any) -> None:
+        """``user_id`` claims the win over, or hands to a bot, the seat ``seat`` whose person
+        has been away for ``claim_after`` seconds (a table without a clock)."""
+        async with table.lock:
+            await self.tables.refresh_shared(table)
+            mine = self.my_seat(table, user_id)
+            self.in_play(table)
+            if (table.settings or {}).get("clock"):
+                raise IllegalActionError(
+                    "this table has a turn clock: a bot takes an absent player's seat when "
+                    "their time runs out"
+                )
+            if how not in ("win", "bot"):
+                raise IllegalActionError('"how" is "win" or "bot"')
+            if (
+                not isinstance(seat, int)
+                or isinstance(seat, bool)
+                or not (0 <= seat < len(table.seats))
+            ):
+                raise IllegalActionError('"seat" must be the number of a seat at this table')
+            if seat == mine or table.seats[seat].get("kind") != "person":
+                raise IllegalActionError("you can claim only another person's seat")
+            presence.sync(table)
+            gone = presence.away_for(table, seat)
+            if gone < table.claim_after:
+                name = table.seats[seat].get("name")
+                if gone == 0:
+                    raise IllegalActionError(f"{name} is at the table")
+                raise IllegalActionError(
+                    f"{name} has been away for {int(gone)} s: you may claim after "
+                    f"{int(table.claim_after)} s"
+                )
+            if how == "win":
+                if len(table.seats) != 2:
+                    raise IllegalActionError(
+                        "with more than two players, hand the absent player's seat to a bot"
+                    )
+                await self.finish(table, self.ending(table, "claim", seat, mine), "over")
+            else:
+                await self.stand_in(table, seat, "handed")
+        await self.after(table)
+
+    def ending(self, table: LiveTable, reason: str, seat: int, winner: int | None) -> JSON:
+        """An early ending, as ``settings["ending"]`` keeps it."""
+        return {
+            "reason": reason,
+            "seat": seat,
+            "winner": winner,
+            "scores": scores_of(table),
+            "hand": table.hands_dealt() - 1,
+            "at": now().isoformat(),
+        }
+
+    async def finish(self, table: LiveTable, ending: JSON, status: str) -> None:
+        """End the game early: commit the ending and status (with the record), then tell
+        every socket (the caller holds the lock)."""
+        old = table.settings
+        table.settings = {**(table.settings or {}), "ending": ending}
+        try:
+            record = table.record()
+            async with self.tables.sessions() as db, db.begin():
+                row = await db.get(GameTable, table.id)
+                if row is None:
+                    raise BoneyardError("no such table")
+                row.settings, row.status, row.record = table.settings, status, record
+        except BaseException:
+            table.settings = old
+            raise
+        table.status = table.stored_status = status
+        self.tables.lobby_version += 1
+        self.tables.breaks.clear(table)
+        table.log().note_changes(table.settings, table.version)
+        await table.broadcast()
+
+    async def stand_in(self, table: LiveTable, seat: int, event: str) -> None:
+        """A bot plays ``seat`` from now on (``resigned``: to the end, placed last; ``handed``:
+        until its person takes it back). The caller holds the lock."""
+        mark = {"resigned": True} if event == "resigned" else None
+        await self.tables.bot_takes_seat(table, seat, stand_in(table), event, mark)
+        presence.sync(table)
+        await table.broadcast()
+
+    async def after(self, table: LiveTable) -> None:
+        """After a change: tell the other processes; the hooks of a game that ended (ratings,
+        the stored result); bots move on."""
+        await self.tables.announce(table)
+        if table.status == "over" and (table.settings or {}).get("ending"):
+            self.tables.game_over(table)
+        self.tables.schedule_bots(table)
+
+    # -- rematch, play again ---------------------------------------------------------------------
+
+    async def rematch(self, table: LiveTable, user_id: int | None) -> None:
+        """``user_id`` accepts a rematch; the new table is made when every person has."""
+        created: LiveTable | None = None
+        async with table.lock:
+            await self.tables.refresh_shared(table)
+            if (table.settings or {}).get("event"):
+                raise IllegalActionError("this is a tournament game: the event sets the next one")
+            held = people(table)
+            seat = next((i for i, u in held.items() if u == user_id), None)
+            if seat is None:
+                raise IllegalActionError("only the players of this game can ask for a rematch")
+            if table.status != "over":
+                raise IllegalActionError("a rematch is offered once the game is over")
+            offer = dict((table.settings or {}).get("rematch") or {"accepted": [], "table": None})
+            if offer.get("table"):
+                raise IllegalActionError("the rematch has started already")
+            offer["accepted"] = sorted(set(offer.get("accepted") or []) | {seat})
+            # A bot account accepts at once, as the built-in bots do (its program is told of
+            # the new table's seat by its event stream).
+            waited = {i for i, u in held.items() if u not in table.bot_users}
+            if waited <= set(offer["accepted"]):
+                created = await self.new_table(table, None)
+                offer["table"] = created.id
+            settings = {**(table.settings or {}), "rematch": offer}
+            async with self.tables.sessions() as db, db.begin():
+                row = await db.get(GameTable, table.id)
+                if row is not None:
+                    row.settings = settings
+            table.settings = settings
+            await table.broadcast()
+        await self.tables.announce(table)
+
+    async def new_table(self, table: LiveTable, me: int | None) -> LiveTable:
+        """A table like ``table``: the same seats (a rematch), or ``me`` with the same bots and
+        the other people's seats open (play again)."""
+        seats: list[dict[str, Any]] = []
+        held = people(table)
+        for i, s in enumerate(table.seats):
+            user = held.get(i)
+            if user is not None and (me is None or user == me):
+                name = s.get("name") if s.get("kind") == "person" else s["replaced"]["name"]
+                seats.append({"kind": "person", "user_id": user, "name": name})
+            elif user is not None:
+                seats.append({"kind": "open", "name": None})
+            else:
+                seats.append({"kind": "bot", "bot": s.get("bot"), "name": s.get("name")})
+        keep = ("clock", "bot_pace")
+        settings = {k: v for k, v in (table.settings or {}).items() if k in keep}
+        return await self.lobby.open_table(
+            table.game, dict(table.options), seats, settings, table.private, me or table.created_by
+        )
+
+
+def add_routes(app: FastAPI, endings: Endings, need_user: Any, errors: Any) -> None:
+    """``POST /api/tables/{id}/again``: play again."""
+
+    @app.post("/api/tables/{table_id}/again", responses=errors)
+    async def again(table_id: str, user: Any = Depends(need_user)) -> JSON:  # noqa: B008 (a local dependency)
+        """A new table of this finished game's game and options: you, the same bots, the other
+        people's seats open for anyone."""
+        table = await endings.lobby.need_table(table_id)
+        if user.id not in people(table).values():
+            raise HTTPException(403, "only the players of this game can play it again")
+        if not table.ended:
+            raise HTTPException(400, "the game is not over yet")
+        if (table.settings or {}).get("event"):
+            raise HTTPException(400, "this is a tournament game: the event sets the next one")
+        await endings.lobby.check_caps(user, bot_only=False)
+        created = await endings.new_table(table, user.id)
+        return {**created.public_json(), **_invite(created)}
+
+
+def _invite(table: LiveTable) -> JSON:
+    from boneyard.server.tables.access import invite_json
+
+    return invite_json(table)

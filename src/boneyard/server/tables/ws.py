@@ -1,0 +1,287 @@
+"""The live table's WebSocket: ``/ws/tables/{id}`` (protocol in docs/server.md).
+
+A socket sees the table from its person's seat (a spectator: no seat); every message it sends
+is answered, an invalid one by ``{"type": "error", "message": ...}`` that changes nothing. Limits:
+frames over ``WS_MAX_FRAME`` bytes are never read (uvicorn closes the socket, code 1009), a message
+over ``MAX_WS_MESSAGE`` bytes is refused, and messages are rate-limited per socket and per person
+(or address) across processes (boneyard.server.ratelimit). A socket whose session ends (signed
+out, "sign out everywhere") is closed, on whichever process holds it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+from typing import Any
+
+from fastapi import FastAPI, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
+
+from boneyard.core.errors import BoneyardError, IllegalActionError
+from boneyard.server import validation
+from boneyard.server.accounts.service import Accounts
+from boneyard.server.botapi.service import bot_sender
+from boneyard.server.ratelimit import Limits
+from boneyard.server.tables import access
+from boneyard.server.tables.chat import Chat
+from boneyard.server.tables.clock import TurnClock
+from boneyard.server.tables.endings import Endings
+from boneyard.server.tables.manager import (
+    DB_ERRORS,
+    SITE,
+    Client,
+    LiveTable,
+    StaleError,
+    TableManager,
+)
+from boneyard.server.tables.presence import Presence
+
+MAX_WS_MESSAGE = 4096
+TYPES = "resync, chat, mute, unmute, seed, reclaim, continue, resign, abort, claim and rematch"
+
+
+class TableSocket:
+    """The socket handler of one app (see the module docstring)."""
+
+    def __init__(
+        self,
+        tables: TableManager,
+        accounts: Accounts,
+        chat: Chat,
+        clock: TurnClock,
+        limits: Limits,
+        local: Limits,
+        endings: Endings,
+    ) -> None:
+        self.tables = tables
+        self.endings = endings
+        self.presence = Presence(tables)
+        self.accounts = accounts
+        self.chat = chat
+        self.clock = clock
+        self.limits = limits
+        self.local = local  # per-socket counters: a socket lives in one process
+        tables.site_handlers["sessions_ended"] = self.sessions_ended
+        accounts.ended = self.announce_ended
+
+    async def announce_ended(self, keys: list[str]) -> None:
+        """Sessions ended: close their sockets here and in every other process."""
+        await self.tables.broadcaster.publish(SITE, {"type": "sessions_ended", "sessions": keys})
+
+    async def sessions_ended(self, message: dict[str, Any]) -> None:
+        """Close the local sockets of the sessions in ``message``."""
+        ended = set(message.get("sessions") or [])
+        for table in list(self.tables.live.values()):
+            for client in list(table.clients):
+                if client.session in ended and client.close is not None:
+                    with contextlib.suppress(Exception):
+                        await client.close()
+
+    async def serve(self, websocket: WebSocket, table_id: str) -> None:
+        """One socket, from its opening to its end."""
+        origin = websocket.headers.get("origin")
+        host = websocket.headers.get("host")
+        if origin is not None and host is not None and origin.split("://", 1)[-1] != host:
+            await websocket.close(code=1008, reason="cross-site socket refused")
+            return
+        try:
+            table = await self.tables.get(table_id) if len(table_id) <= 32 else None
+            user = await self.accounts.user_of(websocket)
+            if table is not None and self.tables.broadcaster.distributed:
+                await self.tables.catch_up(table)  # another process may have moved it on
+        except DB_ERRORS:
+            self.tables.metrics.db_errors.inc()
+            await websocket.close(code=1013, reason="the database is unavailable: try again")
+            return
+        user_id = user.id if user else None
+        if table is None or not access.may_see(
+            table, user_id, websocket.query_params.get("invite")
+        ):
+            await websocket.close(code=1008, reason="no such table")
+            return
+        await websocket.accept()
+
+        async def close() -> None:
+            await websocket.close(code=1008, reason="signed out")
+
+        session = user.session if user else ""
+        send = bot_sender(websocket.send_json) if user and user.by_token else websocket.send_json
+        client = Client(send, table.seat_of(user_id), user_id, session, close)
+        # (?presence=1: this socket also hears when a seat's person comes or goes)
+        client.presence = websocket.query_params.get("presence") == "1"
+        table.clients.append(client)
+        if table.bot_only:  # a paused bot-only table moves on while watched
+            self.tables.schedule_bots(table)
+        person = str(user_id) if user_id is not None else _address(websocket)
+        sock = secrets.token_hex(8)
+        try:
+            await client.send(table.view(client.seat))
+            await self.chat.send_history(table, client)
+            await self.presence.changed(table)
+            while True:
+                text = await validation.receive_text(websocket)  # None: a binary frame
+                if not await self.local.hit("ws", sock) or not await self.limits.hit(
+                    "ws_person", person
+                ):
+                    await error(websocket, table, "too many messages: slow down")
+                    continue
+                if text is None:
+                    await error(websocket, table, "a message is JSON text, not a binary frame")
+                    continue
+                if len(text) > MAX_WS_MESSAGE or validation.size(text) > MAX_WS_MESSAGE:
+                    await error(
+                        websocket, table, f"message too large (over {MAX_WS_MESSAGE} bytes)"
+                    )
+                    continue
+                try:
+                    await self.handle(websocket, table, client, text)
+                except DB_ERRORS:
+                    self.tables.metrics.db_errors.inc()
+                    await error(
+                        websocket, table, "the database is unavailable: nothing changed, try again"
+                    )
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            pass  # (Disconnected: a send to this socket failed first, e.g. a dropped client)
+        finally:
+            if client in table.clients:
+                table.clients.remove(client)
+            with contextlib.suppress(Exception):
+                await self.presence.changed(table)
+
+    async def handle(
+        self, websocket: WebSocket, table: LiveTable, client: Client, text: str
+    ) -> None:
+        """One message (already within the limits)."""
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            await error(websocket, table, "the message is not valid JSON")
+            return
+        except RecursionError:
+            await error(websocket, table, "the message is nested too deeply")
+            return
+        if not isinstance(msg, dict):
+            await error(websocket, table, 'a message is an object like {"seq": 3, "action": {...}}')
+            return
+        kind = msg.get("type")
+        if kind == "resync":
+            if self.tables.broadcaster.distributed:
+                await self.tables.catch_up(table)
+            await client.send(table.view(client.seat))
+            await self.chat.send_history(table, client)
+        elif kind in ("chat", "mute", "unmute"):
+            await self.chat.handle(table, client, msg)
+        elif kind == "seed":  # a client seed for the next hand (docs/fairness.md)
+            await self.seed(websocket, table, client, msg)
+        elif kind == "reclaim":
+            try:
+                await self.clock.reclaim(table, client.user_id)
+            except BoneyardError as exc:
+                await error(websocket, table, str(exc))
+        elif kind in ("continue", "resign", "abort", "claim", "rematch"):
+            try:
+                await self.table_action(table, client, kind, msg)
+            except BoneyardError as exc:
+                await error(websocket, table, str(exc), kind)
+        elif "type" in msg:  # a move has no type: an unknown type is never taken for a move
+            await error(
+                websocket,
+                table,
+                f'unknown message type (a move is {{"seq": <version>, "action": {{...}}}}; '
+                f"the others are {TYPES})",
+            )
+        elif "action" not in msg or "seq" not in msg:
+            await error(websocket, table, 'a move is {"seq": <version>, "action": {...}}')
+        else:
+            await self.move(websocket, table, client, msg)
+
+    async def table_action(
+        self, table: LiveTable, client: Client, kind: str, msg: dict[str, Any]
+    ) -> None:
+        """Continue after a hand, resign, abort, claim, rematch (boneyard.server.tables.between and
+        boneyard.server.tables.endings); the answer is the views every socket gets."""
+        if kind == "continue":
+            await self.tables.breaks.press(table, client.seat, msg.get("hand"))
+        elif kind == "resign":
+            await self.endings.resign(table, client.user_id)
+        elif kind == "abort":
+            await self.endings.abort(table, client.user_id)
+        elif kind == "claim":
+            await self.endings.claim(table, client.user_id, msg.get("seat"), msg.get("how"))
+        else:
+            await self.endings.rematch(table, client.user_id)
+
+    async def seed(
+        self, websocket: WebSocket, table: LiveTable, client: Client, msg: dict[str, Any]
+    ) -> None:
+        """A client seed; a refusal carries ``about: seed`` (the page keeps it apart)."""
+        try:
+            reply = await self.tables.add_client_seed(
+                table, client.seat, msg.get("hand"), msg.get("seed")
+            )
+        except BoneyardError as exc:
+            await websocket.send_json(
+                {
+                    "type": "error",
+                    "message": str(exc),
+                    "version": table.version,
+                    "about": "seed",
+                    "hand": msg.get("hand"),
+                }
+            )
+            return
+        await websocket.send_json(reply)
+
+    async def move(
+        self, websocket: WebSocket, table: LiveTable, client: Client, msg: dict[str, Any]
+    ) -> None:
+        """A move: applied, or a resync (stale), or the reason it is refused."""
+        try:
+            await self.tables.act(table, client.seat, msg["seq"], msg["action"])
+        except StaleError:
+            view = table.view(client.seat)
+            view["type"] = "resync"
+            view["message"] = "the table moved on: here is the current view"
+            await client.send(view)
+        except (IllegalActionError, BoneyardError) as exc:
+            await error(websocket, table, str(exc))
+
+
+async def error(
+    websocket: WebSocket, table: LiveTable, message: str, about: str | None = None
+) -> None:
+    """An error answer (``clean``: a message may echo a lone surrogate sent as a JSON escape,
+    which UTF-8 cannot carry); ``about``: the message type it answers, when not a move."""
+    answer: dict[str, Any] = {
+        "type": "error",
+        "message": validation.clean(message),
+        "version": table.version,
+    }
+    if about is not None:
+        answer["about"] = about
+    await websocket.send_json(answer)
+
+
+def _address(websocket: WebSocket) -> str:
+    return websocket.client.host if websocket.client else "?"
+
+
+def add_socket(
+    app: FastAPI,
+    tables: TableManager,
+    accounts: Accounts,
+    chat: Chat,
+    clock: TurnClock,
+    limits: Limits,
+    local: Limits,
+    endings: Endings,
+) -> TableSocket:
+    """Route ``/ws/tables/{table_id}`` to a :class:`TableSocket`."""
+    handler = TableSocket(tables, accounts, chat, clock, limits, local, endings)
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await handler.serve(websocket, table_id)
+
+    return handler
