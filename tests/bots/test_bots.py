@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from boneyard.bots import BOTS, make_bot
+from boneyard.bots import BOTS, GreedyBot, RandomBot, make_bot
 from boneyard.bots.analysis import analyse, hint
 from boneyard.bots.expert import ExpertBot, action_values, search_for, value_of
 from boneyard.core.errors import BoneyardError
@@ -248,3 +248,19 @@ def test_hint_in_the_terminal_game() -> None:
         assert hint_text(other.observation(seat), get_spec(game).describe_action).startswith(
             "Hint: [bold]"
         )
+
+
+def test_a_bot_says_whether_it_blocks_and_one_that_does_not_say_is_taken_to() -> None:
+    from boneyard.core.protocol import blocks
+
+    rng = random.Random(1)
+    assert not blocks(RandomBot(rng)) and not blocks(GreedyBot(rng))
+    assert blocks(ExpertBot(rng, "easy"))
+
+    class Quiet:
+        name = "quiet"
+
+        def choose(self, observation: Any) -> Any:
+            return observation.legal_actions[0]
+
+    assert blocks(Quiet())  # (a plugin that does not say runs in a worker thread)

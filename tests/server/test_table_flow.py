@@ -607,3 +607,43 @@ def test_the_leaderboard_lists_people_on_a_familiar_scale(db_path: str) -> None:
         assert c.get("/api/leaderboard?game=chess").status_code == 400
         assert c.get("/api/leaderboard?category=9p").status_code == 400
         assert c.get("/leaderboard").status_code == 200
+
+
+def test_a_bot_that_says_it_answers_at_once_is_asked_on_the_loop(
+    db_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server asks a bot on its event loop only when the bot says it does not block
+    (``blocks = False``); a bot that does not say is asked in a worker thread."""
+    import asyncio
+
+    from boneyard.bots import GreedyBot
+    from boneyard.server.tables import manager
+
+    where: dict[bool, list[bool]] = {True: [], False: []}
+
+    class Saying(GreedyBot):
+        def choose(self, observation: Any) -> Any:
+            try:
+                asyncio.get_running_loop()
+                on_loop = True
+            except RuntimeError:
+                on_loop = False
+            where[self.blocks].append(on_loop)
+            return super().choose(observation)
+
+    def make(name: str, rng: Any, local: bool = False) -> Any:
+        bot = Saying(rng)
+        if name == "random":  # this one does not say: the default is that it blocks
+            bot.blocks = True  # type: ignore[misc]
+        return bot
+
+    monkeypatch.setattr(manager, "make", make)
+    with TestClient(make_app(db_path)) as c:
+        c.get("/api/me")
+        register(c, "watcher")
+        seats = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+        tid = post(c, "/api/tables", {"game": "highfive", "seats": seats}).json()["id"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            receive(ws, lambda m: is_view(m) and m["view"] and m["view"]["hand_number"] >= 1)
+    assert where[False] and all(where[False]), "a bot that answers at once is asked on the loop"
+    assert where[True] and not any(where[True]), "any other bot is asked in a thread"

@@ -25,6 +25,7 @@ class RandomBot:
     """Chooses uniformly among the legal actions."""
 
     name = "random"
+    blocks = False  # microseconds: a server calls it on its event loop
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -41,6 +42,7 @@ class GreedyBot:
     """Most points now; ties by heaviest tile; remaining ties at random."""
 
     name = "greedy"
+    blocks = False  # microseconds: a server calls it on its event loop
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng

@@ -153,6 +153,8 @@ def best_of(values: list[ActionValue[A]], observation: Observation[A]) -> A:
 class ExpertBot:
     """PIMC search at one level (see the module docstring)."""
 
+    blocks = True  # a search of up to its time budget
+
     def __init__(
         self,
         rng: random.Random,

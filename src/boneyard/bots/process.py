@@ -184,6 +184,8 @@ def stop_idle() -> None:
 class ProcessBot:
     """A bot played by a program in another process (see the module docstring)."""
 
+    blocks = True  # waits for the program's answer
+
     def __init__(
         self, argv: Sequence[str], label: str, rules: Rules, cwd: str | None = None
     ) -> None:

@@ -236,7 +236,13 @@ O_contra = TypeVar("O_contra", contravariant=True)
 
 
 class Bot(Protocol[O_contra, A_co]):
-    """A player program. It sees only its seat's observation, never the state."""
+    """A player program. It sees only its seat's observation, never the state.
+
+    Optional, read with :func:`blocks`: a ``blocks`` attribute, ``False`` when ``choose``
+    returns in microseconds (a server may then call it on its event loop), ``True`` (the
+    default when absent) when it may search or wait, so a server runs it in a worker thread.
+    The bot says so, rather than the server guessing from its class.
+    """
 
     @property
     def name(self) -> str:
@@ -246,3 +252,8 @@ class Bot(Protocol[O_contra, A_co]):
     def choose(self, observation: O_contra) -> A_co:
         """Pick one of ``observation.legal_actions``."""
         ...
+
+
+def blocks(bot: object) -> bool:
+    """Whether ``bot.choose`` may take long (see :class:`Bot`): true unless it says otherwise."""
+    return bool(getattr(bot, "blocks", True))
