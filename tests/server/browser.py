@@ -78,8 +78,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+EXPECT_TIMEOUT = 20_000
+"""How long a browser test's ``expect`` waits for its condition (ms). Playwright's 5 s is short
+on a loaded machine (a page that needs 6 s of a busy CPU is not broken); a real failure still
+fails, later."""
+
+
 def launch(p: Any) -> Any:
     """Debian's Chromium, headless, through Playwright's ``p``."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=EXPECT_TIMEOUT)
     return p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
 
 

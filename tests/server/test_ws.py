@@ -99,8 +99,10 @@ def test_illegal_out_of_turn_stale_malformed_and_oversized(client: TestClient) -
         ws.send_json({"seq": version - 1, "action": msg["moves"][0]["event"]})
         stale = ws.receive_json()
         assert stale["type"] == "resync" and stale["version"] == version
+        # A sequence number that is not a number is refused, saying what it must be.
         ws.send_json({"seq": "3", "action": msg["moves"][0]["event"]})
-        assert ws.receive_json()["type"] == "resync"
+        bad = ws.receive_json()
+        assert bad["type"] == "error" and '"seq" is the version' in bad["message"]
         assert resync(ws)["version"] == version
         assert live.version == version
         assert all(not h["events"] for h in live.state.record()["hands"])

@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.server.ratelimit import Limits
+from boneyard.server.tables import protocol
 from boneyard.server.tables.manager import now
 from boneyard.store.models import ChatMessage, ChatMute, User
 from boneyard.store.upsert import insert_ignore
@@ -214,16 +215,16 @@ class Chat:
 
     # -- socket messages ---------------------------------------------------------------------
 
-    async def handle(self, table: LiveTable, client: Client, msg: dict[str, Any]) -> None:
+    async def handle(
+        self, table: LiveTable, client: Client, msg: protocol.Chat | protocol.Mute
+    ) -> None:
         """A ``chat``/``mute``/``unmute`` socket message. A refusal is answered with
         ``{"type": "error", "message", "version", "about": "chat"}`` and changes nothing."""
         try:
-            if msg.get("type") == "chat":
-                await self.post(table, client, msg.get("text"))
+            if isinstance(msg, protocol.Chat):
+                await self.post(table, client, msg.text)
             else:
-                muted = await self.mute(
-                    client.user_id, msg.get("user_id"), msg.get("type") == "mute"
-                )
+                muted = await self.mute(client.user_id, msg.user_id, msg.type == "mute")
                 await client.send({"type": "mutes", "muted": muted})
         except ChatError as exc:
             await client.send(

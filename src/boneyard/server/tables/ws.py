@@ -11,7 +11,6 @@ out, "sign out everywhere") is closed, on whichever process holds it.
 from __future__ import annotations
 
 import contextlib
-import json
 import secrets
 from typing import Any
 
@@ -23,7 +22,7 @@ from boneyard.server import validation
 from boneyard.server.accounts.service import Accounts
 from boneyard.server.botapi.service import bot_sender
 from boneyard.server.ratelimit import Limits
-from boneyard.server.tables import access
+from boneyard.server.tables import access, protocol
 from boneyard.server.tables.chat import Chat
 from boneyard.server.tables.clock import TurnClock
 from boneyard.server.tables.endings import Endings
@@ -38,7 +37,6 @@ from boneyard.server.tables.manager import (
 from boneyard.server.tables.presence import Presence
 
 MAX_WS_MESSAGE = 4096
-TYPES = "resync, chat, mute, unmute, seed, reclaim, continue, resign, abort, claim and rematch"
 
 
 class TableSocket:
@@ -152,74 +150,61 @@ class TableSocket:
     async def handle(
         self, websocket: WebSocket, table: LiveTable, client: Client, text: str
     ) -> None:
-        """One message (already within the limits)."""
+        """One message (already within the limits), parsed into a command and done."""
         try:
-            msg = json.loads(text)
-        except ValueError:
-            await error(websocket, table, "the message is not valid JSON")
+            msg = protocol.parse(text)
+        except protocol.Refused as exc:
+            await error(websocket, table, str(exc))
             return
-        except RecursionError:
-            await error(websocket, table, "the message is nested too deeply")
-            return
-        if not isinstance(msg, dict):
-            await error(websocket, table, 'a message is an object like {"seq": 3, "action": {...}}')
-            return
-        kind = msg.get("type")
-        if kind == "resync":
-            if self.tables.broadcaster.distributed:
-                await self.tables.catch_up(table)
-            await client.send(table.view(client.seat))
-            await self.chat.send_history(table, client)
-        elif kind in ("chat", "mute", "unmute"):
-            await self.chat.handle(table, client, msg)
-        elif kind == "seed":  # a client seed for the next hand (docs/fairness.md)
-            await self.seed(websocket, table, client, msg)
-        elif kind == "reclaim":
-            try:
-                await self.clock.reclaim(table, client.user_id)
-            except BoneyardError as exc:
-                await error(websocket, table, str(exc))
-        elif kind in ("continue", "resign", "abort", "claim", "rematch"):
-            try:
-                await self.table_action(table, client, kind, msg)
-            except BoneyardError as exc:
-                await error(websocket, table, str(exc), kind)
-        elif "type" in msg:  # a move has no type: an unknown type is never taken for a move
-            await error(
-                websocket,
-                table,
-                f'unknown message type (a move is {{"seq": <version>, "action": {{...}}}}; '
-                f"the others are {TYPES})",
-            )
-        elif "action" not in msg or "seq" not in msg:
-            await error(websocket, table, 'a move is {"seq": <version>, "action": {...}}')
-        else:
-            await self.move(websocket, table, client, msg)
+        match msg:
+            case protocol.Move():
+                await self.move(websocket, table, client, msg)
+            case protocol.Resync():
+                if self.tables.broadcaster.distributed:
+                    await self.tables.catch_up(table)
+                await client.send(table.view(client.seat))
+                await self.chat.send_history(table, client)
+            case protocol.Chat() | protocol.Mute():
+                await self.chat.handle(table, client, msg)
+            case protocol.Seed():  # a client seed for the next hand (docs/fairness.md)
+                await self.seed(websocket, table, client, msg)
+            case protocol.Reclaim():
+                try:
+                    await self.clock.reclaim(table, client.user_id)
+                except BoneyardError as exc:
+                    await error(websocket, table, str(exc))
+            case protocol.Continue() | protocol.Leave() | protocol.Claim():
+                try:
+                    await self.table_action(table, client, msg)
+                except BoneyardError as exc:
+                    await error(websocket, table, str(exc), msg.type)
 
     async def table_action(
-        self, table: LiveTable, client: Client, kind: str, msg: dict[str, Any]
+        self,
+        table: LiveTable,
+        client: Client,
+        msg: protocol.Continue | protocol.Leave | protocol.Claim,
     ) -> None:
-        """Continue after a hand, resign, abort, claim, rematch (boneyard.server.tables.between and
-        boneyard.server.tables.endings); the answer is the views every socket gets."""
-        if kind == "continue":
-            await self.tables.breaks.press(table, client.seat, msg.get("hand"))
-        elif kind == "resign":
-            await self.endings.resign(table, client.user_id)
-        elif kind == "abort":
-            await self.endings.abort(table, client.user_id)
-        elif kind == "claim":
-            await self.endings.claim(table, client.user_id, msg.get("seat"), msg.get("how"))
-        else:
-            await self.endings.rematch(table, client.user_id)
+        """Continue after a hand, resign, abort, claim, rematch (tables.between and
+        tables.endings); the answer is the views every socket gets."""
+        match msg:
+            case protocol.Continue():
+                await self.tables.breaks.press(table, client.seat, msg.hand)
+            case protocol.Claim():
+                await self.endings.claim(table, client.user_id, msg.seat, msg.how)
+            case protocol.Leave(type="resign"):
+                await self.endings.resign(table, client.user_id)
+            case protocol.Leave(type="abort"):
+                await self.endings.abort(table, client.user_id)
+            case protocol.Leave():
+                await self.endings.rematch(table, client.user_id)
 
     async def seed(
-        self, websocket: WebSocket, table: LiveTable, client: Client, msg: dict[str, Any]
+        self, websocket: WebSocket, table: LiveTable, client: Client, msg: protocol.Seed
     ) -> None:
         """A client seed; a refusal carries ``about: seed`` (the page keeps it apart)."""
         try:
-            reply = await self.tables.add_client_seed(
-                table, client.seat, msg.get("hand"), msg.get("seed")
-            )
+            reply = await self.tables.add_client_seed(table, client.seat, msg.hand, msg.seed)
         except BoneyardError as exc:
             await websocket.send_json(
                 {
@@ -227,18 +212,18 @@ class TableSocket:
                     "message": str(exc),
                     "version": table.version,
                     "about": "seed",
-                    "hand": msg.get("hand"),
+                    "hand": msg.hand,
                 }
             )
             return
         await websocket.send_json(reply)
 
     async def move(
-        self, websocket: WebSocket, table: LiveTable, client: Client, msg: dict[str, Any]
+        self, websocket: WebSocket, table: LiveTable, client: Client, msg: protocol.Move
     ) -> None:
         """A move: applied, or a resync (stale), or the reason it is refused."""
         try:
-            await self.tables.act(table, client.seat, msg["seq"], msg["action"])
+            await self.tables.act(table, client.seat, msg.seq, msg.action)
         except StaleError:
             view = table.view(client.seat)
             view["type"] = "resync"
