@@ -34,18 +34,15 @@ from boneyard.server.replays import analysis
 from boneyard.server.replays import service as replays
 from boneyard.server.rules import pages as rules
 from boneyard.server.settings import SiteSettings
-from boneyard.server.tables import access
 from boneyard.server.tables.between import HAND_PAUSE
 from boneyard.server.tables.broadcast import make_broadcaster
 from boneyard.server.tables.chat import Chat
-from boneyard.server.tables.chat import add_routes as add_chat_routes
 from boneyard.server.tables.clock import TurnClock
-from boneyard.server.tables.clock import add_routes as add_clock_routes
 from boneyard.server.tables.endings import Endings
-from boneyard.server.tables.endings import add_routes as add_ending_routes
 from boneyard.server.tables.manager import DB_ERRORS, SEED_WINDOW, TableManager
+from boneyard.server.tables.router import router as tables_router
 from boneyard.server.tables.tableview import CLAIM_AFTER
-from boneyard.server.tables.ws import add_socket
+from boneyard.server.tables.ws import TableSocket
 from boneyard.server.webfiles import WEB, page
 from boneyard.server.workers import Workers
 from boneyard.store.db import make_engine, migrate, sessionmaker, sqlite_url
@@ -200,18 +197,10 @@ def create_app(
     analyses = analysis.add_routes(app, lobby, workers, rate, ERRORS)
     leaderboard.add_routes(app, sessions, ERRORS)  # (before the events' older /leaderboard)
     app.include_router(event_site.router)
-    add_clock_routes(app, tables, accounts.need_user, ERRORS)
-    add_chat_routes(app, table_chat, accounts.need_user, ERRORS)
-    add_ending_routes(app, endings, accounts.need_user, ERRORS)
-    add_socket(
-        app,
-        tables,
-        accounts,
-        table_chat,
-        turn_clock,
-        rate,
-        Limits(LocalStorage(), limits),
-        endings,
+    local = Limits(LocalStorage(), limits)  # per-socket counters: a socket lives in one process
+    socket = TableSocket(tables, accounts, table_chat, turn_clock, rate, local, endings)
+    app.include_router(
+        tables_router(tables, socket, table_chat, endings, accounts.need_user, ERRORS)
     )
 
     @app.get("/", include_in_schema=False)
@@ -222,7 +211,6 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return page("table.html")
 
-    access.add_routes(app, tables)
     profiles.add_routes(app, sessions, accounts.current_user, ERRORS)
     rules.add_routes(app)  # /rules and /rules/{game}
 

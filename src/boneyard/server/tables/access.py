@@ -10,15 +10,11 @@ table, so a private table's id reveals nothing.
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
-from fastapi import FastAPI, HTTPException
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlalchemy import select
+from fastapi import HTTPException
 
 from boneyard.core.protocol import JSON
-from boneyard.server.tables.manager import LiveTable, TableManager
-from boneyard.store.models import GameTable
+from boneyard.server.tables.manager import LiveTable
 
 MAX_TOKEN = 100
 """The longest invite token looked at (longer ones are refused unread)."""
@@ -69,21 +65,3 @@ def invite_json(table: LiveTable) -> JSON:
         return {}
     token = table.invite_token
     return {"invite": token, "invite_url": f"/join/{token}"}
-
-
-def add_routes(app: FastAPI, tables: TableManager) -> None:
-    """``GET /join/{token}``: the table page of the private table with that invite."""
-
-    @app.get("/join/{token}", include_in_schema=False, response_model=None)
-    async def join_link(token: str) -> Response:
-        row_id: Any = None
-        if 0 < len(token) <= MAX_TOKEN:
-            async with tables.sessions() as s:
-                row_id = await s.scalar(select(GameTable.id).where(GameTable.invite_token == token))
-        if row_id is None:
-            return HTMLResponse(
-                "<!doctype html><title>Boneyard</title><p>This invite link is not valid (any "
-                'more). <a href="/">To the lobby</a></p>',
-                status_code=404,
-            )
-        return RedirectResponse(f"/table/{row_id}?invite={token}", status_code=303)

@@ -21,8 +21,6 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from fastapi import Depends, FastAPI, HTTPException
-from pydantic import BaseModel, Field
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -78,12 +76,6 @@ def message_json(m: ChatMessage) -> JSON:
         "text": m.text,
         "at": m.created_at.isoformat(),
     }
-
-
-class MuteIn(BaseModel):
-    """Whom to mute."""
-
-    user_id: int = Field(ge=1)
 
 
 class Chat:
@@ -230,28 +222,3 @@ class Chat:
             await client.send(
                 {"type": "error", "message": str(exc), "version": table.version, "about": "chat"}
             )
-
-
-def add_routes(app: FastAPI, chat: Chat, need_user: Any, errors: Any) -> None:
-    """``GET/POST /api/me/mutes`` and ``DELETE /api/me/mutes/{user_id}``."""
-
-    @app.get("/api/me/mutes", responses=errors)
-    async def list_mutes(user: Any = Depends(need_user)) -> JSON:  # noqa: B008 (a local dependency)
-        """Whom you muted (their chat is hidden from you on every table)."""
-        return {"muted": await chat.muted(user.id)}
-
-    @app.post("/api/me/mutes", responses=errors)
-    async def add_mute(body: MuteIn, user: Any = Depends(need_user)) -> JSON:  # noqa: B008 (a local dependency)
-        """Mute a person's chat."""
-        try:
-            return {"muted": await chat.mute(user.id, body.user_id)}
-        except ChatError as exc:
-            raise HTTPException(400, str(exc)) from None
-
-    @app.delete("/api/me/mutes/{user_id}", responses=errors)
-    async def remove_mute(user_id: int, user: Any = Depends(need_user)) -> JSON:  # noqa: B008 (a local dependency)
-        """Unmute a person."""
-        try:
-            return {"muted": await chat.mute(user.id, user_id, on=False)}
-        except ChatError as exc:
-            raise HTTPException(400, str(exc)) from None

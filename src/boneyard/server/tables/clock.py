@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from fastapi import Depends, FastAPI, HTTPException
 from pydantic import BaseModel, Field
 
 from boneyard.bots import BOTS
@@ -353,24 +352,3 @@ def public_seat_name(seat: dict[str, Any]) -> Any:
 def substitutions(settings: dict[str, Any] | None) -> list[JSON]:
     """The seat changes for the record's ``meta.substitutions``."""
     return list((settings or {}).get("seat_changes") or [])
-
-
-def add_routes(app: FastAPI, manager: TableManager, need_user: Any, errors: Any) -> None:
-    """``POST /api/tables/{id}/reclaim``."""
-
-    @app.post("/api/tables/{table_id}/reclaim", responses=errors)
-    async def reclaim(table_id: str, user: Any = Depends(need_user)) -> JSON:  # noqa: B008 (a local dependency)
-        """Take back the seat a bot took when your clock ran out."""
-        table = await manager.get(table_id) if len(table_id) <= 32 else None
-        if table is None:
-            raise HTTPException(404, "no such table")
-        clock = table.clock
-        if clock is None:
-            raise HTTPException(400, "this table has no clock")
-        try:
-            seat = await clock.reclaim(table, user.id)
-        except BoneyardError as exc:
-            raise HTTPException(400, str(exc)) from None
-        out: JSON = table.public_json()
-        out["your_seat"] = seat
-        return out

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fastapi import Depends, HTTPException
-
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.protocol import JSON
 from boneyard.server.tables import presence
@@ -35,8 +33,6 @@ from boneyard.server.tables.tableview import abortable
 from boneyard.store.models import GameTable
 
 if TYPE_CHECKING:
-    from fastapi import FastAPI
-
     from boneyard.server.lobby.service import Lobby
 
 
@@ -274,28 +270,3 @@ class Endings:
         return await self.lobby.open_table(
             table.game, dict(table.options), seats, settings, table.private, me or table.created_by
         )
-
-
-def add_routes(app: FastAPI, endings: Endings, need_user: Any, errors: Any) -> None:
-    """``POST /api/tables/{id}/again``: play again."""
-
-    @app.post("/api/tables/{table_id}/again", responses=errors)
-    async def again(table_id: str, user: Any = Depends(need_user)) -> JSON:  # noqa: B008 (a local dependency)
-        """A new table of this finished game's game and options: you, the same bots, the other
-        people's seats open for anyone."""
-        table = await endings.lobby.need_table(table_id)
-        if user.id not in people(table).values():
-            raise HTTPException(403, "only the players of this game can play it again")
-        if not table.ended:
-            raise HTTPException(400, "the game is not over yet")
-        if (table.settings or {}).get("event"):
-            raise HTTPException(400, "this is a tournament game: the event sets the next one")
-        await endings.lobby.check_caps(user, bot_only=False)
-        created = await endings.new_table(table, user.id)
-        return {**created.public_json(), **_invite(created)}
-
-
-def _invite(table: LiveTable) -> JSON:
-    from boneyard.server.tables.access import invite_json
-
-    return invite_json(table)

@@ -14,7 +14,7 @@ import contextlib
 import secrets
 from typing import Any
 
-from fastapi import FastAPI, WebSocket
+from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
@@ -250,23 +250,3 @@ async def error(
 
 def _address(websocket: WebSocket) -> str:
     return websocket.client.host if websocket.client else "?"
-
-
-def add_socket(
-    app: FastAPI,
-    tables: TableManager,
-    accounts: Accounts,
-    chat: Chat,
-    clock: TurnClock,
-    limits: Limits,
-    local: Limits,
-    endings: Endings,
-) -> TableSocket:
-    """Route ``/ws/tables/{table_id}`` to a :class:`TableSocket`."""
-    handler = TableSocket(tables, accounts, chat, clock, limits, local, endings)
-
-    @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await handler.serve(websocket, table_id)
-
-    return handler
