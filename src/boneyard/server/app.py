@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from boneyard import __version__
-from boneyard.server import deps, errors, site, validation
+from boneyard.server import deps, handlers, site, validation
 from boneyard.server.accounts.router import router as accounts_router
 from boneyard.server.accounts.service import Accounts
 from boneyard.server.botapi.router import router as botapi_router
@@ -154,7 +154,7 @@ def create_app(
     app.add_middleware(BodyLimit, limits={"/api/replays": MAX_UPLOAD, "/api/analysis": MAX_UPLOAD})
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals too
     validation.install(app)  # 422 answers that cannot fail on odd input
-    errors.install(app, tables.metrics, DB_ERRORS)
+    handlers.install(app, tables.metrics, DB_ERRORS)
 
     for router in (accounts_router, lobby_router, botapi_router, replays_router):
         app.include_router(router)

@@ -134,7 +134,7 @@ async def without_result(db: AsyncSession, user_id: int, limit: int) -> list[str
         .where(
             TablePlayer.user_id == user_id,
             GameTable.status == "over",
-            GameTable.settings["result"]["winner"].as_string().is_(None),
+            GameTable.settings["result"].as_string().is_(None),
         )
         .limit(limit)
     )
