@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from boneyard.server.rules.pages import GAMES
+from boneyard.server.rules.service import GAMES
 from tests.server.browser import (
     axe_violations,
     launch,

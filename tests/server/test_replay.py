@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 from boneyard.bots import make_bot
 from boneyard.core.records import record_from_json
 from boneyard.games.registry import get_spec, play_out
-from boneyard.server.replays.service import replay_steps
+from boneyard.server.replays.steps import replay_steps
 from tests.server.conftest import post, register
 
 GAMES = [("highfive", 2), ("merry-go-round", 4), ("highrise", 2), ("high-fives", 2)]

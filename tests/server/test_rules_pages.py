@@ -22,7 +22,7 @@ from boneyard.games.high_fives.rules import schedule as deal_schedule
 from boneyard.games.highfive.options import PRESETS, HighFiveOptions
 from boneyard.games.highrise.options import CARRY_OVER, DEFAULT_TILESET, HighriseOptions
 from boneyard.games.merry_go_round.options import MerryGoRoundOptions
-from boneyard.server.rules import pages as rules
+from boneyard.server.rules import service as rules
 from boneyard.server.rules.figures import FigureError, expand_figures
 
 OPTIONS: dict[str, type[Any]] = {
@@ -176,8 +176,10 @@ def test_the_pictures_are_the_engines_and_a_wrong_one_is_refused() -> None:
 def test_the_routes() -> None:
     from fastapi import FastAPI
 
+    from boneyard.server.rules.router import router
+
     app = FastAPI()
-    rules.add_routes(app)
+    app.include_router(router)
     with TestClient(app) as c:
         index = c.get("/rules")
         assert index.status_code == 200

@@ -1,8 +1,9 @@
 """Accounts on the site: sign-up, sign-in, guests, sessions (listed, renewed, revocable).
 
-Routes: ``GET /api/me``, ``POST /api/register``, ``/api/login``, ``/api/guest``, ``/api/logout``,
-``GET /api/me/sessions``, ``DELETE /api/me/sessions/{id}`` and ``POST /api/me/sessions/end-all``
-("sign out everywhere"). The rules are in boneyard.server.accounts.auth and docs/server.md.
+The routes are in :mod:`.router`; the rules in :mod:`.auth` and docs/server.md. This service
+knows nothing of HTTP: it reads who asks from a connection's headers and cookies (any object
+with both), hands back session tokens for the router to set, and refuses with the domain
+errors of boneyard.server.errors.
 
 Password hashing runs in a worker thread (argon2 takes tens of milliseconds; the event loop
 never waits for it). Rate limits (boneyard.server.ratelimit): sign-ups and guests per address,
@@ -11,26 +12,26 @@ sign-in attempts per address and failed ones per account.
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any
+from typing import Protocol
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
-from pydantic import BaseModel, Field
-from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from starlette.requests import HTTPConnection
 
 from boneyard.core.protocol import JSON
 from boneyard.server.accounts import apitokens, auth
+from boneyard.server.errors import NotFound, NotSignedIn, Refused
 from boneyard.server.ratelimit import Limits
 from boneyard.server.settings import SiteSettings
 from boneyard.server.validation import storable
+from boneyard.store import accounts as repo
 from boneyard.store.models import Session, SiteSecret, User, name_key
 
 CSRF_SECRET = "csrf"
+SESSIONS_LISTED = 100
+"""The most sessions of one person listed."""
 
 
 def now() -> datetime:
@@ -67,44 +68,30 @@ class Me:
         }
 
 
-class Credentials(BaseModel):
-    """Username and password."""
+class Connection(Protocol):
+    """What the service reads of a request or socket: its headers and cookies."""
 
-    username: str = Field(max_length=30)
-    password: str = Field(max_length=auth.MAX_PASSWORD)
+    @property
+    def headers(self) -> Mapping[str, str]: ...
 
-
-class Registration(Credentials):
-    """A new account."""
-
-    display_name: str | None = Field(default=None, max_length=30)
-
-
-class GuestIn(BaseModel):
-    """A guest's display name."""
-
-    display_name: str = Field(max_length=30)
+    @property
+    def cookies(self) -> Mapping[str, str]: ...
 
 
 async def shared_secret(sessions: async_sessionmaker[AsyncSession], name: str) -> bytes:
     """The site secret ``name``, made on first use; every process reads the same one."""
     async with sessions() as db:
-        row = await db.get(SiteSecret, name)
-    if row is None:
+        value = await repo.site_secret(db, name)
+    if value is None:
         try:
             async with sessions() as db, db.begin():
                 db.add(SiteSecret(name=name, value=secrets.token_hex(32)))
         except IntegrityError:
             pass  # another process made it at the same moment: read theirs
         async with sessions() as db:
-            row = await db.get(SiteSecret, name)
-    assert row is not None
-    return bytes.fromhex(row.value)
-
-
-def address(request: Request) -> str:
-    """The client's address (behind nginx, the forwarded one: uvicorn's proxy headers)."""
-    return request.client.host if request.client else "?"
+            value = await repo.site_secret(db, name)
+    assert value is not None
+    return bytes.fromhex(value)
 
 
 SessionsEnded = Callable[[list[str]], Awaitable[None]]
@@ -165,11 +152,11 @@ class Accounts:
         idle = t + timedelta(days=self.settings.session_days)
         return min(idle, aware(row.created_at) + timedelta(days=self.settings.session_max_days))
 
-    async def current_user(self, request: Request) -> Me | None:
+    async def current_user(self, conn: Connection) -> Me | None:
         """The signed-in person of a request, or ``None`` (see :meth:`user_of`)."""
-        return await self.user_of(request)
+        return await self.user_of(conn)
 
-    async def user_of(self, conn: HTTPConnection) -> Me | None:
+    async def user_of(self, conn: Connection) -> Me | None:
         """The person of a request or socket, or ``None``. One with an ``Authorization: Bearer``
         header is a bot program's: only its API token counts (never a cookie)."""
         bearer = apitokens.bearer(conn.headers.get("authorization"))
@@ -181,20 +168,21 @@ class Accounts:
             return Me(u.id, u.display_name, u.username, u.is_guest, f"token:{key}", True, True)
         return await self.user_for_token(conn.cookies.get(auth.SESSION_COOKIE))
 
-    async def need_user(self, request: Request) -> Me:
-        """The signed-in person, or HTTP 401."""
-        me = await self.current_user(request)
+    async def need_user(self, conn: Connection) -> Me:
+        """The signed-in person, or :class:`NotSignedIn` (401)."""
+        me = await self.current_user(conn)
         if me is None:
-            raise HTTPException(401, "sign in or play as a guest first")
+            raise NotSignedIn("sign in or play as a guest first")
         return me
 
     # -- signing in and out ----------------------------------------------------------------------
 
-    async def sign_in(self, request: Request, response: Response, user_id: int) -> None:
-        """A new session for ``user_id``: its cookie, and a CSRF token bound to it."""
+    async def open_session(self, user_id: int, user_agent: str) -> str:
+        """A new session for ``user_id`` in the browser ``user_agent``: its token (the
+        router sets it as the session cookie, with a CSRF token bound to it)."""
         token = auth.new_token()
         t = now()
-        label = auth.browser_label(request.headers.get("user-agent") or "")
+        label = auth.browser_label(user_agent)
         async with self.sessions() as db, db.begin():
             db.add(
                 Session(
@@ -206,49 +194,35 @@ class Accounts:
                     label=label if storable(label) else None,
                 )
             )
-        secure = request.url.scheme == "https"
-        response.set_cookie(
-            auth.SESSION_COOKIE,
-            token,
-            httponly=True,
-            secure=secure,
-            samesite="lax",
-            max_age=int(self.settings.session_max_days * 86400),
-            path="/",
-        )
-        self.set_csrf(response, auth.csrf_binding(token), secure)
+        return token
 
-    def set_csrf(self, response: Response, binding: str, secure: bool) -> None:
-        """A fresh CSRF cookie bound to ``binding`` (the page's script reads it)."""
-        token = auth.csrf_token(self.csrf_secret, binding)
-        response.set_cookie(auth.CSRF_COOKIE, token, samesite="lax", secure=secure, path="/")
+    def csrf_token(self, binding: str) -> str:
+        """A fresh CSRF token bound to ``binding`` (a session's, or "anon")."""
+        return auth.csrf_token(self.csrf_secret, binding)
 
     async def end_sessions(self, user_id: int, keys: list[str] | None = None) -> list[str]:
         """End the sessions ``keys`` of ``user_id`` (``None``: all); returns the ended ones."""
         async with self.sessions() as db, db.begin():
-            q = select(Session.token_hash).where(Session.user_id == user_id)
-            if keys is not None:
-                q = q.where(Session.token_hash.in_(keys))
-            ended = list((await db.scalars(q)).all())
-            if ended:
-                await db.execute(delete(Session).where(Session.token_hash.in_(ended)))
+            ended = await repo.session_keys(db, user_id, keys)
+            await repo.delete_sessions(db, ended)
         if ended and self.ended is not None:
             await self.ended(ended)
         return ended
+
+    async def end_session(self, me: Me, session_id: str) -> None:
+        """End the session of ``me`` listed as ``session_id`` (404 when there is none)."""
+        mine = [s for s in await self.list_sessions(me) if s["id"] == session_id]
+        if not mine:
+            raise NotFound("no such session")
+        async with self.sessions() as db:
+            keys = await repo.session_keys(db, me.id, prefix=session_id)
+        await self.end_sessions(me.id, keys)
 
     async def list_sessions(self, me: Me) -> list[JSON]:
         """``me``'s sessions, newest first: an id (a prefix of the hash), when made, last used
         and until when, the browser, and whether it is this one."""
         async with self.sessions() as db:
-            rows = (
-                await db.scalars(
-                    select(Session)
-                    .where(Session.user_id == me.id)
-                    .order_by(Session.created_at.desc())
-                    .limit(100)
-                )
-            ).all()
-        t = now()
+            rows = await repo.live_sessions(db, me.id, now(), SESSIONS_LISTED)
         return [
             {
                 "id": r.token_hash[:16],
@@ -259,22 +233,59 @@ class Accounts:
                 "current": r.token_hash == me.session,
             }
             for r in rows
-            if aware(r.expires_at) >= t
         ]
 
-    # -- making accounts ---------------------------------------------------------------------------
+    # -- making accounts and signing in ------------------------------------------------------------
+
+    async def register(
+        self, username: str, password: str, display_name: str | None, address: str
+    ) -> Me:
+        """A new account (not yet signed in), or the reason it is refused."""
+        await self.limits.check("register", address, "too many new accounts from your address")
+        display = (display_name or username).strip()
+        why = auth.check_username(username) or auth.check_display_name(display)
+        why = why or await asyncio.to_thread(auth.password_problem, password, username, display)
+        if why:
+            raise Refused(why)
+        uid = await self.new_user(display, username, password)
+        return Me(uid, display, username, False)
+
+    async def guest(self, display_name: str, address: str) -> Me:
+        """A new guest under ``display_name`` (not yet signed in)."""
+        await self.limits.check("guest", address, "too many guests from your address")
+        display = display_name.strip()
+        why = auth.check_display_name(display)
+        if why:
+            raise Refused(why)
+        return Me(await self.new_user(display, None, None), display, None, True)
+
+    async def login(self, username: str, password: str, address: str) -> Me:
+        """The account of ``username`` if ``password`` is its own (one argon2 check either
+        way, so the time taken tells nothing of which usernames exist)."""
+        await self.limits.check("login", address, "too many sign-in attempts")
+        account = username.casefold()[:40]
+        if not await self.limits.allowed("login_account", account):
+            await self.limits.refuse("login_account", account, "too many failed sign-ins here")
+        user = None
+        if storable(username):  # (a NUL: PostgreSQL refuses to look it up)
+            async with self.sessions() as db:
+                user = await repo.user_by_username(db, username)
+        stored = user.password_hash if user is not None else None
+        if not await asyncio.to_thread(auth.check_password, stored, password):
+            await self.limits.hit("login_account", account)
+            raise Refused("wrong username or password")
+        assert user is not None
+        return Me(user.id, user.display_name, user.username, False)
 
     async def new_user(self, display: str, username: str | None, password: str | None) -> int:
-        """Store a new person; HTTP 400 when the username or display name is taken."""
+        """Store a new person; :class:`Refused` when the username or display name is taken."""
         hashed = await asyncio.to_thread(auth.hash_password, password) if password else None
         try:
             async with self.sessions() as db, db.begin():
-                if username is not None:
-                    taken = await db.scalar(select(User.id).where(User.username == username))
-                    if taken is not None:
-                        raise HTTPException(400, "that username is taken")
-                if await self.name_taken(db, display):
-                    raise HTTPException(400, "that display name is taken: choose another")
+                if username is not None and await repo.username_taken(db, username):
+                    raise Refused("that username is taken")
+                if await repo.display_name_taken(db, display):
+                    raise Refused("that display name is taken: choose another")
                 user = User(
                     username=username,
                     display_name=display,
@@ -287,112 +298,4 @@ class Accounts:
                 await db.flush()
                 return user.id
         except IntegrityError:  # taken at the same moment by someone else
-            raise HTTPException(400, "that name is taken: choose another") from None
-
-    @staticmethod
-    async def name_taken(db: AsyncSession, display: str) -> bool:
-        """Whether a person already has ``display`` (in :func:`name_key` form)."""
-        found = await db.scalar(select(User.id).where(User.display_key == name_key(display)))
-        return found is not None
-
-
-def router(accounts: Accounts, errors: dict[int | str, Any]) -> APIRouter:
-    """The account routes (see the module docstring)."""
-    r = APIRouter()
-    NeedUser = Annotated[Me, Depends(accounts.need_user)]
-    MaybeUser = Annotated[Me | None, Depends(accounts.current_user)]
-
-    @r.get("/api/me")
-    async def me(user: MaybeUser) -> JSON:
-        """Who is signed in (``user`` is null when nobody)."""
-        return {"user": user.to_json() if user else None}
-
-    @r.post("/api/register", responses=errors)
-    async def register(body: Registration, request: Request, response: Response) -> JSON:
-        """Create an account and sign in."""
-        await accounts.limits.check(
-            "register", address(request), "too many new accounts from your address"
-        )
-        display = (body.display_name or body.username).strip()
-        why = auth.check_username(body.username) or auth.check_display_name(display)
-        why = why or await asyncio.to_thread(
-            auth.password_problem, body.password, body.username, display
-        )
-        if why:
-            raise HTTPException(400, why)
-        uid = await accounts.new_user(display, body.username, body.password)
-        await accounts.sign_in(request, response, uid)
-        return {"user": Me(uid, display, body.username, False).to_json()}
-
-    @r.post("/api/login", responses=errors)
-    async def login(body: Credentials, request: Request, response: Response) -> JSON:
-        """Sign in with username and password."""
-        limits = accounts.limits
-        await limits.check("login", address(request), "too many sign-in attempts")
-        account = body.username.casefold()[:40]
-        if not await limits.allowed("login_account", account):
-            await limits.refuse("login_account", account, "too many failed sign-ins here")
-        user = None
-        if storable(body.username):  # (a NUL: PostgreSQL refuses to look it up)
-            async with accounts.sessions() as db:
-                user = await db.scalar(select(User).where(User.username == body.username))
-        stored = user.password_hash if user is not None else None
-        if not await asyncio.to_thread(auth.check_password, stored, body.password):
-            await limits.hit("login_account", account)
-            raise HTTPException(400, "wrong username or password")
-        assert user is not None
-        await accounts.sign_in(request, response, user.id)
-        return {"user": Me(user.id, user.display_name, user.username, False).to_json()}
-
-    @r.post("/api/guest", responses=errors)
-    async def guest(body: GuestIn, request: Request, response: Response) -> JSON:
-        """Play as a guest under a display name."""
-        await accounts.limits.check("guest", address(request), "too many guests from your address")
-        display = body.display_name.strip()
-        why = auth.check_display_name(display)
-        if why:
-            raise HTTPException(400, why)
-        uid = await accounts.new_user(display, None, None)
-        await accounts.sign_in(request, response, uid)
-        return {"user": Me(uid, display, None, True).to_json()}
-
-    @r.post("/api/logout", responses=errors)
-    async def logout(request: Request, response: Response, user: MaybeUser) -> JSON:
-        """Sign out (this session is ended)."""
-        if user is not None:
-            await accounts.end_sessions(user.id, [user.session])
-        response.delete_cookie(auth.SESSION_COOKIE, path="/")
-        accounts.set_csrf(response, "anon", request.url.scheme == "https")
-        return {"user": None}
-
-    @r.get("/api/me/sessions", responses=errors)
-    async def my_sessions(user: NeedUser) -> JSON:
-        """Where you are signed in."""
-        return {"sessions": await accounts.list_sessions(user)}
-
-    @r.delete("/api/me/sessions/{session_id}", responses=errors)
-    async def end_session(session_id: str, user: NeedUser) -> JSON:
-        """End one of your sessions (sign that browser out)."""
-        mine = [s for s in await accounts.list_sessions(user) if s["id"] == session_id]
-        if not mine:
-            raise HTTPException(404, "no such session")
-        async with accounts.sessions() as db:
-            keys = (
-                await db.scalars(
-                    select(Session.token_hash).where(
-                        Session.user_id == user.id, Session.token_hash.startswith(session_id)
-                    )
-                )
-            ).all()
-        await accounts.end_sessions(user.id, list(keys))
-        return {"sessions": await accounts.list_sessions(user)}
-
-    @r.post("/api/me/sessions/end-all", responses=errors)
-    async def end_all(request: Request, response: Response, user: NeedUser) -> JSON:
-        """Sign out everywhere: every session of yours ends, this one too."""
-        ended = await accounts.end_sessions(user.id)
-        response.delete_cookie(auth.SESSION_COOKIE, path="/")
-        accounts.set_csrf(response, "anon", request.url.scheme == "https")
-        return {"ended": len(ended), "user": None}
-
-    return r
+            raise Refused("that name is taken: choose another") from None

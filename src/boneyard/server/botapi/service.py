@@ -17,6 +17,8 @@ challenges, and the ``act`` messages a bot's seat gets over the table's socket.
 At the table a bot plays through the same socket, clock, rate limits and seat view as a person;
 whenever its seat is to act it also gets ``{"type": "act", "version", "table", "observation",
 "legal_actions"}``, the ``boneyard-bot/1`` form (docs/bots.md) built from that seat's own view.
+
+The routes are in :mod:`.router`; this service raises the domain errors of boneyard.server.errors.
 """
 
 import asyncio
@@ -24,20 +26,16 @@ import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
-from typing import Annotated, Any
-
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
-from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, Field
-from sqlalchemy import func, select
 
 from boneyard.core.protocol import JSON
 from boneyard.server.accounts import apitokens
 from boneyard.server.accounts.service import Accounts, Me
+from boneyard.server.errors import NotAllowed, NotFound, OverLimit, Refused
 from boneyard.server.lobby.service import Lobby
 from boneyard.server.validation import storable
-from boneyard.store.events import Entrant
-from boneyard.store.models import ApiToken, GameTable, TablePlayer, User
+from boneyard.store import accounts as accounts_repo
+from boneyard.store import tables as tables_repo
+from boneyard.store.models import ApiToken, User
 
 HEARTBEAT = 10.0
 """Seconds between two ``ping`` lines of an idle stream (a proxy keeps it open)."""
@@ -45,14 +43,10 @@ POLL = 1.0
 """Seconds between two looks at the database for a stream's news."""
 MAX_TOKENS = 20
 """Live tokens one bot account may hold."""
+TOKENS_LISTED = 100
+"""The most tokens listed."""
 CHALLENGE_SCAN = 500
 """Newest tables waiting for players scanned for a bot's challenges on each look."""
-
-
-class TokenIn(BaseModel):
-    """A new API token's name (what it is for)."""
-
-    name: str = Field(default="bot", min_length=1, max_length=60)
 
 
 def act_message(msg: JSON) -> JSON | None:
@@ -97,49 +91,24 @@ def bot_sender(send: Callable[[JSON], Awaitable[None]]) -> Callable[[JSON], Awai
     return relay
 
 
-async def played_anything(accounts: Accounts, user_id: int) -> bool:
-    """Whether the account has sat at a table or entered an event."""
-    async with accounts.sessions() as db:
-        seated = await db.scalar(
-            select(func.count()).select_from(TablePlayer).where(TablePlayer.user_id == user_id)
-        )
-        entered = await db.scalar(
-            select(func.count()).select_from(Entrant).where(Entrant.user_id == user_id)
-        )
-    return bool(seated) or bool(entered)
-
-
 class BotApi:
-    """The routes of the module docstring on one app."""
+    """The bot accounts of one app (see the module docstring)."""
 
     def __init__(self, accounts: Accounts, lobby: Lobby) -> None:
         self.accounts = accounts
         self.lobby = lobby
         self.tables = lobby.tables
 
-    async def browser_user(self, request: Request) -> Me:
-        """The signed-in person of a browser session (a bot's token may not manage tokens)."""
-        me = await self.accounts.need_user(request)
-        if me.by_token:
-            raise HTTPException(403, "tokens are managed from your profile page, not with a token")
-        return me
-
-    async def bot_user(self, request: Request) -> Me:
-        """The bot account of a request that carries its API token (401 otherwise)."""
-        me = await self.accounts.current_user(request)
-        if me is None or not me.by_token:
-            raise HTTPException(401, "send a bot account's token: Authorization: Bearer <token>")
-        return me
-
     async def upgrade(self, me: Me) -> JSON:
         """Make ``me`` a bot account (see the module docstring)."""
         if me.is_guest:
-            raise HTTPException(400, "a guest cannot become a bot account: sign up first")
+            raise Refused("a guest cannot become a bot account: sign up first")
         if me.is_bot:
-            raise HTTPException(400, "this account is already a bot account")
-        if await played_anything(self.accounts, me.id):
-            raise HTTPException(
-                400,
+            raise Refused("this account is already a bot account")
+        async with self.accounts.sessions() as db:
+            played = await accounts_repo.has_played(db, me.id)
+        if played:
+            raise Refused(
                 "only an account that has played no game can become a bot account: make a new "
                 "account for your bot",
             )
@@ -153,32 +122,20 @@ class BotApi:
     async def list_tokens(self, me: Me) -> list[JSON]:
         """``me``'s tokens, newest first (revoked ones too)."""
         async with self.accounts.sessions() as db:
-            rows = (
-                await db.scalars(
-                    select(ApiToken)
-                    .where(ApiToken.user_id == me.id)
-                    .order_by(ApiToken.id.desc())
-                    .limit(100)
-                )
-            ).all()
+            rows = await accounts_repo.api_tokens(db, me.id, TOKENS_LISTED)
         return [apitokens.token_json(r) for r in rows]
 
     async def new_token(self, me: Me, name: str) -> JSON:
         """A new token of bot account ``me``: the token itself, shown this once."""
         if not me.is_bot:
-            raise HTTPException(403, "only a bot account has API tokens: make this one a bot")
+            raise NotAllowed("only a bot account has API tokens: make this one a bot")
         if not storable(name) or not name.strip():
-            raise HTTPException(400, "give the token a name you will recognise")
+            raise Refused("give the token a name you will recognise")
         await self.accounts.limits.check("api_tokens", str(me.id), "too many new tokens")
         token = apitokens.new_token()
         async with self.accounts.sessions() as db, db.begin():
-            live = await db.scalar(
-                select(func.count())
-                .select_from(ApiToken)
-                .where(ApiToken.user_id == me.id, ApiToken.revoked_at.is_(None))
-            )
-            if (live or 0) >= MAX_TOKENS:
-                raise HTTPException(429, f"at most {MAX_TOKENS} tokens: revoke one first")
+            if await accounts_repo.live_token_count(db, me.id) >= MAX_TOKENS:
+                raise OverLimit(f"at most {MAX_TOKENS} tokens: revoke one first")
             row = ApiToken(
                 user_id=me.id,
                 token_hash=apitokens.token_hash(token),
@@ -196,7 +153,7 @@ class BotApi:
         async with self.accounts.sessions() as db, db.begin():
             row = await db.get(ApiToken, token_id)
             if row is None or row.user_id != me.id:
-                raise HTTPException(404, "no such token")
+                raise NotFound("no such token")
             key = row.token_hash
             if row.revoked_at is None:
                 row.revoked_at = apitokens.now()
@@ -210,22 +167,9 @@ class BotApi:
         """What changed for ``me`` since ``seen`` (table id -> what was said of it)."""
         out: list[JSON] = []
         async with self.accounts.sessions() as db:
-            mine = (
-                await db.execute(
-                    select(GameTable.id, GameTable.status, GameTable.game, TablePlayer.seat)
-                    .join(TablePlayer, TablePlayer.table_id == GameTable.id)
-                    .where(TablePlayer.user_id == me.id, GameTable.status.in_(("open", "playing")))
-                )
-            ).all()
+            mine = await tables_repo.running_seats(db, me.id)
             cut = apitokens.now() - timedelta(minutes=self.accounts.settings.open_table_minutes)
-            waiting = (
-                await db.execute(
-                    select(GameTable.id, GameTable.game, GameTable.seats, GameTable.created_by)
-                    .where(GameTable.status == "open", GameTable.created_at > cut)
-                    .order_by(GameTable.created_at.desc())
-                    .limit(CHALLENGE_SCAN)
-                )
-            ).all()
+            waiting = await tables_repo.waiting(db, cut, CHALLENGE_SCAN)
         for tid, status, game, seat in mine:
             said = "game_start" if status == "playing" else "seat"
             if seen.get(tid) != said:
@@ -277,7 +221,7 @@ class BotApi:
             None,
         )
         if seat is None or table.status != "open":
-            raise HTTPException(404, "no such challenge (taken back, or the table went on)")
+            raise NotFound("no such challenge (taken back, or the table went on)")
         if not accept:
             await self.tables.halt(table.id, f"{me.display_name} declined the challenge")
             return table.public_json()
@@ -299,53 +243,3 @@ def _table_event(kind: str, table_id: str, game: str, seat: int) -> JSON:
 
 def _line(event: JSON) -> bytes:
     return (json.dumps(event, separators=(",", ":")) + "\n").encode()
-
-
-def add_routes(
-    app: FastAPI, accounts: Accounts, lobby: Lobby, errors: dict[int | str, Any]
-) -> BotApi:
-    """The bot account routes of the module docstring."""
-    api = BotApi(accounts, lobby)
-    r = APIRouter()
-    Browser = Annotated[Me, Depends(api.browser_user)]
-    Bot = Annotated[Me, Depends(api.bot_user)]
-
-    @r.post("/api/me/bot", responses=errors)
-    async def upgrade(me: Browser) -> JSON:
-        """Make your account a bot account (for good; only with no game played)."""
-        return await api.upgrade(me)
-
-    @r.get("/api/me/tokens", responses=errors)
-    async def tokens(me: Browser) -> JSON:
-        """Your bot account's API tokens (never the tokens themselves)."""
-        return {"tokens": await api.list_tokens(me)}
-
-    @r.post("/api/me/tokens", responses=errors)
-    async def new_token(body: TokenIn, me: Browser) -> JSON:
-        """A new API token: the answer's ``token`` is shown this once."""
-        return await api.new_token(me, body.name)
-
-    @r.delete("/api/me/tokens/{token_id}", responses=errors)
-    async def revoke(token_id: int, me: Browser) -> JSON:
-        """Revoke a token: refused from now on, its sockets and streams closed."""
-        return await api.revoke(me, token_id)
-
-    @r.get("/api/bot/stream", responses=errors)
-    async def stream(request: Request, me: Bot) -> StreamingResponse:
-        """Your bot's events as JSON lines (challenges, seats, games starting), kept open."""
-        await accounts.limits.check("bot_stream", str(me.id), "too many streams opened")
-        token = apitokens.bearer(request.headers.get("authorization")) or ""
-        return StreamingResponse(api.stream(me, token), media_type="application/x-ndjson")
-
-    @r.post("/api/bot/challenges/{table_id}/accept", responses=errors)
-    async def accept(table_id: str, me: Bot) -> JSON:
-        """Take the seat a table keeps for your bot (it starts once every seat is taken)."""
-        return await api.answer(me, table_id, True)
-
-    @r.post("/api/bot/challenges/{table_id}/decline", responses=errors)
-    async def decline(table_id: str, me: Bot) -> JSON:
-        """Refuse a challenge (its table is closed)."""
-        return await api.answer(me, table_id, False)
-
-    app.include_router(r)
-    return api

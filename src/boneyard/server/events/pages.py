@@ -1,5 +1,5 @@
 """The event pages and what they read: an event, a match, the event of a table (its game-over
-screen links the match and the next game), the leaderboard."""
+screen links the match and the next game)."""
 
 from typing import Any
 
@@ -9,7 +9,6 @@ from sqlalchemy import or_, select
 
 from boneyard.server import validation, webfiles
 from boneyard.server.events.context import Ctx, MaybeMe
-from boneyard.server.ratings import store as ratings_store
 from boneyard.store.events import Entrant, Event, EventGame
 
 router = APIRouter()
@@ -85,18 +84,6 @@ async def next_game(db: Any, g: EventGame, user: Any) -> dict[str, Any] | None:
     return {"table_id": pick.table_id, "match": pick.match_id, "number": pick.number}
 
 
-@router.get("/api/ratings")
-async def ratings(
-    ctx: Ctx, game: str = "highfive", category: str = "2p", bots: bool = False
-) -> dict[str, Any]:
-    """The leaderboard of a game and player-count category (OpenSkill, by ordinal): people, or
-    with ``bots=true`` bot accounts."""
-    if len(game) > 32 or len(category) > 16 or not validation.storable(game + category):
-        raise HTTPException(400, "no such game or category")
-    rows = await ratings_store.leaderboard(ctx.sessions, game, category, bots=bots)
-    return {"game": game, "category": category, "bots": bots, "ratings": rows}
-
-
 def page(path: str, name: str) -> None:
     async def serve() -> FileResponse:
         return webfiles.page(name)
@@ -108,7 +95,6 @@ for path in (
     "/events",
     "/events/{event_id}",
     "/events/{event_id}/matches/{match_id}",
-    "/leaderboard",
 ):
     page(path, "events.html")
 page("/events/{event_id}/scorecard", "scorecard.html")

@@ -10,36 +10,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fastapi import HTTPException
-from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from boneyard.store.models import User, name_key
+from boneyard.server.errors import Refused
+from boneyard.store.accounts import user_by_name
 
 
 async def invited_accounts(
     sessions: async_sessionmaker[AsyncSession], seats: Sequence[Any], me: int
 ) -> dict[int, dict[str, Any]]:
     """The bot account of every ``account`` seat by seat number (``user_id``, ``name``), found by
-    username or display name; HTTP 400 with the reason for anyone else."""
+    username or display name; :class:`Refused` with the reason for anyone else."""
     wanted = {i: (s.account or "").strip() for i, s in enumerate(seats) if s.kind == "account"}
     if not wanted:
         return {}
     found: dict[int, dict[str, Any]] = {}
     async with sessions() as db:
         for i, name in wanted.items():
-            user = await db.scalar(
-                select(User).where(or_(User.username == name, User.display_key == name_key(name)))
-            )
+            user = await user_by_name(db, name)
             if user is None or not name:
-                raise HTTPException(400, f"there is no account named {name!r} to challenge")
+                raise Refused(f"there is no account named {name!r} to challenge")
             if not user.is_bot:
-                raise HTTPException(
-                    400,
+                raise Refused(
                     f"{user.display_name} is a person, not a bot account: invite people with "
                     "a private table's link",
                 )
             if user.id == me or any(f["user_id"] == user.id for f in found.values()):
-                raise HTTPException(400, f"{user.display_name} can take only one seat")
+                raise Refused(f"{user.display_name} can take only one seat")
             found[i] = {"user_id": user.id, "name": user.display_name}
     return found

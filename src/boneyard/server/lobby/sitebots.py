@@ -8,10 +8,9 @@ docs/bots.md). A name typed by a person never runs code the operator did not ins
 
 from __future__ import annotations
 
-from fastapi import HTTPException
-
 from boneyard.bots.plugins import check_bot, known
 from boneyard.core.errors import BoneyardError
+from boneyard.server.errors import Refused
 from boneyard.server.settings import SiteSettings
 
 
@@ -21,8 +20,8 @@ def site_bots(settings: SiteSettings) -> list[str]:
 
 
 def check_site_bot(name: str, game: str | None, settings: SiteSettings) -> None:
-    """HTTP 400 with the reason when the site does not seat bot ``name`` (at ``game``)."""
+    """:class:`Refused` with the reason when the site does not seat bot ``name`` (at ``game``)."""
     try:
         check_bot(name, game, local=False, plugins=settings.plugin_bots)
     except BoneyardError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise Refused(str(exc)) from None

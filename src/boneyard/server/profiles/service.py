@@ -3,31 +3,29 @@
 Only public information: the display name, whether a guest, the date the account was made,
 games played and won per game, and the history of finished and running games with opponents,
 result, date and a replay link. Never a username, password hash, session or anything hidden
-of a game in progress. A private table's game is listed only to someone who sat at it.
+of a game in progress. A private table's game is listed (and counted) only to someone who sat at
+it. The history, the games played and won are the database's counts (boneyard.store.tables);
+routes: :mod:`.router`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
-from fastapi import Path as PathParam
-from fastapi.responses import FileResponse
-from sqlalchemy import ColumnElement, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from sqlalchemy.orm import defer
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.core.records import record_from_json
 from boneyard.games.registry import get_spec
-from boneyard.server.webfiles import page
-from boneyard.store.models import GameTable, TablePlayer, User
+from boneyard.store import tables as repo
+from boneyard.store.models import GameTable, User
 
 HISTORY = 100
 """The longest history returned."""
+BACKFILL = 1000
+"""Finished tables without a stored result worked out per profile read (older tables)."""
 
 
 def outcome_of_record(record_json: dict[str, Any]) -> JSON | None:
@@ -65,7 +63,7 @@ async def outcome(sessions: async_sessionmaker[AsyncSession], row: GameTable) ->
     if isinstance(stored, dict):
         return stored
     async with sessions() as db:
-        record = await db.scalar(select(GameTable.record).where(GameTable.id == row.id))
+        record = await repo.record_of(db, row.id)
     if not record:
         return None
     found = await asyncio.to_thread(outcome_of_record, record)
@@ -107,32 +105,16 @@ async def profile(
 
     The history and the counts come from the per-person table index, so another person's
     tables never push a game out of it."""
-    async with sessions() as s:
-        user = await s.get(User, user_id)
+    async with sessions() as db:
+        user = await db.get(User, user_id)
         if user is None:
             return None
-        visible: ColumnElement[bool] = true()
-        if viewer != user_id:  # a private table's game only to someone who sat at it
-            theirs = select(TablePlayer.table_id).where(TablePlayer.user_id == (viewer or 0))
-            visible = GameTable.private.is_(False) | GameTable.id.in_(theirs)
-        rows = (
-            await s.execute(
-                select(GameTable, TablePlayer.seat)
-                .options(defer(GameTable.record))  # (large; read only when needed)
-                .join(TablePlayer, TablePlayer.table_id == GameTable.id)
-                .where(TablePlayer.user_id == user_id, visible, GameTable.status != "broken")
-                .order_by(TablePlayer.created_at.desc())
-                .limit(HISTORY)
-            )
-        ).all()
-        counts = (
-            await s.execute(
-                select(GameTable.game, func.count())
-                .join(TablePlayer, TablePlayer.table_id == GameTable.id)
-                .where(TablePlayer.user_id == user_id, visible, GameTable.status == "over")
-                .group_by(GameTable.game)
-            )
-        ).all()
+        missing = await repo.without_result(db, user_id, BACKFILL)
+    await backfill(sessions, missing)
+    async with sessions() as db:
+        rows = await repo.history(db, user_id, HISTORY, viewer, broken=False)
+        played = await repo.played_per_game(db, user_id, viewer)
+        won = await repo.won_per_game(db, user_id, viewer)
     games = [await history_item(sessions, row, seat) for row, seat in rows]
     return {
         "user": {
@@ -142,9 +124,19 @@ async def profile(
             "bot": user.is_bot,
             "member_since": user.created_at.date().isoformat(),
         },
-        "stats": await stats(sessions, user_id, dict(counts)),
+        "stats": stats(played, won),
         "games": games,
     }
+
+
+async def backfill(sessions: async_sessionmaker[AsyncSession], table_ids: list[str]) -> None:
+    """Store the results of finished tables that have none yet (worked out from their records),
+    so that the games won are counted by the database."""
+    for tid in table_ids:
+        async with sessions() as db:
+            row = await db.get(GameTable, tid)
+        if row is not None:
+            await outcome(sessions, row)
 
 
 async def history_item(
@@ -177,67 +169,14 @@ async def history_item(
     return item
 
 
-async def stats(
-    sessions: async_sessionmaker[AsyncSession], user_id: int, played: dict[str, int]
-) -> JSON:
-    """Games played and won per game (won: counted in SQL from the stored results)."""
-    per_game = []
-    for game in sorted(played):
-        won = await wins(sessions, user_id, game)
-        per_game.append(
-            {"game": game, "title": get_spec(game).title, "played": played[game], "won": won}
-        )
+def stats(played: dict[str, int], won: dict[str, int]) -> JSON:
+    """Games played and won, per game and in all."""
+    per_game = [
+        {"game": g, "title": get_spec(g).title, "played": played[g], "won": won.get(g, 0)}
+        for g in sorted(played)
+    ]
     return {
         "played": sum(g["played"] for g in per_game),
         "won": sum(g["won"] for g in per_game),
         "games": per_game,
     }
-
-
-async def wins(sessions: async_sessionmaker[AsyncSession], user_id: int, game: str) -> int:
-    """How many finished games of ``game`` ``user_id`` won."""
-    async with sessions() as s:
-        rows = (
-            await s.execute(
-                select(GameTable, TablePlayer.seat)
-                .options(defer(GameTable.record))
-                .join(TablePlayer, TablePlayer.table_id == GameTable.id)
-                .where(
-                    TablePlayer.user_id == user_id,
-                    GameTable.game == game,
-                    GameTable.status == "over",
-                )
-            )
-        ).all()
-    won = 0
-    for row, seat in rows:
-        found = await outcome(sessions, row)
-        teams = bool(found and found.get("partnerships"))
-        if found and result_word(found.get("winner"), seat, teams) == "won":
-            won += 1
-    return won
-
-
-def add_routes(
-    app: FastAPI,
-    sessions: async_sessionmaker[AsyncSession],
-    current_user: Callable[[Request], Awaitable[Any]],
-    errors: dict[int | str, Any],
-) -> None:
-    """``GET /api/users/{id}`` and the page ``/profile/{id}``."""
-
-    @app.get("/api/users/{user_id}", responses=errors)
-    async def user_profile(
-        user_id: Annotated[int, PathParam(ge=1, le=2**31 - 1)], request: Request
-    ) -> JSON:
-        """A person's public profile: name, member since, games played and won per game, and
-        their game history (opponents, result, date, replay link)."""
-        viewer = await current_user(request)
-        found = await profile(sessions, user_id, viewer.id if viewer else None)
-        if found is None:
-            raise HTTPException(404, "no such player")
-        return found
-
-    @app.get("/profile/{user_id}", include_in_schema=False)
-    async def profile_page(user_id: str) -> FileResponse:
-        return page("profile.html")

@@ -13,7 +13,9 @@ processes behind a proxy without sticky sessions need nothing shared). Each anal
 record and seat (a digest of the record: a second reader, or the same one coming back to this
 process, gets it at once) in memory, at most :data:`KEPT`; one whose reader leaves is finished
 and kept all the same. Only finished games are analysed: a live table's hidden tiles are never
-searched for anyone.
+searched for anyone. An uploaded record is parsed and checked in a worker too; the event loop
+only ever holds a record's text. Refusals are the domain errors of boneyard.server.errors
+(routes: :mod:`.router`).
 """
 
 from __future__ import annotations
@@ -24,22 +26,17 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from cachetools import LRUCache
-from fastapi import FastAPI, HTTPException, Request
-from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, Field
 
 from boneyard.core.protocol import JSON
-from boneyard.server.replays.service import MAX_EVENTS, count_events
-from boneyard.server.validation import encodable
-from boneyard.server.workers import Busy, TooSlow, encode
-
-if TYPE_CHECKING:
-    from boneyard.server.lobby.service import Lobby
-    from boneyard.server.ratelimit import Limits
-    from boneyard.server.workers import Workers
+from boneyard.server.errors import Refused
+from boneyard.server.metrics import Metrics
+from boneyard.server.ratelimit import Limits
+from boneyard.server.replays import jobs
+from boneyard.server.replays.service import run_job
+from boneyard.server.tables.manager import LiveTable
+from boneyard.server.workers import Busy, TooSlow, Workers, encode
 
 log = logging.getLogger("boneyard.server.replays.analysis")
 CHUNK = 4
@@ -49,18 +46,6 @@ KEPT = 64
 BUSY_WAIT = 0.5
 """Seconds between tries while the workers are busy with other jobs."""
 BUSY_GIVE_UP = 120.0
-
-
-class AnalysisIn(BaseModel):
-    """Which seat to analyse (0-based, as in records)."""
-
-    seat: int = Field(ge=0, le=7)
-
-
-class RecordAnalysisIn(AnalysisIn):
-    """An uploaded record and the seat to analyse."""
-
-    record: dict[str, Any]
 
 
 @dataclass
@@ -114,18 +99,20 @@ class Analysis:
         return doc
 
 
-def digest(record: dict[str, Any], seat: int, worlds: int) -> str:
-    """The key of an analysis: the record's canonical JSON, the seat and the search budget."""
-    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def digest(text: str, seat: int, worlds: int) -> str:
+    """The key of an analysis: the record's canonical JSON text (jobs.canonical), the seat and
+    the search budget."""
     return hashlib.sha256(f"{seat}/{worlds}/{text}".encode()).hexdigest()[:32]
 
 
 class Analyses:
     """The analyses of this server process (see the module docstring)."""
 
-    def __init__(self, workers: Workers, worlds: int) -> None:
+    def __init__(self, workers: Workers, worlds: int, limits: Limits, metrics: Metrics) -> None:
         self.workers = workers
         self.worlds = worlds
+        self.limits = limits
+        self.metrics = metrics
         self.kept: LRUCache[str, Analysis] = LRUCache(maxsize=KEPT)
         self.tasks: set[asyncio.Task[None]] = set()
 
@@ -133,33 +120,60 @@ class Analyses:
         """A kept analysis by key."""
         return self.kept.get(key)
 
-    def start(self, record: dict[str, Any], seat: int) -> tuple[Analysis, bool]:
-        """The analysis of ``seat`` in ``record``: the kept one, or a new one started (then
-        True). One that stopped on an error is started again."""
-        key = digest(record, seat, self.worlds)
+    async def of_table(self, table: LiveTable, seat: int, address: str) -> AsyncIterator[bytes]:
+        """The analysis of ``seat`` at a finished table, as JSON lines (see :meth:`lines`)."""
+        if table.state is None or not table.state.is_over:
+            raise Refused("the analysis is available once the game is over")
+        record = table.record()
+        if seat >= len(record.get("seats") or []):
+            raise Refused(f"there is no seat {seat + 1} at this table")
+        return await self.lines(jobs.canonical(record), seat, address)
+
+    async def of_upload(self, body: bytes, address: str) -> AsyncIterator[bytes]:
+        """The analysis an uploaded request body asks for (``{"record", "seat"}``, parsed and
+        checked in a worker), as JSON lines."""
+        text, seat = await run_job(self.workers, self.metrics, jobs.analysis_upload, body)
+        return await self.lines(text, seat, address)
+
+    async def lines(self, text: str, seat: int, address: str) -> AsyncIterator[bytes]:
+        """The kept or a new analysis of ``seat`` in the record ``text``, as JSON lines: its
+        state now and after every part (a new one counts against ``address``'s uploads)."""
+        found = self.get(digest(text, seat, self.worlds))
+        if found is None or found.error is not None:
+            await self.limits.check("uploads", address, "too many analyses from your address")
+        analysis, _new = self.start(text, seat)
+
+        async def lines() -> AsyncIterator[bytes]:
+            async for doc in analysis.updates():
+                yield encode(doc) + b"\n"
+
+        return lines()
+
+    def start(self, text: str, seat: int) -> tuple[Analysis, bool]:
+        """The analysis of ``seat`` in the record ``text``: the kept one, or a new one started
+        (then True). One that stopped on an error is started again."""
+        key = digest(text, seat, self.worlds)
         found = self.kept.get(key)
         if found is not None and found.error is None:
             return found, False
         analysis = self.kept[key] = Analysis(key, seat, self.worlds)
-        task = asyncio.create_task(self._run(analysis, record))
+        task = asyncio.create_task(self._run(analysis, text))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         return analysis, True
 
-    async def _run(self, analysis: Analysis, record: dict[str, Any]) -> None:
+    async def _run(self, analysis: Analysis, text: str) -> None:
         try:
-            await self._parts(analysis, record)
+            await self._parts(analysis, text)
         finally:
             await analysis.bump()
 
-    async def _parts(self, analysis: Analysis, record: dict[str, Any]) -> None:
-        from boneyard.server.replays import jobs  # (jobs import the replays: the workers run them)
-
+    async def _parts(self, analysis: Analysis, text: str) -> None:
         waited = 0.0
         while analysis.total is None or len(analysis.decisions) < analysis.total:
             first = len(analysis.decisions)
             try:
-                args = (record, analysis.seat, first, CHUNK, analysis.worlds)
+                args = (text, analysis.seat, first, CHUNK, analysis.worlds)
                 status, value = await self.workers.run(jobs.analyse, *args)
             except Busy:
                 waited += BUSY_WAIT
@@ -187,53 +201,3 @@ class Analyses:
         """Stop the analyses running (on shutdown)."""
         for task in list(self.tasks):
             task.cancel()
-
-
-def add_routes(
-    app: FastAPI,
-    lobby: Lobby,
-    workers: Workers,
-    limits: Limits,
-    errors: dict[int | str, Any],
-) -> Analyses:
-    """The analysis endpoints (docs/server.md)."""
-    from boneyard.server.accounts.service import address
-
-    analyses = Analyses(workers, lobby.settings.analysis_worlds)
-
-    async def begin(record: dict[str, Any], seat: int, request: Request) -> StreamingResponse:
-        if seat >= len(record.get("seats") or []):
-            raise HTTPException(400, f"there is no seat {seat + 1} at this table")
-        found = analyses.get(digest(record, seat, analyses.worlds))
-        if found is None or found.error is not None:
-            await limits.check("uploads", address(request), "too many analyses from your address")
-        analysis, _new = analyses.start(record, seat)
-
-        async def lines() -> AsyncIterator[bytes]:
-            async for doc in analysis.updates():
-                yield encode(doc) + b"\n"
-
-        headers = {"X-Accel-Buffering": "no", "Cache-Control": "no-store"}
-        return StreamingResponse(lines(), media_type="application/x-ndjson", headers=headers)
-
-    @app.post("/api/tables/{table_id}/analysis", responses=errors)
-    async def table_analysis(
-        table_id: str, body: AnalysisIn, request: Request
-    ) -> StreamingResponse:
-        """The expert's analysis of one seat of a finished game, as JSON lines: its progress
-        after each part, the last line with every decision (docs/server.md)."""
-        table = await lobby.visible_table(table_id, request)
-        if table.state is None or not table.state.is_over:
-            raise HTTPException(400, "the analysis is available once the game is over")
-        return await begin(table.record(), body.seat, request)
-
-    @app.post("/api/analysis", responses=errors)
-    async def record_analysis(body: RecordAnalysisIn, request: Request) -> StreamingResponse:
-        """The same for an uploaded record of a finished game."""
-        if not encodable(body.record):
-            raise HTTPException(400, "the record is not valid UTF-8 text (a lone surrogate)")
-        if count_events(body.record) > MAX_EVENTS:
-            raise HTTPException(400, f"the record is too long to view (over {MAX_EVENTS} events)")
-        return await begin(body.record, body.seat, request)
-
-    return analyses

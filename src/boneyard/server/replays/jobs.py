@@ -13,7 +13,7 @@ from boneyard.bots.analysis import analyse_part, decision_json
 from boneyard.core.errors import BoneyardError, RecordError
 from boneyard.core.records import record_from_json
 from boneyard.games.registry import get_spec
-from boneyard.server.replays.service import MAX_EVENTS, count_events, replay_steps
+from boneyard.server.replays.steps import MAX_EVENTS, count_events, replay_steps
 from boneyard.server.validation import encodable
 from boneyard.server.workers import encode
 
@@ -36,29 +36,59 @@ def replay(raw: dict[str, Any], table: str | None = None) -> Outcome:
     return "ok", encode(steps)
 
 
-def upload(body: bytes) -> Outcome:
-    """An uploaded request body, ``{"record": {...}}``: parsed and checked here too (a large
-    body's parsing costs the event loop nothing), then replayed."""
+def _uploaded(body: bytes) -> tuple[dict[str, Any], str | None]:
+    """The document of an uploaded body, ``{"record": {...}, ...}``, or why it is refused."""
     try:
         doc = json.loads(body)
     except (ValueError, RecursionError):
-        return "error", 'the upload is not valid JSON: send {"record": {...}}'
+        return {}, 'the upload is not valid JSON: send {"record": {...}}'
     record = doc.get("record") if isinstance(doc, dict) else None
     if not isinstance(record, dict):
-        return "error", 'send {"record": {...}}: the record is a JSON object'
+        return {}, 'send {"record": {...}}: the record is a JSON object'
     if not encodable(record):
-        return "error", "the record is not valid UTF-8 text (a lone surrogate)"
+        return {}, "the record is not valid UTF-8 text (a lone surrogate)"
     if count_events(record) > MAX_EVENTS:
-        return "error", f"the record is too long to view (over {MAX_EVENTS} events)"
-    return replay(record)
+        return {}, f"the record is too long to view (over {MAX_EVENTS} events)"
+    return doc, None
 
 
-def analyse(raw: dict[str, Any], seat: int, first: int, count: int, worlds: int) -> Outcome:
+def upload(body: bytes) -> Outcome:
+    """An uploaded request body, ``{"record": {...}}``: parsed and checked here too (a large
+    body's parsing costs the event loop nothing), then replayed."""
+    doc, why = _uploaded(body)
+    if why is not None:
+        return "error", why
+    return replay(doc["record"])
+
+
+def canonical(record: dict[str, Any]) -> str:
+    """A record's canonical JSON text: what analyses are keyed by and sent to the workers as."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def analysis_upload(body: bytes) -> Outcome:
+    """An uploaded analysis request, ``{"record": {...}, "seat": n}``, parsed and checked here:
+    ``("ok", (canonical record text, seat))``."""
+    doc, why = _uploaded(body)
+    if why is not None:
+        return "error", why
+    seat = doc.get("seat")
+    if type(seat) is not int or not 0 <= seat <= 7:
+        return "error", 'send {"record": {...}, "seat": n}: the seat is a number from 0 to 7'
+    record = doc["record"]
+    seats = record.get("seats")
+    if seat >= len(seats if isinstance(seats, list) else []):
+        return "error", f"there is no seat {seat + 1} at this table"
+    return "ok", (canonical(record), seat)
+
+
+def analyse(text: str, seat: int, first: int, count: int, worlds: int) -> Outcome:
     """Decisions ``first`` … ``first + count - 1`` of ``seat`` in a finished game, valued by
     the expert (actions in words beside their record form), and the seat's number of decisions:
-    ``{"total": n, "decisions": [...]}`` (boneyard.server.replays.analysis)."""
+    ``{"total": n, "decisions": [...]}`` (boneyard.server.replays.analysis). ``text``: the
+    record's canonical JSON (parsed here, never on the event loop)."""
     try:
-        record = record_from_json(raw)
+        record = record_from_json(json.loads(text))
         spec = get_spec(record.game)
         if first == 0 and not spec.from_record(record).is_over:
             return "error", "the expert analyses finished games only: this one has not ended"

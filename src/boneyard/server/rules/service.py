@@ -5,7 +5,7 @@ text); each page is rendered once per process. Its pictures are ``<figure>`` ele
 position in a few words, built by the engines (:mod:`boneyard.server.rules.figures`) and drawn in
 the browser by the same tile renderer as the tables (``web/rules.js``). Every option of a game is
 a row of the page's options table; ``tests/server/test_rules_pages.py`` holds the pages to the
-options dataclasses.
+options dataclasses. Routes: :mod:`.router`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ import html
 import re
 from string import Template
 
-from fastapi import FastAPI
-from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
 
 from boneyard.games.registry import MODULES, get_spec
@@ -99,16 +97,8 @@ def index_page() -> str:
     return _page("How to play", None, "\n".join(parts))
 
 
-def add_routes(app: FastAPI) -> None:
-    """``GET /rules`` and ``GET /rules/{game}`` (a 404 page for a game Boneyard does not have)."""
-
-    @app.get("/rules", include_in_schema=False)
-    async def rules_index() -> HTMLResponse:
-        return HTMLResponse(index_page())
-
-    @app.get("/rules/{game}", include_in_schema=False)
-    async def rules_page(game: str) -> HTMLResponse:
-        if game not in GAMES:
-            body = NO_SUCH_GAME
-            return HTMLResponse(_page("No such game", None, body), status_code=404)
-        return HTMLResponse(game_page(game))
+def page_of(game: str) -> tuple[str, int]:
+    """The HTML of ``/rules/{game}`` and its status (a 404 page for a game Boneyard lacks)."""
+    if game not in GAMES:
+        return _page("No such game", None, NO_SUCH_GAME), 404
+    return game_page(game), 200

@@ -1,0 +1,123 @@
+"""The account routes: ``GET /api/me``, ``POST /api/register``, ``/api/login``, ``/api/guest``,
+``/api/logout``, ``GET /api/me/sessions``, ``DELETE /api/me/sessions/{id}`` and
+``POST /api/me/sessions/end-all`` ("sign out everywhere"). They set and clear the cookies; the
+rest is :class:`boneyard.server.accounts.service.Accounts`."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+
+from boneyard.server.accounts import auth
+from boneyard.server.accounts.schemas import (
+    Credentials,
+    EndedOut,
+    GuestIn,
+    MeOut,
+    Registration,
+    SessionsOut,
+)
+from boneyard.server.accounts.service import Accounts, Me
+from boneyard.server.deps import AccountsDep, MaybeUser, NeedUser, address
+from boneyard.server.errors import ERRORS
+
+router = APIRouter(responses=ERRORS)
+
+
+async def sign_in(accounts: Accounts, request: Request, response: Response, me: Me) -> MeOut:
+    """A new session for ``me``: its cookie, and a CSRF token bound to it."""
+    token = await accounts.open_session(me.id, request.headers.get("user-agent") or "")
+    secure = request.url.scheme == "https"
+    max_age = int(accounts.settings.session_max_days * 86400)
+    response.set_cookie(
+        auth.SESSION_COOKIE,
+        token,
+        httponly=True,
+        secure=secure,
+        samesite="lax",
+        max_age=max_age,
+        path="/",
+    )
+    set_csrf(accounts, request, response, auth.csrf_binding(token))
+    return MeOut.model_validate({"user": me.to_json()})
+
+
+def set_csrf(accounts: Accounts, request: Request, response: Response, binding: str) -> None:
+    """A fresh CSRF cookie bound to ``binding`` (the page's script reads it)."""
+    token = accounts.csrf_token(binding)
+    secure = request.url.scheme == "https"
+    response.set_cookie(auth.CSRF_COOKIE, token, samesite="lax", secure=secure, path="/")
+
+
+def signed_out(accounts: Accounts, request: Request, response: Response) -> None:
+    """Clear the session cookie; a CSRF token for nobody."""
+    response.delete_cookie(auth.SESSION_COOKIE, path="/")
+    set_csrf(accounts, request, response, "anon")
+
+
+@router.get("/api/me")
+async def me(user: MaybeUser) -> MeOut:
+    """Who is signed in (``user`` is null when nobody)."""
+    return MeOut.model_validate({"user": user.to_json() if user else None})
+
+
+@router.post("/api/register")
+async def register(
+    body: Registration, request: Request, response: Response, accounts: AccountsDep
+) -> MeOut:
+    """Create an account and sign in."""
+    user = await accounts.register(
+        body.username, body.password, body.display_name, address(request)
+    )
+    return await sign_in(accounts, request, response, user)
+
+
+@router.post("/api/login")
+async def login(
+    body: Credentials, request: Request, response: Response, accounts: AccountsDep
+) -> MeOut:
+    """Sign in with username and password."""
+    user = await accounts.login(body.username, body.password, address(request))
+    return await sign_in(accounts, request, response, user)
+
+
+@router.post("/api/guest")
+async def guest(
+    body: GuestIn, request: Request, response: Response, accounts: AccountsDep
+) -> MeOut:
+    """Play as a guest under a display name."""
+    user = await accounts.guest(body.display_name, address(request))
+    return await sign_in(accounts, request, response, user)
+
+
+@router.post("/api/logout")
+async def logout(
+    request: Request, response: Response, user: MaybeUser, accounts: AccountsDep
+) -> MeOut:
+    """Sign out (this session is ended)."""
+    if user is not None:
+        await accounts.end_sessions(user.id, [user.session])
+    signed_out(accounts, request, response)
+    return MeOut(user=None)
+
+
+@router.get("/api/me/sessions")
+async def my_sessions(user: NeedUser, accounts: AccountsDep) -> SessionsOut:
+    """Where you are signed in."""
+    return SessionsOut.model_validate({"sessions": await accounts.list_sessions(user)})
+
+
+@router.delete("/api/me/sessions/{session_id}")
+async def end_session(session_id: str, user: NeedUser, accounts: AccountsDep) -> SessionsOut:
+    """End one of your sessions (sign that browser out)."""
+    await accounts.end_session(user, session_id)
+    return SessionsOut.model_validate({"sessions": await accounts.list_sessions(user)})
+
+
+@router.post("/api/me/sessions/end-all")
+async def end_all(
+    request: Request, response: Response, user: NeedUser, accounts: AccountsDep
+) -> EndedOut:
+    """Sign out everywhere: every session of yours ends, this one too."""
+    ended = await accounts.end_sessions(user.id)
+    signed_out(accounts, request, response)
+    return EndedOut(ended=len(ended))

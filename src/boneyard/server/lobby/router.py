@@ -1,0 +1,83 @@
+"""The lobby routes: the games, creating, listing, joining and starting tables, play a bot
+now, a person's games, a table's information and its record (docs/server.md, HTTP API)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from boneyard.core.protocol import JSON
+from boneyard.server.deps import LobbyDep, NeedUser, TableDep, VisibleTable
+from boneyard.server.errors import ERRORS, NotAllowed, Refused
+from boneyard.server.lobby.schemas import JoinIn, QuickIn, SeatIn, TableIn
+from boneyard.server.tables import access
+
+router = APIRouter(responses=ERRORS)
+
+
+@router.get("/api/games")
+async def games(lobby: LobbyDep) -> JSON:
+    """The games, their player counts and the bots."""
+    return lobby.games()
+
+
+@router.post("/api/tables")
+async def new_table(body: TableIn, user: NeedUser, lobby: LobbyDep) -> JSON:
+    """Create a table (started at once when no seat is open and ``start`` is true); an
+    ``account`` seat challenges a bot account, which accepts or declines (docs/bots.md)."""
+    return await lobby.new_table(body, user)
+
+
+@router.post("/api/quickplay")
+async def quickplay(user: NeedUser, lobby: LobbyDep, body: QuickIn | None = None) -> JSON:
+    """Play a bot now: a started two-player High Five table against the greedy bot
+    (``{"guide": true}``: the guided first hand, with a hint at each step)."""
+    guide = body is not None and body.guide
+    table = TableIn(game="highfive", seats=[SeatIn(kind="me"), SeatIn(kind="bot")], guide=guide)
+    return (await lobby.create(table, user)).public_json()
+
+
+@router.get("/api/me/games")
+async def my_games(user: NeedUser, lobby: LobbyDep) -> JSON:
+    """The signed-in person's tables, newest first (finished ones with their result)."""
+    return {"games": await lobby.my_games(user)}
+
+
+@router.get("/api/tables")
+async def list_tables(lobby: LobbyDep) -> JSON:
+    """Open tables (a seat to take) and tables in play (to watch), newest first."""
+    return await lobby.listing()
+
+
+@router.get("/api/tables/{table_id}")
+async def table_info(table: VisibleTable) -> JSON:
+    """A table's public information (a private table: with ``?invite=TOKEN`` or a seat)."""
+    return table.public_json()
+
+
+@router.post("/api/tables/{table_id}/join")
+async def join(user: NeedUser, table: TableDep, body: JoinIn, lobby: LobbyDep) -> JSON:
+    """Take an open seat (a private table's needs ``invite``, its token)."""
+    access.check_access(table, user.id, body.invite)
+    await lobby.take_seat(table, body.seat, user)
+    return table.public_json()
+
+
+@router.post("/api/tables/{table_id}/start")
+async def start(user: NeedUser, table: TableDep, lobby: LobbyDep) -> JSON:
+    """Start a table whose seats are all taken (anyone seated may start it)."""
+    if not any(s.get("user_id") == user.id for s in table.seats):
+        raise NotAllowed("only a seated player can start the table")
+    await lobby.start(table)
+    return table.public_json()
+
+
+@router.get("/api/tables/{table_id}/record")
+async def record(table: VisibleTable) -> JSONResponse:
+    """The record (RECORDS.md) of a finished game, with its revealed seeds."""
+    if table.state is None or not table.ended:
+        raise Refused("the record is available once the game is over")
+    return JSONResponse(
+        table.record(),
+        headers={"Content-Disposition": f'attachment; filename="boneyard-{table.id}.json"'},
+    )

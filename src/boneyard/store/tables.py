@@ -1,0 +1,171 @@
+"""The tables' queries the lobby, a person's history, profiles and bot accounts read.
+
+Each runs on a session the caller opened; the database filters, orders, counts and cuts (a
+person's games come from the per-person index ``table_players``, so they cost the same however
+many tables the site has).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, Integer, and_, case, func, or_, select, true
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import defer
+
+from boneyard.store.models import GameTable, TablePlayer
+
+RUNNING = ("open", "playing")
+"""The statuses of a table not yet over."""
+
+
+async def status_of(db: AsyncSession, table_id: str) -> str | None:
+    """The status of table ``table_id`` (``None``: no such table)."""
+    found: str | None = await db.scalar(select(GameTable.status).where(GameTable.id == table_id))
+    return found
+
+
+async def listed(db: AsyncSession, limit: int) -> list[str]:
+    """The ids of the public tables not yet over, newest first, at most ``limit``."""
+    rows = await db.scalars(
+        select(GameTable.id)
+        .where(GameTable.status.in_(RUNNING), GameTable.private.is_(False))
+        .order_by(GameTable.created_at.desc())
+        .limit(limit)
+    )
+    return list(rows.all())
+
+
+async def count_created(db: AsyncSession, user_id: int, *, bot_only: bool) -> int:
+    """Tables ``user_id`` created that still count against their caps: bot-only ones not yet
+    over (``bot_only``), else the ones waiting for players."""
+    q = select(func.count()).select_from(GameTable).where(GameTable.created_by == user_id)
+    if bot_only:
+        q = q.where(GameTable.status.in_(RUNNING), GameTable.bot_only.is_(True))
+    else:
+        q = q.where(GameTable.status == "open")
+    return int(await db.scalar(q) or 0)
+
+
+async def count_bot_only(db: AsyncSession) -> int:
+    """Bot-only tables not yet over, on the whole site."""
+    running = GameTable.status.in_(RUNNING) & GameTable.bot_only.is_(True)
+    return int(await db.scalar(select(func.count()).select_from(GameTable).where(running)) or 0)
+
+
+def _visible(user_id: int, viewer: int | None) -> ColumnElement[bool]:
+    """The tables of ``user_id`` that ``viewer`` may see listed: a private table's only to
+    someone who sat at it."""
+    if viewer == user_id:
+        return true()
+    theirs = select(TablePlayer.table_id).where(TablePlayer.user_id == (viewer or 0))
+    return GameTable.private.is_(False) | GameTable.id.in_(theirs)
+
+
+async def history(
+    db: AsyncSession,
+    user_id: int,
+    limit: int,
+    viewer: int | None,
+    *,
+    broken: bool = True,
+) -> Sequence[Any]:
+    """``(table, seat)`` of the tables ``user_id`` sat at, newest first, at most ``limit``
+    (records not loaded): as ``viewer`` (``None``: signed out) may see them, with or without
+    the ``broken`` ones."""
+    where = [TablePlayer.user_id == user_id, _visible(user_id, viewer)]
+    if not broken:
+        where.append(GameTable.status != "broken")
+    rows = await db.execute(
+        select(GameTable, TablePlayer.seat)
+        .options(defer(GameTable.record))  # (large; read only when needed)
+        .join(TablePlayer, TablePlayer.table_id == GameTable.id)
+        .where(*where)
+        .order_by(TablePlayer.created_at.desc())
+        .limit(limit)
+    )
+    return rows.all()
+
+
+async def played_per_game(db: AsyncSession, user_id: int, viewer: int | None) -> dict[str, int]:
+    """Finished games ``user_id`` played, per game, of the tables ``viewer`` may see."""
+    rows = await db.execute(
+        select(GameTable.game, func.count())
+        .join(TablePlayer, TablePlayer.table_id == GameTable.id)
+        .where(
+            TablePlayer.user_id == user_id,
+            _visible(user_id, viewer),
+            GameTable.status == "over",
+        )
+        .group_by(GameTable.game)
+    )
+    return {game: int(n) for game, n in rows.all()}
+
+
+async def won_per_game(db: AsyncSession, user_id: int, viewer: int | None) -> dict[str, int]:
+    """Finished games ``user_id`` won, per game, counted from the results stored with the
+    tables (``settings.result``: the winner's seat, and whether partners share it)."""
+    result = GameTable.settings["result"]
+    winner = result["winner"].as_integer()
+    partners = result["partnerships"].as_boolean()
+    seat = TablePlayer.seat
+    won = or_(winner == seat, and_(partners.is_(True), winner % 2 == seat % 2))
+    rows = await db.execute(
+        select(GameTable.game, func.sum(case((won, 1), else_=0).cast(Integer)))
+        .join(TablePlayer, TablePlayer.table_id == GameTable.id)
+        .where(
+            TablePlayer.user_id == user_id,
+            _visible(user_id, viewer),
+            GameTable.status == "over",
+        )
+        .group_by(GameTable.game)
+    )
+    return {game: int(n or 0) for game, n in rows.all()}
+
+
+async def without_result(db: AsyncSession, user_id: int, limit: int) -> list[str]:
+    """Finished tables of ``user_id`` whose result was never stored with them (finished before
+    results were), at most ``limit``: their results are worked out once from their records."""
+    rows = await db.scalars(
+        select(GameTable.id)
+        .join(TablePlayer, TablePlayer.table_id == GameTable.id)
+        .where(
+            TablePlayer.user_id == user_id,
+            GameTable.status == "over",
+            GameTable.settings["result"].as_string().is_(None),
+        )
+        .limit(limit)
+    )
+    return list(rows.all())
+
+
+async def record_of(db: AsyncSession, table_id: str) -> dict[str, Any] | None:
+    """The stored record of a finished table."""
+    found: dict[str, Any] | None = await db.scalar(
+        select(GameTable.record).where(GameTable.id == table_id)
+    )
+    return found
+
+
+async def running_seats(db: AsyncSession, user_id: int) -> Sequence[Any]:
+    """``(id, status, game, seat)`` of the tables not yet over where ``user_id`` has a seat."""
+    rows = await db.execute(
+        select(GameTable.id, GameTable.status, GameTable.game, TablePlayer.seat)
+        .join(TablePlayer, TablePlayer.table_id == GameTable.id)
+        .where(TablePlayer.user_id == user_id, GameTable.status.in_(RUNNING))
+    )
+    return rows.all()
+
+
+async def waiting(db: AsyncSession, since: datetime, limit: int) -> Sequence[Any]:
+    """``(id, game, seats, created_by)`` of the tables waiting for players made after
+    ``since``, newest first, at most ``limit``."""
+    rows = await db.execute(
+        select(GameTable.id, GameTable.game, GameTable.seats, GameTable.created_by)
+        .where(GameTable.status == "open", GameTable.created_at > since)
+        .order_by(GameTable.created_at.desc())
+        .limit(limit)
+    )
+    return rows.all()
