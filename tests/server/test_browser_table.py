@@ -36,7 +36,7 @@ GAMES = {
     "highfive": (2, {}),
     "merry-go-round": (3, {"target": 41}),
     "high-fives": (2, {}),
-    "highrise": (2, {}),
+    "highrise": (2, {"target": 500}),  # (at 300, 1 game in ~60 ended in its first hand)
 }
 MIN_TILE = 28
 MIN_TARGET = 43.5  # (44 px, less what sub-pixel layout may shave off)
@@ -504,7 +504,12 @@ def test_the_guided_first_hand(site: str, browser: Any) -> None:
             page.locator(".end.target").first.click()
         wait_until(page, f"document.body.dataset.version !== '{before}'")
     assert "press Continue" in guide.inner_text()
-    assert len(texts) >= 3 and any("multiple of 5" in t or "lead" in t for t in texts)
+    # Every hint is one of the guide's (which ones a hand needs depends on its deal).
+    kinds = ("You lead", "You hold the highest double", "Play ", "No play scores",
+             "None of your tiles fits", "Nothing fits", "The hand is over")  # fmt: skip
+    assert len(texts) >= 2 and all(t.removeprefix("Guide: ").startswith(kinds) for t in texts), (
+        texts
+    )
     page.click("#continue")
     expect(guide).to_be_hidden()
     page.context.close()
