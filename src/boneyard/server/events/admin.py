@@ -11,7 +11,8 @@ from sqlalchemy import delete, func, select
 
 from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import get_spec
-from boneyard.server.events.context import Ctx, Me
+from boneyard.server.errors import BadRequest, Forbidden, NotFound
+from boneyard.server.events.context import Ctx, EventRoute, Me
 from boneyard.server.events.schemas import EventEdit, EventIn, NoteIn, RowId, UsernameIn
 from boneyard.server.events.service import ACTIVE, Events
 from boneyard.server.events.settings import (
@@ -61,16 +62,16 @@ def game_options(game: str, preset: str | None, options: dict[str, Any]) -> dict
     try:
         spec = get_spec(game)
     except BoneyardError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise BadRequest(str(exc)) from None
     if not spec.min_players <= 2 <= spec.max_players:
-        raise HTTPException(400, f"{spec.title} is not a two-player game")
+        raise BadRequest(f"{spec.title} is not a two-player game")
     out = {k: v for k, v in options.items() if k != "preset"}
     if preset:
         out["preset"] = preset
     try:
         spec.new_game(2, out)
     except BoneyardError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise BadRequest(str(exc)) from None
     return out
 
 
@@ -80,7 +81,7 @@ def apply_settings(ev: Event, given: dict[str, Any], started: bool) -> None:
     if started:
         for key, value in given.items():
             if key in BEFORE_START_ONLY and not same(value, current(ev, key)):
-                raise HTTPException(400, f"{key} cannot change once the event has started")
+                raise BadRequest(f"{key} cannot change once the event has started")
     game = given.get("game") or ev.game
     preset = given["preset"] if "preset" in given else current(ev, "preset")
     options = given["options"] if given.get("options") is not None else current(ev, "options")
@@ -92,7 +93,7 @@ def apply_settings(ev: Event, given: dict[str, Any], started: bool) -> None:
         try:
             Schedule.parse(text) if text else None
         except (TournamentError, ValueError) as exc:
-            raise HTTPException(400, str(exc)) from None
+            raise BadRequest(str(exc)) from None
     ev.format, ev.schedule = fmt, schedule
     for key in ("name", "mode", "cap", "starts_at", "rated"):
         if given.get(key) is not None or (key == "starts_at" and key in given):
@@ -105,14 +106,14 @@ def apply_settings(ev: Event, given: dict[str, Any], started: bool) -> None:
     ev.settings = settings
 
 
-router = APIRouter()
+router = APIRouter(route_class=EventRoute)
 
 
 @router.post("/api/events")
 async def create_event(body: EventIn, user: Me, ctx: Ctx) -> dict[str, Any]:
     """Create an event (you direct it; signed-in accounts only, a few at a time)."""
     if user.is_guest:
-        raise HTTPException(403, "sign up to run an event (guests cannot)")
+        raise Forbidden("sign up to run an event (guests cannot)")
     await ctx.accounts.limits.check("events", str(user.id), "too many new events")
     async with ctx.sessions() as db:
         running = await db.scalar(
@@ -160,7 +161,7 @@ async def edit_event(event_id: str, body: EventEdit, user: Me, ctx: Ctx) -> dict
         ev = await ctx.need_event(db, event_id)
         await ctx.need_director(db, ev, user)
         if ev.status not in LIVE:
-            raise HTTPException(400, f"the event is {ev.status}: nothing to change")
+            raise BadRequest(f"the event is {ev.status}: nothing to change")
         given = body.model_dump(exclude_unset=True)
         apply_settings(ev, given, started=ev.status != "registration")
         Events.action(db, ev, user.id, "edit", {"fields": sorted(given)}, None)
@@ -175,7 +176,7 @@ async def cancel_event(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[
         ev = await ctx.need_event(db, event_id)
         await ctx.need_director(db, ev, user)
         if ev.status not in LIVE:
-            raise HTTPException(400, f"the event is {ev.status}")
+            raise BadRequest(f"the event is {ev.status}")
         active = (
             await db.scalars(
                 select(EventGame.match_id).where(
@@ -207,9 +208,9 @@ async def delete_event(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.need_event(db, event_id)
         if ev.director_id != user.id:
-            raise HTTPException(403, "only the event's owner may delete it")
+            raise Forbidden("only the event's owner may delete it")
         if ev.bracket is not None:
-            raise HTTPException(400, "the event has started: cancel it instead")
+            raise BadRequest("the event has started: cancel it instead")
         await db.execute(delete(Notification).where(Notification.event_id == event_id))
         await db.delete(ev)
     return {"deleted": event_id}
@@ -221,17 +222,17 @@ async def add_director(event_id: str, body: UsernameIn, user: Me, ctx: Ctx) -> d
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.need_event(db, event_id)
         if ev.director_id != user.id:
-            raise HTTPException(403, "only the event's owner names co-directors")
+            raise Forbidden("only the event's owner names co-directors")
         who = await db.scalar(select(User).where(User.username == body.username))
         if who is None or who.is_guest:
-            raise HTTPException(404, "no account has that username")
+            raise NotFound("no account has that username")
         if await ctx.is_director(db, ev, who.id):
-            raise HTTPException(400, f"{who.display_name} already runs this event")
+            raise BadRequest(f"{who.display_name} already runs this event")
         entered = await db.scalar(
             select(Entrant.id).where(Entrant.event_id == event_id, Entrant.user_id == who.id)
         )
         if entered is not None:
-            raise HTTPException(400, f"{who.display_name} plays in this event: a director cannot")
+            raise BadRequest(f"{who.display_name} plays in this event: a director cannot")
         db.add(EventDirector(event_id=event_id, user_id=who.id, created_at=now()))
         Events.action(db, ev, user.id, "director", {"added": who.display_name}, None)
         await ctx.notes.add(
@@ -252,10 +253,10 @@ async def remove_director(event_id: str, user_id: RowId, user: Me, ctx: Ctx) -> 
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.need_event(db, event_id)
         if ev.director_id != user.id:
-            raise HTTPException(403, "only the event's owner removes co-directors")
+            raise Forbidden("only the event's owner removes co-directors")
         row = await db.get(EventDirector, (event_id, user_id))
         if row is None:
-            raise HTTPException(404, "no such co-director")
+            raise NotFound("no such co-director")
         await db.delete(row)
         Events.action(db, ev, user.id, "director", {"removed": user_id}, None)
     return await ctx.event_json(event_id, user)

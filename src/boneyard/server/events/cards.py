@@ -9,11 +9,12 @@ Signed cards are rated like games at a table."""
 import logging
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from boneyard.server.events.context import Context, Ctx, Me
+from boneyard.server.errors import BadRequest, Forbidden, NotFound
+from boneyard.server.events.context import Context, Ctx, EventRoute, Me
 from boneyard.server.events.schemas import NoteIn, ReportIn, RowId
 from boneyard.server.events.service import ACTIVE, Events, history
 from boneyard.server.ratings import store as ratings_store
@@ -30,13 +31,13 @@ def check_card(ev: Event, body: ReportIn) -> None:
     try:
         rule = ScoreRule.for_game(ev.game, ev.options)
     except TournamentError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise BadRequest(str(exc)) from None
     problem = rule.problem((body.score_a, body.score_b), body.reason)
     if problem is not None:
-        raise HTTPException(400, f"{problem} Check the card, or ask the director for a ruling.")
+        raise BadRequest(f"{problem} Check the card, or ask the director for a ruling.")
 
 
-router = APIRouter()
+router = APIRouter(route_class=EventRoute)
 
 
 async def new_card(
@@ -45,14 +46,14 @@ async def new_card(
     """A card for the match's next game, checked (not added yet)."""
     ev = await ctx.svc.need_running(db, event_id)
     if ev.mode != "otb":
-        raise HTTPException(400, "scores are entered only in over-the-board events")
+        raise BadRequest("scores are entered only in over-the-board events")
     m = ctx.svc.need_ready(event_from_json(ev.bracket or {}), match_id)
     a = await db.get(Entrant, int(m.a))
     b = await db.get(Entrant, int(m.b))
     assert a is not None and b is not None
     for x in (a, b):
         if not x.checked_in:
-            raise HTTPException(400, f"{x.name} has not checked in: the director checks them in")
+            raise BadRequest(f"{x.name} has not checked in: the director checks them in")
     waiting = await db.scalar(
         select(func.count(EventGame.id)).where(
             EventGame.event_id == event_id,
@@ -61,7 +62,7 @@ async def new_card(
         )
     )
     if waiting:
-        raise HTTPException(400, "the last game entered awaits a signature or a ruling")
+        raise BadRequest("the last game entered awaits a signature or a ruling")
     check_card(ev, body)
     g = ctx.svc.game_row(
         ev, match_id, await ctx.svc.next_number(db, ev, match_id), "game", a.id, b.id
@@ -81,7 +82,7 @@ async def report(
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev, g, a, b = await new_card(ctx, db, event_id, match_id, body, user)
         if user.id not in (a.user_id, b.user_id):
-            raise HTTPException(403, "only a player of this match enters its scores")
+            raise Forbidden("only a player of this match enters its scores")
         sign(g, "a" if user.id == a.user_id else "b", user.id)
         history(g, "entered", user.id, score_a=g.score_a, score_b=g.score_b, reason=g.reason)
         db.add(g)
@@ -135,17 +136,17 @@ async def card_of(
     """The card awaiting ``user``'s signature, and their side (``a`` or ``b``)."""
     g = await db.get(EventGame, game_id)
     if g is None or g.event_id != event_id:
-        raise HTTPException(404, "no such game")
+        raise NotFound("no such game")
     if g.status != "reported":
-        raise HTTPException(400, f"that game is {g.status}, not awaiting a signature")
+        raise BadRequest(f"that game is {g.status}, not awaiting a signature")
     a = await db.get(Entrant, g.side_a)
     b = await db.get(Entrant, g.side_b)
     side = "a" if a is not None and a.user_id == user.id else None
     side = "b" if b is not None and b.user_id == user.id else side
     if side is None:
-        raise HTTPException(403, "only the players of this match sign its cards")
+        raise Forbidden("only the players of this match sign its cards")
     if getattr(g, f"signed_{side}") is not None:
-        raise HTTPException(403, "you have signed this card: your opponent signs next")
+        raise Forbidden("you have signed this card: your opponent signs next")
     return g, side
 
 

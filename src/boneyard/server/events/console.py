@@ -5,11 +5,12 @@ match are told."""
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from boneyard.server.events.context import Context, Ctx, Me
+from boneyard.server.errors import BadRequest, NotFound
+from boneyard.server.events.context import Context, Ctx, EventRoute, Me
 from boneyard.server.events.schemas import ForfeitIn, NoteIn, PenaltyIn, RowId, RulingIn
 from boneyard.server.events.service import ACTIVE, Events, history
 from boneyard.server.tables.clock import now
@@ -25,18 +26,18 @@ def ruled_scores(body: RulingIn, a: int, b: int) -> tuple[int, int, int, str]:
     """``(score_a, score_b, winner, reason)`` of a ruling (400 when it names nobody)."""
     if body.kind == "bogus":
         if body.offender not in (a, b):
-            raise HTTPException(400, "name the offender: one of the match's entrants")
+            raise BadRequest("name the offender: one of the match's entrants")
         winner = b if body.offender == a else a
         hi, lo = BOGUS_SCORES
         return (hi, lo, winner, "bogus") if winner == a else (lo, hi, winner, "bogus")
     sa, sb = body.score_a, body.score_b
     if sa == sb and body.winner not in (a, b):
-        raise HTTPException(400, "equal scores: name the winner")
+        raise BadRequest("equal scores: name the winner")
     winner = (body.winner if sa == sb else (a if sa > sb else b)) or a
     return sa, sb, winner, "ruling"
 
 
-router = APIRouter()
+router = APIRouter(route_class=EventRoute)
 
 
 async def running_for(ctx: Context, db: AsyncSession, event_id: str, user: Any) -> Event:
@@ -132,9 +133,9 @@ async def ruled_game(
         return g
     found = await db.get(EventGame, game_id)
     if found is None or found.event_id != ev.id or found.match_id != match_id:
-        raise HTTPException(404, "no such game in this match")
+        raise NotFound("no such game in this match")
     if found.status not in ACTIVE:
-        raise HTTPException(400, f"that game is {found.status}: reopen it first")
+        raise BadRequest(f"that game is {found.status}: reopen it first")
     return found
 
 
@@ -148,11 +149,11 @@ async def penalty(
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await running_for(ctx, db, event_id, user)
         if ev.mode != "otb":
-            raise HTTPException(400, "online, the server deals: a misdeal (9a) cannot happen")
+            raise BadRequest("online, the server deals: a misdeal (9a) cannot happen")
         m = ctx.svc.need_ready(event_from_json(ev.bracket or {}), match_id)
         a, b = int(m.a), int(m.b)
         if body.offender not in (a, b):
-            raise HTTPException(400, "name the offender: one of the match's entrants")
+            raise BadRequest("name the offender: one of the match's entrants")
         number = await ctx.svc.next_number(db, ev, match_id)
         card = await db.scalar(
             select(EventGame).where(
@@ -192,9 +193,9 @@ async def reopen(event_id: str, game_id: RowId, body: NoteIn, user: Me, ctx: Ctx
             ev = await running_or_finished(ctx, db, event_id, user)
             g = await db.get(EventGame, game_id)
             if g is None or g.event_id != event_id:
-                raise HTTPException(404, "no such game")
+                raise NotFound("no such game")
             if g.final_seq is None:
-                raise HTTPException(400, "only a decided game can be reopened")
+                raise BadRequest("only a decided game can be reopened")
             g.status, g.final_seq, g.updated_at = "void", None, now()
             g.note = f"reopened: {body.note}".strip()[:500]
             history(g, "reopened", user.id, note=body.note)
@@ -218,7 +219,7 @@ async def running_or_finished(ctx: Context, db: AsyncSession, event_id: str, use
     ev = await ctx.need_event(db, event_id)
     await ctx.need_director(db, ev, user)
     if ev.bracket is None or ev.status not in ("running", "paused", "finished"):
-        raise HTTPException(400, f"the event is {ev.status}, not in play")
+        raise BadRequest(f"the event is {ev.status}, not in play")
     return ev
 
 
@@ -243,12 +244,12 @@ async def undo(event_id: str, action_id: RowId, body: NoteIn, user: Me, ctx: Ctx
             ev = await running_or_finished(ctx, db, event_id, user)
             act = await db.get(EventAction, action_id)
             if act is None or act.event_id != event_id or act.kind not in UNDOABLE:
-                raise HTTPException(404, "no such ruling")
+                raise NotFound("no such ruling")
             payload = dict(act.payload or {})
             if payload.get("undone"):
-                raise HTTPException(400, "that ruling is already undone")
+                raise BadRequest("that ruling is already undone")
             if act.kind == "timeout" and payload.get("rule") == "bot":
-                raise HTTPException(400, "a bot played on for that seat: no result to undo")
+                raise BadRequest("a bot played on for that seat: no result to undo")
             if act.kind != "penalty":
                 await take_back(ctx, db, ev, payload, user.id, body.note)
             act.payload = {**payload, "undone": True}
@@ -273,7 +274,7 @@ async def take_back(
 ) -> None:
     g = await db.get(EventGame, int(payload.get("game") or 0))
     if g is None or g.event_id != ev.id:
-        raise HTTPException(404, "the game of that ruling is gone")
+        raise NotFound("the game of that ruling is gone")
     before = payload.get("before") or {}
     g.final_seq, g.updated_at = None, now()
     if before and before.get("status") in ("reported", "disputed"):

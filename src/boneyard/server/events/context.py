@@ -1,22 +1,43 @@
 """What every event route shares (the service, the sessions, notifications, the checks), and
 the dependencies that hand it to a route: ``Ctx`` (the app's :class:`Context`), ``Me`` (the
-signed-in person, 401 otherwise) and ``MaybeMe``."""
+signed-in person, 401 otherwise) and ``MaybeMe``; and :class:`EventRoute`, the route class of
+every events router, which answers a service's domain error as HTTP."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, HTTPException, Request, Response
+from fastapi.routing import APIRoute
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.server import validation
 from boneyard.server.accounts.service import Accounts
+from boneyard.server.errors import DomainError, Forbidden, NotFound
 from boneyard.server.events.notify import Notes
 from boneyard.server.events.scheduler import Scheduler
 from boneyard.server.events.service import Events
 from boneyard.server.events.views import event_json
 from boneyard.server.tables.manager import TableManager
 from boneyard.store.events import Event, EventDirector
+
+
+class EventRoute(APIRoute):
+    """An events route: a :class:`~boneyard.server.errors.DomainError` raised by the service
+    (or a check) under it is answered with its status and its message as ``detail``, as every
+    other refusal of the site is."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def handle(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except DomainError as exc:
+                raise HTTPException(exc.status, exc.message) from None
+
+        return handle
 
 
 class Context:
@@ -41,7 +62,7 @@ class Context:
         ok = len(event_id) <= 32 and validation.storable(event_id)
         ev = await db.get(Event, event_id) if ok else None
         if ev is None:
-            raise HTTPException(404, "no such event")
+            raise NotFound("no such event")
         return ev
 
     @staticmethod
@@ -56,7 +77,7 @@ class Context:
     async def need_director(self, db: AsyncSession, ev: Event, user: Any) -> None:
         """403 unless ``user`` runs ``ev``."""
         if not await self.is_director(db, ev, user.id):
-            raise HTTPException(403, "only the event's directors may do that")
+            raise Forbidden("only the event's directors may do that")
 
     async def director_event(self, db: AsyncSession, event_id: str, user: Any) -> Event:
         """The event, which ``user`` runs (404, 403)."""

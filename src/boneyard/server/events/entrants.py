@@ -4,12 +4,13 @@ start (docs/events.md)."""
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from boneyard.server.errors import BadRequest, Forbidden, NotFound
 from boneyard.server.events import start as starting
-from boneyard.server.events.context import Ctx, Me
+from boneyard.server.events.context import Ctx, EventRoute, Me
 from boneyard.server.events.schemas import BotsIn, CheckIn, CheckinWindow, RowId, SeedsIn
 from boneyard.server.events.service import RUNNING, Events
 from boneyard.server.events.settings import checkin_open, setting
@@ -45,19 +46,19 @@ async def enter(db: AsyncSession, ev: Event, e: Entrant) -> None:
     """Add entrant ``e`` to ``ev``: before the start, or into a running Swiss event (late
     entry: paired from the next round on, checked in)."""
     if await count_entrants(db, ev.id) >= ev.cap:
-        raise HTTPException(400, f"the event is full ({ev.cap} entrants)")
+        raise BadRequest(f"the event is full ({ev.cap} entrants)")
     db.add(e)
     if ev.status == "registration":
         return
     if not late_entry(ev):
-        raise HTTPException(400, "registration is closed: the event has started")
+        raise BadRequest("registration is closed: the event has started")
     await db.flush()
     t = event_from_json(ev.bracket or {})
     assert isinstance(t, Swiss)
     try:
         t = t.add_entrant(str(e.id))
     except TournamentError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise BadRequest(str(exc)) from None
     e.status, e.checked_in, e.seed = "playing", True, t.seed_of(str(e.id))
     late = [*(ev.settings or {}).get("late", []), [str(e.id), t.first_round(str(e.id))]]
     ev.settings = {**ev.settings, "late": late}
@@ -65,13 +66,13 @@ async def enter(db: AsyncSession, ev: Event, e: Entrant) -> None:
     Events.action(db, ev, None, "late_entry", {"entrant": e.id, "round": late[-1][1]}, None)
 
 
-router = APIRouter()
+router = APIRouter(route_class=EventRoute)
 
 
 async def need_entrant(db: AsyncSession, ev: Event, entrant_id: int) -> Entrant:
     e = await db.get(Entrant, entrant_id)
     if e is None or e.event_id != ev.id:
-        raise HTTPException(404, "no such entrant")
+        raise NotFound("no such entrant")
     return e
 
 
@@ -82,11 +83,11 @@ async def register(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.need_event(db, event_id)
         if await ctx.is_director(db, ev, user.id):
-            raise HTTPException(400, "a director runs the event and does not play in it")
+            raise BadRequest("a director runs the event and does not play in it")
         if ev.status != "registration" and not late_entry(ev):
-            raise HTTPException(400, "registration is closed: the event has started")
+            raise BadRequest("registration is closed: the event has started")
         if await entrant_of(db, event_id, user.id) is not None:
-            raise HTTPException(400, "you are already registered")
+            raise BadRequest("you are already registered")
         may_enter(ev, user.is_bot)
         e = Entrant(
             event_id=event_id,
@@ -108,11 +109,11 @@ async def withdraw(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
             ev = await ctx.need_event(db, event_id)
             e = await entrant_of(db, event_id, user.id)
             if e is None:
-                raise HTTPException(400, "you are not registered")
+                raise BadRequest("you are not registered")
             if ev.status == "registration":
                 await db.delete(e)
             elif ev.status not in RUNNING:
-                raise HTTPException(400, f"the event is {ev.status}")
+                raise BadRequest(f"the event is {ev.status}")
             else:
                 e.status = "withdrawn"
                 Events.action(db, ev, user.id, "withdraw", {"entrant": e.id}, None)
@@ -129,13 +130,13 @@ async def checkin(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
             ev = await ctx.need_event(db, event_id)
             e = await entrant_of(db, event_id, user.id)
             if e is None:
-                raise HTTPException(400, "register first")
+                raise BadRequest("register first")
             if ev.status == "registration":
                 ok, why = checkin_open(ev)
                 if not ok:
-                    raise HTTPException(400, why)
+                    raise BadRequest(why)
             elif ev.status not in RUNNING or e.status == "withdrawn":
-                raise HTTPException(400, "you cannot check in now")
+                raise BadRequest("you cannot check in now")
             await present(db, ev, e, True, user.id, None)
         await ctx.svc.advance_locked(event_id)
     return await ctx.event_json(event_id, user)
@@ -145,7 +146,7 @@ async def present(
     db: AsyncSession, ev: Event, e: Entrant, here: bool, by: int | None, note: str | None
 ) -> None:
     if not here and ev.status != "registration" and e.bot:
-        raise HTTPException(400, "a bot is always there")
+        raise BadRequest("a bot is always there")
     e.checked_in = here
     if here and e.status == "no_show":
         e.status = "playing"
@@ -161,7 +162,7 @@ async def director_checkin(
         async with ctx.sessions() as db, db.begin():
             ev = await ctx.director_event(db, event_id, user)
             if ev.status not in ("registration", *RUNNING):
-                raise HTTPException(400, f"the event is {ev.status}")
+                raise BadRequest(f"the event is {ev.status}")
             e = await need_entrant(db, ev, entrant_id)
             await present(db, ev, e, body.present, user.id, body.note)
         await ctx.svc.advance_locked(event_id)
@@ -171,7 +172,7 @@ async def director_checkin(
 def may_enter(ev: Event, is_bot: bool) -> None:
     """HTTP 403 when a bot account would enter an event whose director does not allow them."""
     if is_bot and not setting(ev, "bot_accounts"):
-        raise HTTPException(403, "this event's director does not allow bot accounts")
+        raise Forbidden("this event's director does not allow bot accounts")
 
 
 @router.post("/api/events/{event_id}/checkin-window")
@@ -180,7 +181,7 @@ async def checkin_window(event_id: str, body: CheckinWindow, user: Me, ctx: Ctx)
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.director_event(db, event_id, user)
         if ev.status != "registration":
-            raise HTTPException(400, "the event has started: check-in is by the director")
+            raise BadRequest("the event has started: check-in is by the director")
         ev.settings = {**ev.settings, "checkin": None if body.state == "times" else body.state}
         Events.action(db, ev, user.id, "checkin_window", {"state": body.state}, body.note)
     return await ctx.event_json(event_id, user)
@@ -192,7 +193,7 @@ async def remove_entrant(event_id: str, entrant_id: RowId, user: Me, ctx: Ctx) -
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.director_event(db, event_id, user)
         if ev.status != "registration":
-            raise HTTPException(400, "the event has started: withdraw the entrant instead")
+            raise BadRequest("the event has started: withdraw the entrant instead")
         e = await need_entrant(db, ev, entrant_id)
         Events.action(db, ev, user.id, "remove", {"entrant": e.id, "name": e.name}, None)
         await db.delete(e)
@@ -206,21 +207,19 @@ async def add_bots(event_id: str, body: BotsIn, user: Me, ctx: Ctx) -> dict[str,
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.director_event(db, event_id, user)
         if ev.status != "registration":
-            raise HTTPException(400, "registration is closed: the event has started")
+            raise BadRequest("registration is closed: the event has started")
         if ev.mode != "online":
-            raise HTTPException(400, "bots play online events only")
+            raise BadRequest("bots play online events only")
         have = await count_entrants(db, event_id)
         if have + body.count > ev.cap:
-            raise HTTPException(400, f"the event is full ({ev.cap} entrants)")
+            raise BadRequest(f"the event is full ({ev.cap} entrants)")
         bots = await db.scalar(
             select(func.count(Entrant.id)).where(
                 Entrant.event_id == event_id, Entrant.bot.is_not(None)
             )
         )
         if (bots or 0) + body.count > ctx.cfg.event_bots:
-            raise HTTPException(
-                400, f"an event takes at most {ctx.cfg.event_bots} bots on this site"
-            )
+            raise BadRequest(f"an event takes at most {ctx.cfg.event_bots} bots on this site")
         for k in range(body.count):
             db.add(
                 Entrant(
@@ -242,14 +241,14 @@ async def seeds(event_id: str, body: SeedsIn, user: Me, ctx: Ctx) -> dict[str, A
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.director_event(db, event_id, user)
         if ev.status != "registration":
-            raise HTTPException(400, "the draw is made: seeds are fixed")
+            raise BadRequest("the draw is made: seeds are fixed")
         rows = (await db.scalars(select(Entrant).where(Entrant.event_id == event_id))).all()
         if body.by == "rating":
             order = [e.id for e in await starting.by_rating(ctx.sessions, ev, rows)]
         else:
             order = list(body.order)
             if sorted(order) != sorted(e.id for e in rows):
-                raise HTTPException(400, "list every entrant once, in seed order")
+                raise BadRequest("list every entrant once, in seed order")
         seed = {eid: i + 1 for i, eid in enumerate(order)}
         for e in rows:
             e.seed = seed[e.id]

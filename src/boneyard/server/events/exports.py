@@ -11,7 +11,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy import select
 
-from boneyard.server.events.context import Context, Ctx
+from boneyard.server.events.context import Context, Ctx, EventRoute
 from boneyard.store.models import User
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -140,7 +140,7 @@ def log_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-router = APIRouter()
+router = APIRouter(route_class=EventRoute)
 
 
 async def gather(ctx: Context, event_id: str) -> tuple[dict[str, Any], dict[int, str]]:

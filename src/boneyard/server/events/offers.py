@@ -4,12 +4,13 @@ offer to themselves cannot be accepted, and their socket at a table never holds 
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.server import validation
-from boneyard.server.events.context import Context, Ctx, Me
+from boneyard.server.errors import BadRequest, NotFound
+from boneyard.server.events.context import Context, Ctx, EventRoute, Me
 from boneyard.server.events.entrants import enter, entrant_of, late_entry, may_enter
 from boneyard.server.events.schemas import NoteIn, ReplaceIn, RowId, UsernameIn
 from boneyard.server.events.service import Events, seat_of
@@ -25,12 +26,12 @@ class InviteIn(UsernameIn, NoteIn):
     """A late entrant invited by username: they take a new place by accepting."""
 
 
-router = APIRouter()
+router = APIRouter(route_class=EventRoute)
 
 
 def offered(db: AsyncSession, ev: Event, entrant: int | None, username: str, note: str) -> None:
     if not validation.storable(username):
-        raise HTTPException(400, "that is not a username")
+        raise BadRequest("that is not a username")
     db.add(
         EventOffer(
             event_id=ev.id,
@@ -51,7 +52,7 @@ async def replace(
     by username: they take it only by accepting (``/offers/{id}/accept``). The answer is the
     same whether an account has that username or not."""
     if (body.username is None) == (body.bot is None):
-        raise HTTPException(400, "give either a username or a bot")
+        raise BadRequest("give either a username or a bot")
     if body.bot is not None:
         check_site_bot(body.bot, None, ctx.cfg)
     async with ctx.svc.lock(event_id):
@@ -60,7 +61,7 @@ async def replace(
             await ctx.need_director(db, ev, user)
             e = await db.get(Entrant, entrant_id)
             if e is None or e.event_id != event_id:
-                raise HTTPException(404, "no such entrant")
+                raise NotFound("no such entrant")
             moves: Moves = []
             if body.username is not None:
                 offered(db, ev, e.id, body.username, body.note)
@@ -93,7 +94,7 @@ async def invite(event_id: str, body: InviteIn, user: Me, ctx: Ctx) -> dict[str,
         ev = await ctx.need_event(db, event_id)
         await ctx.need_director(db, ev, user)
         if ev.status != "registration" and not late_entry(ev):
-            raise HTTPException(400, "the event has started: it takes no new entrants")
+            raise BadRequest("the event has started: it takes no new entrants")
         offered(db, ev, None, body.username, body.note)
         Events.action(db, ev, user.id, "invite", {"to": body.username}, body.note)
     out = await ctx.event_json(event_id, user)
@@ -200,7 +201,7 @@ async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Any) 
     offer = await db.get(EventOffer, offer_id)
     mine = offer is not None and user.username is not None and offer.username == user.username
     if offer is None or offer.event_id != event_id or not mine or offer.status != "pending":
-        raise HTTPException(404, "no such offer")
+        raise NotFound("no such offer")
     return offer
 
 
@@ -212,14 +213,14 @@ async def accept_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> di
             offer = await need_offer(db, event_id, offer_id, user)
             ev = await ctx.need_event(db, event_id)
             if await ctx.is_director(db, ev, user.id):
-                raise HTTPException(400, "a director runs the event and does not play in it")
+                raise BadRequest("a director runs the event and does not play in it")
             if ev.status not in ("registration", "running", "paused"):
-                raise HTTPException(400, f"the event is {ev.status}")
+                raise BadRequest(f"the event is {ev.status}")
             if await entrant_of(db, event_id, user.id) is not None:
-                raise HTTPException(400, "you are already an entrant of this event")
+                raise BadRequest("you are already an entrant of this event")
             person = await db.get(User, user.id)
             if person is None:
-                raise HTTPException(404, "no such offer")
+                raise NotFound("no such offer")
             may_enter(ev, person.is_bot)
             offer.status = "accepted"
             if offer.entrant_id is None:
@@ -236,7 +237,7 @@ async def accept_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> di
             else:
                 found = await db.get(Entrant, offer.entrant_id)
                 if found is None:
-                    raise HTTPException(404, "no such offer")
+                    raise NotFound("no such offer")
                 e = found
                 moves = await take_place(db, ev, e, person, None, user.id, offer.note)
             await db.flush()

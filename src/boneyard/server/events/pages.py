@@ -8,11 +8,12 @@ from fastapi.responses import FileResponse
 from sqlalchemy import or_, select
 
 from boneyard.server import validation, webfiles
-from boneyard.server.events.context import Ctx, MaybeMe
+from boneyard.server.errors import NotFound
+from boneyard.server.events.context import Ctx, EventRoute, MaybeMe
 from boneyard.server.ratings import store as ratings_store
 from boneyard.store.events import Entrant, Event, EventGame
 
-router = APIRouter()
+router = APIRouter(route_class=EventRoute)
 
 
 @router.get("/api/events/{event_id}")
@@ -34,7 +35,7 @@ async def get_match(event_id: str, match_id: str, user: MaybeMe, ctx: Ctx) -> di
                 event = {k: data[k] for k in ("id", "name", "mode", "status", "me", "format")}
                 event["round_title"] = titles[r] if r < len(titles) else ""
                 return {"event": event, "match": m}
-    raise HTTPException(404, "no such match")
+    raise NotFound("no such match")
 
 
 @router.get("/api/tables/{table_id}/event")
@@ -42,11 +43,11 @@ async def table_event(table_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
     """The event game a table plays, and where to go next: the match's next game, or
     (for a player of it) their next game in the event."""
     if len(table_id) > 32 or not validation.storable(table_id):
-        raise HTTPException(404, "no such event game")
+        raise NotFound("no such event game")
     async with ctx.sessions() as db:
         g = await db.scalar(select(EventGame).where(EventGame.table_id == table_id))
         if g is None:
-            raise HTTPException(404, "this table is not an event's")
+            raise NotFound("this table is not an event's")
         ev = await db.get(Event, g.event_id)
         assert ev is not None
         nxt = await next_game(db, g, user)

@@ -19,9 +19,9 @@ import logging
 import time
 from datetime import datetime, timedelta
 
-from fastapi import HTTPException
 from sqlalchemy import select
 
+from boneyard.server.errors import DomainError
 from boneyard.server.events import start as starting
 from boneyard.server.events.service import RUNNING, Events
 from boneyard.server.events.settings import setting
@@ -111,13 +111,13 @@ class Scheduler:
     async def _auto_start(self, ev: Event) -> None:
         try:
             await starting.start(self.svc, ev.id, None)
-        except HTTPException as exc:
+        except DomainError as exc:
             async with self.svc.sessions() as db, db.begin():
                 row = await db.get(Event, ev.id)
                 if row is None or row.status != "registration":
                     return
                 row.settings = {**row.settings, "auto_start": False}
-                why = f"not started at its start time: {exc.detail}"
+                why = f"not started at its start time: {exc.message}"
                 Events.action(db, row, None, "auto_start", {"started": False}, why)
                 await self.svc.notify_directors(db, row, "start", f"{row.name} was {why}")
 
