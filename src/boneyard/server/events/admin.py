@@ -22,8 +22,10 @@ from boneyard.server.events.settings import (
     default_schedule,
     setting,
 )
+from boneyard.server.events.views import listed_json
 from boneyard.server.tables.clock import now
-from boneyard.store.events import Entrant, Event, EventDirector, EventGame, Notification
+from boneyard.store.event_queries import matches_with_games, newest_events
+from boneyard.store.events import Entrant, Event, EventDirector, Notification
 from boneyard.store.models import User
 from boneyard.tournament import Schedule, TournamentError
 
@@ -177,14 +179,7 @@ async def cancel_event(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[
         await ctx.need_director(db, ev, user)
         if ev.status not in LIVE:
             raise BadRequest(f"the event is {ev.status}")
-        active = (
-            await db.scalars(
-                select(EventGame.match_id).where(
-                    EventGame.event_id == event_id, EventGame.status.in_(ACTIVE)
-                )
-            )
-        ).all()
-        for mid in set(active):
+        for mid in await matches_with_games(db, event_id, ACTIVE):
             await ctx.svc.void_active(db, ev, mid, "the event was cancelled")
         ev.status, ev.finished_at = "cancelled", now()
         Events.action(db, ev, user.id, "cancel", {}, body.note)
@@ -266,36 +261,5 @@ async def remove_director(event_id: str, user_id: RowId, user: Me, ctx: Ctx) -> 
 async def list_events(ctx: Ctx) -> dict[str, Any]:
     """Every event, newest first, with its entrant count and who runs it."""
     async with ctx.sessions() as db:
-        rows = (
-            await db.execute(
-                select(Event, User.display_name)
-                .join(User, User.id == Event.director_id)
-                .order_by(Event.created_at.desc())
-                .limit(200)
-            )
-        ).all()
-        counts = dict(
-            (
-                await db.execute(
-                    select(Entrant.event_id, func.count(Entrant.id)).group_by(Entrant.event_id)
-                )
-            ).all()
-        )
-    return {
-        "events": [
-            {
-                "id": e.id,
-                "name": e.name,
-                "game": e.game,
-                "format": e.format,
-                "mode": e.mode,
-                "schedule": e.schedule,
-                "status": e.status,
-                "cap": e.cap,
-                "entrants": int(counts.get(e.id, 0)),
-                "starts_at": e.starts_at.isoformat() if e.starts_at else None,
-                "director": director,
-            }
-            for e, director in rows
-        ]
-    }
+        rows = await newest_events(db)
+    return {"events": [listed_json(e, director, n) for e, director, n in rows]}

@@ -16,7 +16,8 @@ from boneyard.server.events.schemas import NoteIn, ReplaceIn, RowId, UsernameIn
 from boneyard.server.events.service import Events, seat_of
 from boneyard.server.lobby.sitebots import check_site_bot
 from boneyard.server.tables.clock import now
-from boneyard.store.events import Entrant, Event, EventGame, EventOffer
+from boneyard.store.event_queries import entrant_games_in_play
+from boneyard.store.events import Entrant, Event, EventOffer
 from boneyard.store.models import User
 
 Moves = list[tuple[str | None, int]]
@@ -124,21 +125,9 @@ async def take_place(
         e.checked_in = True
     if ev.status != "registration":
         e.status, e.checked_in = "playing", True
-    rows = (
-        await db.scalars(
-            select(EventGame).where(
-                EventGame.event_id == ev.id,
-                EventGame.status == "playing",
-                EventGame.table_id.is_not(None),
-            )
-        )
-    ).all()
+    rows = await entrant_games_in_play(db, ev.id, e.id)
     Events.action(db, ev, by, "replace", {"entrant": e.id, "was": old, "now": e.name}, note)
-    return [
-        (g.table_id, g.seat_a if g.side_a == e.id else 1 - g.seat_a)
-        for g in rows
-        if e.id in (g.side_a, g.side_b)
-    ]
+    return [(g.table_id, g.seat_a if g.side_a == e.id else 1 - g.seat_a) for g in rows]
 
 
 async def apply_moves(ctx: Context, event_id: str, entrant_id: int, moves: Moves) -> None:

@@ -10,6 +10,7 @@ from sqlalchemy import or_, select
 from boneyard.server import validation, webfiles
 from boneyard.server.errors import NotFound
 from boneyard.server.events.context import Ctx, EventRoute, MaybeMe
+from boneyard.server.events.views import match_page_json
 from boneyard.server.ratings import store as ratings_store
 from boneyard.store.events import Entrant, Event, EventGame
 
@@ -27,15 +28,12 @@ async def get_event(event_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
 async def get_match(event_id: str, match_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
     """One match with its games (each with its table for the replay) and, while a side
     is awaited, when its grace period ends."""
-    data = await ctx.event_json(event_id, user)
-    titles = data.get("round_titles") or []
-    for r, rnd in enumerate(data["rounds"]):
-        for m in rnd:
-            if m["id"] == match_id:
-                event = {k: data[k] for k in ("id", "name", "mode", "status", "me", "format")}
-                event["round_title"] = titles[r] if r < len(titles) else ""
-                return {"event": event, "match": m}
-    raise NotFound("no such match")
+    async with ctx.sessions() as db:
+        ev = await ctx.need_event(db, event_id)
+        found = await match_page_json(db, ev, match_id, user)
+    if found is None:
+        raise NotFound("no such match")
+    return found
 
 
 @router.get("/api/tables/{table_id}/event")

@@ -26,6 +26,7 @@ from boneyard.server.events.service import RUNNING, Events
 from boneyard.server.events.settings import setting
 from boneyard.server.tables.clock import aware, now
 from boneyard.server.tables.manager import DB_ERRORS
+from boneyard.store.event_queries import events_to_watch
 from boneyard.store.events import Event, EventGame
 
 log = logging.getLogger("boneyard.events")
@@ -71,9 +72,7 @@ class Scheduler:
         if tend:
             self.tended = time.monotonic()
         async with self.svc.sessions() as db:
-            events = (
-                await db.scalars(select(Event).where(Event.status.in_(("registration", *RUNNING))))
-            ).all()
+            events = await events_to_watch(db, RUNNING)
         for ev in events:
             if ev.status == "registration":
                 at = aware(ev.starts_at) if ev.starts_at else None
