@@ -18,7 +18,17 @@ from tests.server.conftest import make_app
 
 LONGEST = 60
 """Lines of the longest route function."""
-WEBLESS = ("service", "start", "scheduler", "background", "timeouts", "settings", "views")
+WEBLESS = (
+    "service",
+    "rulings",
+    "manage",
+    "start",
+    "scheduler",
+    "background",
+    "timeouts",
+    "settings",
+    "views",
+)
 """Modules of the events package that do the work, without the web framework."""
 
 

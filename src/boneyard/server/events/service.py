@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.core.errors import BoneyardError
 from boneyard.server import validation
-from boneyard.server.errors import BadRequest, NotFound
+from boneyard.server.errors import BadRequest, Forbidden, NotFound
 from boneyard.server.events.notify import Notes
 from boneyard.server.events.settings import clock_rule, rebuilt, setting
 from boneyard.server.tables.clock import ClockIn, aware, clock_settings, now
@@ -509,6 +509,29 @@ class Events:
         )
 
     # -- checks ----------------------------------------------------------------------------------
+
+    @staticmethod
+    async def need_event(db: AsyncSession, event_id: str) -> Event:
+        """The event (404 when there is none)."""
+        ok = len(event_id) <= 32 and validation.storable(event_id)
+        ev = await db.get(Event, event_id) if ok else None
+        if ev is None:
+            raise NotFound("no such event")
+        return ev
+
+    @staticmethod
+    async def is_director(db: AsyncSession, ev: Event, user_id: int | None) -> bool:
+        """Whether ``user_id`` runs ``ev`` (its owner or a co-director)."""
+        if user_id is None:
+            return False
+        if ev.director_id == user_id:
+            return True
+        return await db.get(EventDirector, (ev.id, user_id)) is not None
+
+    async def need_director(self, db: AsyncSession, ev: Event, user_id: int) -> None:
+        """Refused (403) unless ``user_id`` runs ``ev``."""
+        if not await self.is_director(db, ev, user_id):
+            raise Forbidden("only the event's directors may do that")
 
     @staticmethod
     async def need_running(db: AsyncSession, event_id: str) -> Event:
