@@ -22,6 +22,7 @@ WEBLESS = (
     "service",
     "rulings",
     "manage",
+    "scorecards",
     "start",
     "scheduler",
     "background",
