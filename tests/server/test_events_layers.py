@@ -23,6 +23,8 @@ WEBLESS = (
     "rulings",
     "manage",
     "scorecards",
+    "entry",
+    "places",
     "start",
     "scheduler",
     "background",

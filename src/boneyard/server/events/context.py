@@ -60,10 +60,6 @@ class Context:
         """The event, or 404."""
         return await self.svc.need_event(db, event_id)
 
-    async def is_director(self, db: AsyncSession, ev: Event, user_id: int | None) -> bool:
-        """Whether ``user_id`` runs ``ev`` (its owner or a co-director)."""
-        return await self.svc.is_director(db, ev, user_id)
-
     async def need_director(self, db: AsyncSession, ev: Event, user: Any) -> None:
         """403 unless ``user`` runs ``ev``."""
         await self.svc.need_director(db, ev, user.id)
