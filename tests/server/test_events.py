@@ -126,8 +126,26 @@ def test_bots_play_a_round_robin_and_a_swiss_to_the_end(ev_client: TestClient) -
         assert all(max(g["score_a"], g["score_b"]) >= 150 for g in games)
         if fmt == "round_robin":
             assert len(matches(data)) == 6
+        same_as_the_event_page(c, data)
         r = c.get(f"/api/tables/{games[0]['table_id']}/record")
         assert r.status_code == 200 and r.json()["options"]["preset"] == "pda"
+
+
+def same_as_the_event_page(c: TestClient, data: Data) -> None:
+    """Each match's page (which reads only that match's rows) shows the match as the event
+    page does, and the list of events counts the event's entrants."""
+    titles = data["round_titles"]
+    for r, rnd in enumerate(data["rounds"]):
+        for m in rnd:
+            page = ok(c.get(f"/api/events/{data['id']}/matches/{m['id']}"))
+            assert page["match"] == m
+            keys = ("id", "name", "mode", "status", "me", "format")
+            assert page["event"] == {**{k: data[k] for k in keys}, "round_title": titles[r]}
+    assert data["me"]["director"]
+    listed = ok(c.get("/api/events"))["events"]
+    mine = next(e for e in listed if e["id"] == data["id"])
+    assert mine["entrants"] == len(data["entrants"]) and mine["director"] == "dora"
+    assert listed[0]["id"] == data["id"]  # newest first
 
 
 def test_no_show_forfeits_and_person_tables(ev_client: TestClient) -> None:

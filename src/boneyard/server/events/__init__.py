@@ -13,6 +13,9 @@ the event row and feeds it results. One module per job:
 * :mod:`~boneyard.server.events.scheduler` what happens at a time (start time, no-show grace);
 * :mod:`~boneyard.server.events.timeouts` the move clock's time-outs at event tables;
 * :mod:`~boneyard.server.events.notify` notifications (the bell, e-mail);
+* the work behind the routes: :mod:`manage`, :mod:`entry`, :mod:`places`, :mod:`rulings`,
+  :mod:`scorecards` (no web framework: they raise domain errors, boneyard.server.errors);
+  :mod:`~boneyard.server.events.background` the periodic task of the scheduler and mailer;
 * routes: :mod:`admin` (create, edit, cancel, delete, co-directors), :mod:`entrants`
   (registration, check-in, seeding, start), :mod:`offers` (replacements, invitations),
   :mod:`console` (rulings, forfeits, undo, PDA 9b), :mod:`cards` (over-the-board score

@@ -1,22 +1,23 @@
 """What every event route shares (the service, the sessions, notifications, the checks), and
 the dependencies that hand it to a route: ``Ctx`` (the app's :class:`Context`), ``Me`` (the
-signed-in person, 401 otherwise) and ``MaybeMe``."""
+signed-in person, 401 otherwise) and ``MaybeMe``. A service's domain error
+(:mod:`boneyard.server.errors`) is answered by the app's one handler
+(:mod:`boneyard.server.handlers`)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from boneyard.server import validation
 from boneyard.server.accounts.service import Accounts
 from boneyard.server.events.notify import Notes
 from boneyard.server.events.scheduler import Scheduler
 from boneyard.server.events.service import Events
 from boneyard.server.events.views import event_json
 from boneyard.server.tables.manager import TableManager
-from boneyard.store.events import Event, EventDirector
+from boneyard.store.events import Event
 
 
 class Context:
@@ -38,25 +39,11 @@ class Context:
 
     async def need_event(self, db: AsyncSession, event_id: str) -> Event:
         """The event, or 404."""
-        ok = len(event_id) <= 32 and validation.storable(event_id)
-        ev = await db.get(Event, event_id) if ok else None
-        if ev is None:
-            raise HTTPException(404, "no such event")
-        return ev
-
-    @staticmethod
-    async def is_director(db: AsyncSession, ev: Event, user_id: int | None) -> bool:
-        """Whether ``user_id`` runs ``ev`` (its owner or a co-director)."""
-        if user_id is None:
-            return False
-        if ev.director_id == user_id:
-            return True
-        return await db.get(EventDirector, (ev.id, user_id)) is not None
+        return await self.svc.need_event(db, event_id)
 
     async def need_director(self, db: AsyncSession, ev: Event, user: Any) -> None:
         """403 unless ``user`` runs ``ev``."""
-        if not await self.is_director(db, ev, user.id):
-            raise HTTPException(403, "only the event's directors may do that")
+        await self.svc.need_director(db, ev, user.id)
 
     async def director_event(self, db: AsyncSession, event_id: str, user: Any) -> Event:
         """The event, which ``user`` runs (404, 403)."""

@@ -140,6 +140,63 @@ def log_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def event_document(data: dict[str, Any], users: dict[int, str]) -> dict[str, Any]:
+    """The whole event as one JSON document, from the event page's JSON (as a stranger sees
+    it) and the names of the accounts its cards mention."""
+    cards = card_rows(data, users)
+    for r in cards:
+        r["history"] = r.pop("history_entries")
+    keys = (
+        "id",
+        "name",
+        "game",
+        "title",
+        "format",
+        "mode",
+        "options",
+        "schedule",
+        "settings",
+        "cap",
+        "starts_at",
+        "started_at",
+        "finished_at",
+        "status",
+        "rated",
+        "directors",
+        "champion",
+    )
+    doc = {
+        "event": {k: data.get(k) for k in keys},
+        "entrants": data["entrants"],
+        "standings": standing_rows(data),
+        "ranking": data.get("ranking", []),
+        "tiebreak_labels": data.get("tiebreak_labels", []),
+        "round_titles": data.get("round_titles", []),
+        "matches": [
+            {
+                k: m[k]
+                for k in (
+                    "id",
+                    "round",
+                    "table",
+                    "a_name",
+                    "b_name",
+                    "best_of",
+                    "wins",
+                    "winner_name",
+                    "outcome",
+                    "bye",
+                )
+            }
+            for rnd in data["rounds"]
+            for m in rnd
+        ],
+        "cards": cards,
+        "rulings": log_rows(data),
+    }
+    return doc
+
+
 router = APIRouter()
 
 
@@ -216,55 +273,5 @@ async def export_json(event_id: str, ctx: Ctx) -> JSONResponse:
     """The whole event: settings, entrants, standings (with labels), every match and
     card with its history and times, the rulings and the champion."""
     data, users = await gather(ctx, event_id)
-    cards = card_rows(data, users)
-    for r in cards:
-        r["history"] = r.pop("history_entries")
-    keys = (
-        "id",
-        "name",
-        "game",
-        "title",
-        "format",
-        "mode",
-        "options",
-        "schedule",
-        "settings",
-        "cap",
-        "starts_at",
-        "started_at",
-        "finished_at",
-        "status",
-        "rated",
-        "directors",
-        "champion",
-    )
-    doc = {
-        "event": {k: data.get(k) for k in keys},
-        "entrants": data["entrants"],
-        "standings": standing_rows(data),
-        "ranking": data.get("ranking", []),
-        "tiebreak_labels": data.get("tiebreak_labels", []),
-        "round_titles": data.get("round_titles", []),
-        "matches": [
-            {
-                k: m[k]
-                for k in (
-                    "id",
-                    "round",
-                    "table",
-                    "a_name",
-                    "b_name",
-                    "best_of",
-                    "wins",
-                    "winner_name",
-                    "outcome",
-                    "bye",
-                )
-            }
-            for rnd in data["rounds"]
-            for m in rnd
-        ],
-        "cards": cards,
-        "rulings": log_rows(data),
-    }
+    doc = event_document(data, users)
     return JSONResponse(doc, headers=attachment(f"event-{event_id}.json"))

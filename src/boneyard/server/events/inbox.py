@@ -3,10 +3,11 @@ are e-mailed (``/api/me/notify``); boneyard.server.events.notify adds and sends 
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 from pydantic import Field
 from sqlalchemy import func, select, update
 
+from boneyard.server.errors import Refused
 from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.notify import EMAIL, note_json, prefs_json
 from boneyard.server.events.schemas import MAX_ID, Clean
@@ -78,9 +79,9 @@ async def set_prefs(body: PrefsIn, user: Me, ctx: Ctx) -> Any:
     """Set where your notifications are e-mailed, and whether they are."""
     email = (body.email or "").strip() or None
     if email is not None and not EMAIL.match(email):
-        raise HTTPException(400, "that is not an e-mail address (name@example.org)")
+        raise Refused("that is not an e-mail address (name@example.org)")
     if body.by_email and email is None:
-        raise HTTPException(400, "give an e-mail address first")
+        raise Refused("give an e-mail address first")
     async with ctx.sessions() as db, db.begin():
         p = await db.get(NotifyPrefs, user.id)
         if p is None:

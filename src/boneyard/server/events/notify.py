@@ -9,7 +9,6 @@ the reason) or ``skipped`` (no address, or not wanted). A failure is never retri
 """
 
 import asyncio
-import contextlib
 import logging
 import re
 import smtplib
@@ -21,6 +20,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from boneyard.server.events.background import Periodic
 from boneyard.server.settings import SiteSettings
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Notification, NotifyPrefs
@@ -54,8 +54,8 @@ class Notes:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], cfg: SiteSettings) -> None:
         self.sessions = sessions
         self.cfg = cfg
-        self.wake = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
+        # (after a failure, the database or the mail server is down: the next look is later)
+        self.mailer = Periodic("sending notification e-mails", self._send_all, retry=POLL, log=log)
 
     async def add(
         self,
@@ -86,33 +86,23 @@ class Notes:
             sa_event.listen(db.sync_session, "after_commit", self._committed, once=True)
 
     def _committed(self, _session: Any) -> None:
-        self.wake.set()
+        self.mailer.wake()
 
     # -- the mailer -------------------------------------------------------------------------------
 
     def start(self) -> None:
         """Start the mailer (only when the site has SMTP settings)."""
-        if self.cfg.smtp_host and self.task is None:
-            self.task = asyncio.create_task(self._run())
+        if self.cfg.smtp_host:
+            self.mailer.start()
 
     async def close(self) -> None:
         """Stop the mailer."""
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
-            self.task = None
+        await self.mailer.stop()
 
-    async def _run(self) -> None:
-        while True:
-            self.wake.clear()
-            try:
-                while await self.send_queued():
-                    pass
-            except Exception:  # the database or the mail server is down: later
-                log.exception("sending notification e-mails failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), POLL)
+    async def _send_all(self) -> float:
+        while await self.send_queued():
+            pass
+        return POLL
 
     async def send_queued(self, batch: int = 20) -> int:
         """Send (or skip) up to ``batch`` queued e-mails; returns how many were handled."""

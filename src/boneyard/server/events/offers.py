@@ -1,24 +1,19 @@
-"""Places offered by a director: a bot takes an entrant's place at once; a person takes one
-(or a new place: a late entrant) only by accepting the offer. A director never plays: their
-offer to themselves cannot be accepted, and their socket at a table never holds a hand."""
+"""Places offered by a director, their routes: a bot takes an entrant's place at once; a person
+takes one (or a new place: a late entrant) only by accepting the offer. A director never plays:
+their offer to themselves cannot be accepted, and their socket at a table never holds a hand.
+The work is :mod:`~boneyard.server.events.places`."""
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from boneyard.server import validation
-from boneyard.server.events.context import Context, Ctx, Me
-from boneyard.server.events.entrants import enter, entrant_of, late_entry, may_enter
+from boneyard.server.errors import Refused
+from boneyard.server.events import places
+from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.schemas import NoteIn, ReplaceIn, RowId, UsernameIn
-from boneyard.server.events.service import Events, seat_of
 from boneyard.server.lobby.sitebots import check_site_bot
-from boneyard.server.tables.clock import now
-from boneyard.store.events import Entrant, Event, EventGame, EventOffer
-from boneyard.store.models import User
-
-Moves = list[tuple[str | None, int]]
+from boneyard.store.events import Entrant, Event, EventOffer
 
 
 class InviteIn(UsernameIn, NoteIn):
@@ -26,21 +21,6 @@ class InviteIn(UsernameIn, NoteIn):
 
 
 router = APIRouter()
-
-
-def offered(db: AsyncSession, ev: Event, entrant: int | None, username: str, note: str) -> None:
-    if not validation.storable(username):
-        raise HTTPException(400, "that is not a username")
-    db.add(
-        EventOffer(
-            event_id=ev.id,
-            entrant_id=entrant,
-            username=username,
-            status="pending",
-            note=note or None,
-            created_at=now(),
-        )
-    )
 
 
 @router.post("/api/events/{event_id}/entrants/{entrant_id}/replace")
@@ -51,31 +31,10 @@ async def replace(
     by username: they take it only by accepting (``/offers/{id}/accept``). The answer is the
     same whether an account has that username or not."""
     if (body.username is None) == (body.bot is None):
-        raise HTTPException(400, "give either a username or a bot")
+        raise Refused("give either a username or a bot")
     if body.bot is not None:
         check_site_bot(body.bot, None, ctx.cfg)
-    async with ctx.svc.lock(event_id):
-        async with ctx.sessions() as db, db.begin():
-            ev = await ctx.need_event(db, event_id)
-            await ctx.need_director(db, ev, user)
-            e = await db.get(Entrant, entrant_id)
-            if e is None or e.event_id != event_id:
-                raise HTTPException(404, "no such entrant")
-            moves: Moves = []
-            if body.username is not None:
-                offered(db, ev, e.id, body.username, body.note)
-                Events.action(
-                    db,
-                    ev,
-                    user.id,
-                    "offer",
-                    {"entrant": e.id, "was": e.name, "to": body.username},
-                    body.note,
-                )
-            else:
-                assert body.bot is not None
-                moves = await take_place(db, ev, e, None, body.bot, user.id, body.note)
-        await apply_moves(ctx, event_id, e.id, moves)
+    await places.replace(ctx.svc, event_id, entrant_id, body.username, body.bot, body.note, user.id)
     out = await ctx.event_json(event_id, user)
     if body.username is not None:
         out["message"] = (
@@ -89,80 +48,10 @@ async def invite(event_id: str, body: InviteIn, user: Me, ctx: Ctx) -> dict[str,
     """Invite a late entrant by username (directors): they enter by accepting (checked
     in). Before the start, or into a Swiss event with late entry. The same answer whether
     an account has that username or not."""
-    async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
-        ev = await ctx.need_event(db, event_id)
-        await ctx.need_director(db, ev, user)
-        if ev.status != "registration" and not late_entry(ev):
-            raise HTTPException(400, "the event has started: it takes no new entrants")
-        offered(db, ev, None, body.username, body.note)
-        Events.action(db, ev, user.id, "invite", {"to": body.username}, body.note)
+    await places.invite(ctx.svc, event_id, body.username, body.note, user.id)
     out = await ctx.event_json(event_id, user)
     out["message"] = f"invited: if {body.username} has an account, they enter by accepting"
     return out
-
-
-async def take_place(
-    db: AsyncSession,
-    ev: Event,
-    e: Entrant,
-    person: User | None,
-    bot: str | None,
-    by: int | None,
-    note: str | None,
-) -> Moves:
-    """Put ``person`` (or ``bot``) in entrant ``e``'s place; returns the live tables and
-    seats where the entrant plays now (the caller reseats them after the commit). A bot is
-    there: checked in; so is a person who takes a place after the start."""
-    old = e.name
-    if person is not None:
-        e.user_id, e.bot, e.name = person.id, None, person.display_name
-    else:
-        assert bot is not None
-        e.user_id, e.bot = None, bot
-        e.name = f"{bot.capitalize()} bot ({old})"[:40]
-        e.checked_in = True
-    if ev.status != "registration":
-        e.status, e.checked_in = "playing", True
-    rows = (
-        await db.scalars(
-            select(EventGame).where(
-                EventGame.event_id == ev.id,
-                EventGame.status == "playing",
-                EventGame.table_id.is_not(None),
-            )
-        )
-    ).all()
-    Events.action(db, ev, by, "replace", {"entrant": e.id, "was": old, "now": e.name}, note)
-    return [
-        (g.table_id, g.seat_a if g.side_a == e.id else 1 - g.seat_a)
-        for g in rows
-        if e.id in (g.side_a, g.side_b)
-    ]
-
-
-async def apply_moves(ctx: Context, event_id: str, entrant_id: int, moves: Moves) -> None:
-    """Reseat the entrant's live tables (after the commit), then advance the event."""
-    if moves:
-        async with ctx.sessions() as db:
-            e = await db.get(Entrant, entrant_id)
-        for tid, seat_no in moves:
-            if tid is not None and e is not None:
-                await reseat(ctx, tid, seat_no, seat_of(e))
-    await ctx.svc.advance_locked(event_id)
-
-
-async def reseat(ctx: Context, table_id: str, seat_no: int, seat: dict[str, Any]) -> None:
-    table = await ctx.tables.get(table_id)
-    if table is None:
-        return
-    async with table.lock:
-        await ctx.tables.refresh_shared(table)
-        seats = [dict(s) for s in table.seats]
-        seats[seat_no] = seat
-        await ctx.tables.save_seats(table, seats)
-        table.make_bots()
-        await table.broadcast()
-    ctx.tables.schedule_bots(table)
 
 
 @router.get("/api/me/offers")
@@ -196,58 +85,15 @@ async def my_offers(user: Me, ctx: Ctx) -> dict[str, Any]:
     }
 
 
-async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Any) -> EventOffer:
-    offer = await db.get(EventOffer, offer_id)
-    mine = offer is not None and user.username is not None and offer.username == user.username
-    if offer is None or offer.event_id != event_id or not mine or offer.status != "pending":
-        raise HTTPException(404, "no such offer")
-    return offer
-
-
 @router.post("/api/events/{event_id}/offers/{offer_id}/accept")
 async def accept_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> dict[str, Any]:
     """Take the place a director offered you (or enter, if you were invited)."""
-    async with ctx.svc.lock(event_id):
-        async with ctx.sessions() as db, db.begin():
-            offer = await need_offer(db, event_id, offer_id, user)
-            ev = await ctx.need_event(db, event_id)
-            if await ctx.is_director(db, ev, user.id):
-                raise HTTPException(400, "a director runs the event and does not play in it")
-            if ev.status not in ("registration", "running", "paused"):
-                raise HTTPException(400, f"the event is {ev.status}")
-            if await entrant_of(db, event_id, user.id) is not None:
-                raise HTTPException(400, "you are already an entrant of this event")
-            person = await db.get(User, user.id)
-            if person is None:
-                raise HTTPException(404, "no such offer")
-            may_enter(ev, person.is_bot)
-            offer.status = "accepted"
-            if offer.entrant_id is None:
-                e = Entrant(
-                    event_id=event_id,
-                    user_id=person.id,
-                    name=person.display_name,
-                    checked_in=True,
-                    status="registered",
-                    created_at=now(),
-                )
-                await enter(db, ev, e)
-                moves: Moves = []
-            else:
-                found = await db.get(Entrant, offer.entrant_id)
-                if found is None:
-                    raise HTTPException(404, "no such offer")
-                e = found
-                moves = await take_place(db, ev, e, person, None, user.id, offer.note)
-            await db.flush()
-        await apply_moves(ctx, event_id, e.id, moves)
+    await places.accept(ctx.svc, event_id, offer_id, user)
     return await ctx.event_json(event_id, user)
 
 
 @router.post("/api/events/{event_id}/offers/{offer_id}/decline")
 async def decline_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> dict[str, Any]:
     """Turn down the place a director offered you."""
-    async with ctx.sessions() as db, db.begin():
-        offer = await need_offer(db, event_id, offer_id, user)
-        offer.status = "declined"
+    await places.decline(ctx.svc, event_id, offer_id, user)
     return {"offers": (await my_offers(user, ctx))["offers"]}

@@ -3,12 +3,14 @@ screen links the match and the next game)."""
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from sqlalchemy import or_, select
 
 from boneyard.server import validation, webfiles
+from boneyard.server.errors import NotFound
 from boneyard.server.events.context import Ctx, MaybeMe
+from boneyard.server.events.views import match_page_json
 from boneyard.store.events import Entrant, Event, EventGame
 
 router = APIRouter()
@@ -25,15 +27,12 @@ async def get_event(event_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
 async def get_match(event_id: str, match_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
     """One match with its games (each with its table for the replay) and, while a side
     is awaited, when its grace period ends."""
-    data = await ctx.event_json(event_id, user)
-    titles = data.get("round_titles") or []
-    for r, rnd in enumerate(data["rounds"]):
-        for m in rnd:
-            if m["id"] == match_id:
-                event = {k: data[k] for k in ("id", "name", "mode", "status", "me", "format")}
-                event["round_title"] = titles[r] if r < len(titles) else ""
-                return {"event": event, "match": m}
-    raise HTTPException(404, "no such match")
+    async with ctx.sessions() as db:
+        ev = await ctx.need_event(db, event_id)
+        found = await match_page_json(db, ev, match_id, user)
+    if found is None:
+        raise NotFound("no such match")
+    return found
 
 
 @router.get("/api/tables/{table_id}/event")
@@ -41,11 +40,11 @@ async def table_event(table_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
     """The event game a table plays, and where to go next: the match's next game, or
     (for a player of it) their next game in the event."""
     if len(table_id) > 32 or not validation.storable(table_id):
-        raise HTTPException(404, "no such event game")
+        raise NotFound("no such event game")
     async with ctx.sessions() as db:
         g = await db.scalar(select(EventGame).where(EventGame.table_id == table_id))
         if g is None:
-            raise HTTPException(404, "this table is not an event's")
+            raise NotFound("this table is not an event's")
         ev = await db.get(Event, g.event_id)
         assert ev is not None
         nxt = await next_game(db, g, user)

@@ -13,20 +13,20 @@ and wakes early when an event changes.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
 from datetime import datetime, timedelta
 
-from fastapi import HTTPException
 from sqlalchemy import select
 
+from boneyard.server.errors import DomainError
 from boneyard.server.events import start as starting
+from boneyard.server.events.background import Periodic
 from boneyard.server.events.service import RUNNING, Events
 from boneyard.server.events.settings import setting
 from boneyard.server.tables.clock import aware, now
 from boneyard.server.tables.manager import DB_ERRORS
+from boneyard.store.event_queries import events_to_watch
 from boneyard.store.events import Event, EventGame
 
 log = logging.getLogger("boneyard.events")
@@ -35,6 +35,8 @@ TICK = 30.0
 """The longest sleep."""
 TEND = 10.0
 """Seconds between looks after the tables of online events."""
+RETRY = 5.0
+"""Seconds before the next pass after a failed one (the database is away)."""
 
 
 class Scheduler:
@@ -42,8 +44,10 @@ class Scheduler:
 
     def __init__(self, svc: Events) -> None:
         self.svc = svc
-        self.task: asyncio.Task[None] | None = None
         self.tended = 0.0
+        self.loop = Periodic(
+            "the events scheduler", self._step, retry=RETRY, log=log, woken=svc.wake_scheduler
+        )
 
     def wake(self) -> None:
         """Look again now (an event's times or state changed)."""
@@ -51,28 +55,14 @@ class Scheduler:
 
     def start(self) -> None:
         """Start the loop."""
-        if self.task is None:
-            self.task = asyncio.create_task(self._run())
+        self.loop.start()
 
     async def close(self) -> None:
         """Stop the loop."""
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
-            self.task = None
+        await self.loop.stop()
 
-    async def _run(self) -> None:
-        wake = self.svc.wake_scheduler
-        while True:
-            wake.clear()
-            try:
-                delay = await self.pass_once()
-            except Exception:  # the database is away: try again shortly
-                log.exception("the events scheduler failed")
-                delay = 5.0
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), max(0.05, min(delay, TICK)))
+    async def _step(self) -> float:
+        return min(await self.pass_once(), TICK)
 
     async def pass_once(self) -> float:
         """Do what is due; returns the seconds until the next thing is."""
@@ -82,9 +72,7 @@ class Scheduler:
         if tend:
             self.tended = time.monotonic()
         async with self.svc.sessions() as db:
-            events = (
-                await db.scalars(select(Event).where(Event.status.in_(("registration", *RUNNING))))
-            ).all()
+            events = await events_to_watch(db, RUNNING)
         for ev in events:
             if ev.status == "registration":
                 at = aware(ev.starts_at) if ev.starts_at else None
@@ -111,13 +99,13 @@ class Scheduler:
     async def _auto_start(self, ev: Event) -> None:
         try:
             await starting.start(self.svc, ev.id, None)
-        except HTTPException as exc:
+        except DomainError as exc:
             async with self.svc.sessions() as db, db.begin():
                 row = await db.get(Event, ev.id)
                 if row is None or row.status != "registration":
                     return
                 row.settings = {**row.settings, "auto_start": False}
-                why = f"not started at its start time: {exc.detail}"
+                why = f"not started at its start time: {exc.reason}"
                 Events.action(db, row, None, "auto_start", {"started": False}, why)
                 await self.svc.notify_directors(db, row, "start", f"{row.name} was {why}")
 

@@ -17,12 +17,12 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from fastapi import HTTPException
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.core.errors import BoneyardError
 from boneyard.server import validation
+from boneyard.server.errors import NotAllowed, NotFound, Refused
 from boneyard.server.events.notify import Notes
 from boneyard.server.events.settings import clock_rule, rebuilt, setting
 from boneyard.server.tables.clock import ClockIn, aware, clock_settings, now
@@ -108,7 +108,7 @@ class Events:
         try:
             t = self.apply(t, g)
         except TournamentError as exc:
-            raise HTTPException(400, str(exc)) from None
+            raise Refused(str(exc)) from None
         ev.bracket = t.to_json()
         if t.is_over and ev.status in RUNNING:
             ev.status = "finished"
@@ -131,7 +131,7 @@ class Events:
             except TournamentError:
                 m = None
             if m is None or (m.a, m.b) != (str(r.side_a), str(r.side_b)):
-                raise HTTPException(400, "the next round has started: too late to change this")
+                raise Refused("the next round has started: too late to change this")
 
     # -- advancing ---------------------------------------------------------------------------
 
@@ -400,7 +400,7 @@ class Events:
                 t = event_from_json(ev.bracket or {})
                 m = self.need_ready(t, match_id)
                 if str(loser) not in (m.a, m.b):
-                    raise HTTPException(400, "that entrant does not play this match")
+                    raise Refused("that entrant does not play this match")
                 a, b = int(m.a or 0), int(m.b or 0)
                 await self.void_active(db, ev, match_id, f"forfeit: {note}".strip())
                 row = self.game_row(ev, match_id, 0, "forfeit", a, b)
@@ -511,14 +511,37 @@ class Events:
     # -- checks ----------------------------------------------------------------------------------
 
     @staticmethod
+    async def need_event(db: AsyncSession, event_id: str) -> Event:
+        """The event (404 when there is none)."""
+        ok = len(event_id) <= 32 and validation.storable(event_id)
+        ev = await db.get(Event, event_id) if ok else None
+        if ev is None:
+            raise NotFound("no such event")
+        return ev
+
+    @staticmethod
+    async def is_director(db: AsyncSession, ev: Event, user_id: int | None) -> bool:
+        """Whether ``user_id`` runs ``ev`` (its owner or a co-director)."""
+        if user_id is None:
+            return False
+        if ev.director_id == user_id:
+            return True
+        return await db.get(EventDirector, (ev.id, user_id)) is not None
+
+    async def need_director(self, db: AsyncSession, ev: Event, user_id: int) -> None:
+        """Refused (403) unless ``user_id`` runs ``ev``."""
+        if not await self.is_director(db, ev, user_id):
+            raise NotAllowed("only the event's directors may do that")
+
+    @staticmethod
     async def need_running(db: AsyncSession, event_id: str) -> Event:
         """The event, which must have started and not finished."""
         found = len(event_id) <= 32 and validation.storable(event_id)
         ev = await db.get(Event, event_id, with_for_update=True) if found else None
         if ev is None:
-            raise HTTPException(404, "no such event")
+            raise NotFound("no such event")
         if ev.status not in RUNNING or ev.bracket is None:
-            raise HTTPException(400, f"the event is {ev.status}, not in play")
+            raise Refused(f"the event is {ev.status}, not in play")
         return ev
 
     @staticmethod
@@ -527,9 +550,9 @@ class Events:
         try:
             m = t.match(match_id)
         except (TournamentError, KeyError):
-            raise HTTPException(404, "no such match") from None
+            raise NotFound("no such match") from None
         if m.is_over:
-            raise HTTPException(400, "this match is already decided (reopen a game first)")
+            raise Refused("this match is already decided (reopen a game first)")
         if not m.is_ready:
-            raise HTTPException(400, "this match waits for its players")
+            raise Refused("this match waits for its players")
         return m

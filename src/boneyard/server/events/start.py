@@ -8,10 +8,10 @@ import random
 import secrets
 from collections.abc import Sequence
 
-from fastapi import HTTPException
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from boneyard.server.errors import NotFound, Refused
 from boneyard.server.events.service import Events, seat_of
 from boneyard.server.events.settings import create_tournament, setting
 from boneyard.server.ratings import store as ratings_store
@@ -57,21 +57,21 @@ async def start(svc: Events, event_id: str, user_id: int | None) -> None:
             found = len(event_id) <= 32
             ev = await db.get(Event, event_id, with_for_update=True) if found else None
             if ev is None:
-                raise HTTPException(404, "no such event")
+                raise NotFound("no such event")
             if ev.status != "registration":
-                raise HTTPException(400, f"the event is {ev.status}: it cannot start")
+                raise Refused(f"the event is {ev.status}: it cannot start")
             entrants = (
                 await db.scalars(
                     select(Entrant).where(Entrant.event_id == event_id).order_by(Entrant.id)
                 )
             ).all()
             if len(entrants) < 2:
-                raise HTTPException(400, "an event needs at least 2 entrants")
+                raise Refused("an event needs at least 2 entrants")
             draw = await draw_order(svc.sessions, ev, entrants)
             try:
                 t = create_tournament(ev, draw)
             except (TournamentError, ValueError) as exc:
-                raise HTTPException(400, str(exc)) from None
+                raise Refused(str(exc)) from None
             for e in entrants:
                 e.seed = t.seed_of(str(e.id))
                 e.status = "playing"

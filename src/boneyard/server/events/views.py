@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from boneyard.games.registry import get_spec
 from boneyard.server.events.settings import DEFAULTS, checkin_open, clock_rule, setting
 from boneyard.server.tables.clock import aware
+from boneyard.store.event_queries import match_games
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
 from boneyard.store.models import User
 from boneyard.tournament import (
@@ -177,12 +178,72 @@ def base_json(ev: Event, rows: dict[str, Any], user: Any) -> dict[str, Any]:
         "standings": [],
         "champion": None,
         "actions": [action_json(a, rows["users"]) for a in rows["actions"]],
-        "me": {
-            "entrant": mine.id if mine else None,
-            "director": is_director,
-            "owner": user is not None and user.id == ev.director_id,
-        },
+        "me": me_json(ev, mine, is_director, user),
     }
+
+
+def me_json(ev: Event, mine: Entrant | None, is_director: bool, user: Any) -> dict[str, Any]:
+    """Who the viewer is in the event: their entrant, whether they direct or own it."""
+    return {
+        "entrant": mine.id if mine else None,
+        "director": is_director,
+        "owner": user is not None and user.id == ev.director_id,
+    }
+
+
+def listed_json(ev: Event, director: str, entrants: int) -> dict[str, Any]:
+    """An event in the list of events."""
+    return {
+        "id": ev.id,
+        "name": ev.name,
+        "game": ev.game,
+        "format": ev.format,
+        "mode": ev.mode,
+        "schedule": ev.schedule,
+        "status": ev.status,
+        "cap": ev.cap,
+        "entrants": int(entrants or 0),
+        "starts_at": ev.starts_at.isoformat() if ev.starts_at else None,
+        "director": director,
+    }
+
+
+async def match_page_json(
+    db: AsyncSession, ev: Event, match_id: str, user: Any
+) -> dict[str, Any] | None:
+    """The match page's JSON (``None``: no such match): the match as on the event page, with
+    its games, table and waits, and the few fields of the event it shows. Only the match's
+    rows are read."""
+    if ev.bracket is None:
+        return None
+    t = event_from_json(ev.bracket)
+    found = [(r, m) for r, rnd in enumerate(t.rounds) for m in rnd if m.id == match_id]
+    if not found:
+        return None
+    r, m = found[0]
+    entrants = (
+        await db.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id))
+    ).all()
+    names = {e.id: e.name for e in entrants}
+    games = [game_json(g, names) for g in await match_games(db, ev.id, match_id)]
+    tables = (ev.settings or {}).get("tables") or {}
+    waits = waiting(ev, entrants, t).get(m.id, [])
+    match = match_json(m, names, games, {"table": tables.get(m.id), "waiting": waits})
+    mine = next((e for e in entrants if user is not None and e.user_id == user.id), None)
+    directs = user is not None and (
+        user.id == ev.director_id or await db.get(EventDirector, (ev.id, user.id)) is not None
+    )
+    titles = t.round_titles()
+    event = {
+        "id": ev.id,
+        "name": ev.name,
+        "mode": ev.mode,
+        "status": ev.status,
+        "me": me_json(ev, mine, directs, user),
+        "format": ev.format,
+        "round_title": titles[r] if r < len(titles) else "",
+    }
+    return {"event": event, "match": match}
 
 
 def entrant_json(e: Entrant) -> dict[str, Any]:

@@ -1,0 +1,244 @@
+"""Entrants at work: registration, withdrawal, check-in (by the entrant in its window, by the
+director at any time), bots, late entrants, removal before the start and seeding by hand. (The
+routes are :mod:`~boneyard.server.events.entrants`.)"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from boneyard.server.errors import NotAllowed, NotFound, Refused
+from boneyard.server.events import start as starting
+from boneyard.server.events.service import RUNNING, Events
+from boneyard.server.events.settings import checkin_open, setting
+from boneyard.server.tables.clock import now
+from boneyard.store.events import Entrant, Event
+from boneyard.tournament import Swiss, TournamentError, event_from_json
+
+
+async def count_entrants(db: AsyncSession, event_id: str) -> int:
+    """How many entrants the event has."""
+    n = await db.scalar(select(func.count(Entrant.id)).where(Entrant.event_id == event_id))
+    return int(n or 0)
+
+
+async def entrant_of(db: AsyncSession, event_id: str, user_id: int) -> Entrant | None:
+    """The person's entrant row in the event (``None``: not entered)."""
+    return await db.scalar(
+        select(Entrant).where(Entrant.event_id == event_id, Entrant.user_id == user_id)
+    )
+
+
+def late_entry(ev: Event) -> bool:
+    """Whether the event takes entrants now that it has started (Swiss with late entry, before
+    its last round is paired)."""
+    if ev.status not in RUNNING or ev.format != "swiss" or not setting(ev, "late_entry"):
+        return False
+    t = event_from_json(ev.bracket or {})
+    return isinstance(t, Swiss) and len(t.rounds) < t.num_rounds
+
+
+async def enter(db: AsyncSession, ev: Event, e: Entrant) -> None:
+    """Add entrant ``e`` to ``ev``: before the start, or into a running Swiss event (late
+    entry: paired from the next round on, checked in)."""
+    if await count_entrants(db, ev.id) >= ev.cap:
+        raise Refused(f"the event is full ({ev.cap} entrants)")
+    db.add(e)
+    if ev.status == "registration":
+        return
+    if not late_entry(ev):
+        raise Refused("registration is closed: the event has started")
+    await db.flush()
+    t = event_from_json(ev.bracket or {})
+    assert isinstance(t, Swiss)
+    try:
+        t = t.add_entrant(str(e.id))
+    except TournamentError as exc:
+        raise Refused(str(exc)) from None
+    e.status, e.checked_in, e.seed = "playing", True, t.seed_of(str(e.id))
+    late = [*(ev.settings or {}).get("late", []), [str(e.id), t.first_round(str(e.id))]]
+    ev.settings = {**ev.settings, "late": late}
+    ev.bracket = t.to_json()
+    Events.action(db, ev, None, "late_entry", {"entrant": e.id, "round": late[-1][1]}, None)
+
+
+async def need_entrant(db: AsyncSession, ev: Event, entrant_id: int) -> Entrant:
+    e = await db.get(Entrant, entrant_id)
+    if e is None or e.event_id != ev.id:
+        raise NotFound("no such entrant")
+    return e
+
+
+async def present(
+    db: AsyncSession, ev: Event, e: Entrant, here: bool, by: int | None, note: str | None
+) -> None:
+    if not here and ev.status != "registration" and e.bot:
+        raise Refused("a bot is always there")
+    e.checked_in = here
+    if here and e.status == "no_show":
+        e.status = "playing"
+    Events.action(db, ev, by, "checkin" if here else "checkout", {"entrant": e.id}, note)
+
+
+def may_enter(ev: Event, is_bot: bool) -> None:
+    """HTTP 403 when a bot account would enter an event whose director does not allow them."""
+    if is_bot and not setting(ev, "bot_accounts"):
+        raise NotAllowed("this event's director does not allow bot accounts")
+
+
+async def register(svc: Events, event_id: str, user: Any) -> None:
+    """``user`` enters the event (before the start; a Swiss event with late entry: until its
+    last round is paired)."""
+    async with svc.lock(event_id), svc.sessions() as db, db.begin():
+        ev = await svc.need_event(db, event_id)
+        if await svc.is_director(db, ev, user.id):
+            raise Refused("a director runs the event and does not play in it")
+        if ev.status != "registration" and not late_entry(ev):
+            raise Refused("registration is closed: the event has started")
+        if await entrant_of(db, event_id, user.id) is not None:
+            raise Refused("you are already registered")
+        may_enter(ev, user.is_bot)
+        e = Entrant(
+            event_id=event_id,
+            user_id=user.id,
+            name=user.display_name,
+            checked_in=False,
+            status="registered",
+            created_at=now(),
+        )
+        await enter(db, ev, e)
+
+
+async def withdraw(svc: Events, event_id: str, by: int) -> None:
+    """``by`` leaves the event (after the start: every remaining match is forfeited)."""
+    async with svc.lock(event_id):
+        async with svc.sessions() as db, db.begin():
+            ev = await svc.need_event(db, event_id)
+            e = await entrant_of(db, event_id, by)
+            if e is None:
+                raise Refused("you are not registered")
+            if ev.status == "registration":
+                await db.delete(e)
+            elif ev.status not in RUNNING:
+                raise Refused(f"the event is {ev.status}")
+            else:
+                e.status = "withdrawn"
+                Events.action(db, ev, by, "withdraw", {"entrant": e.id}, None)
+        await svc.advance_locked(event_id)
+
+
+async def check_in(svc: Events, event_id: str, by: int) -> None:
+    """``by`` checks in: before the start while check-in is open; after it, before the grace
+    of their match runs out."""
+    async with svc.lock(event_id):
+        async with svc.sessions() as db, db.begin():
+            ev = await svc.need_event(db, event_id)
+            e = await entrant_of(db, event_id, by)
+            if e is None:
+                raise Refused("register first")
+            if ev.status == "registration":
+                ok, why = checkin_open(ev)
+                if not ok:
+                    raise Refused(why)
+            elif ev.status not in RUNNING or e.status == "withdrawn":
+                raise Refused("you cannot check in now")
+            await present(db, ev, e, True, by, None)
+        await svc.advance_locked(event_id)
+
+
+async def director_event(svc: Events, db: AsyncSession, event_id: str, by: int) -> Event:
+    """The event, which ``by`` runs (404, 403)."""
+    ev = await svc.need_event(db, event_id)
+    await svc.need_director(db, ev, by)
+    return ev
+
+
+async def set_present(
+    svc: Events, event_id: str, entrant_id: int, here: bool, note: str, by: int
+) -> None:
+    """A director checks an entrant in or out, whatever the window says."""
+    async with svc.lock(event_id):
+        async with svc.sessions() as db, db.begin():
+            ev = await director_event(svc, db, event_id, by)
+            if ev.status not in ("registration", *RUNNING):
+                raise Refused(f"the event is {ev.status}")
+            e = await need_entrant(db, ev, entrant_id)
+            await present(db, ev, e, here, by, note)
+        await svc.advance_locked(event_id)
+
+
+async def set_window(svc: Events, event_id: str, state: str, note: str, by: int) -> None:
+    """Open or close check-in by hand, or go back to the set times (``state="times"``)."""
+    async with svc.lock(event_id), svc.sessions() as db, db.begin():
+        ev = await director_event(svc, db, event_id, by)
+        if ev.status != "registration":
+            raise Refused("the event has started: check-in is by the director")
+        ev.settings = {**ev.settings, "checkin": None if state == "times" else state}
+        Events.action(db, ev, by, "checkin_window", {"state": state}, note)
+
+
+async def remove(svc: Events, event_id: str, entrant_id: int, by: int) -> None:
+    """A director removes an entrant before the start."""
+    async with svc.lock(event_id), svc.sessions() as db, db.begin():
+        ev = await director_event(svc, db, event_id, by)
+        if ev.status != "registration":
+            raise Refused("the event has started: withdraw the entrant instead")
+        e = await need_entrant(db, ev, entrant_id)
+        Events.action(db, ev, by, "remove", {"entrant": e.id, "name": e.name}, None)
+        await db.delete(e)
+
+
+async def add_bots(svc: Events, event_id: str, bot: str, count: int, most: int, by: int) -> None:
+    """A director adds ``count`` bot entrants (online events; at most ``most`` bots in an
+    event; a bot is always checked in)."""
+    async with svc.lock(event_id), svc.sessions() as db, db.begin():
+        ev = await director_event(svc, db, event_id, by)
+        if ev.status != "registration":
+            raise Refused("registration is closed: the event has started")
+        if ev.mode != "online":
+            raise Refused("bots play online events only")
+        have = await count_entrants(db, event_id)
+        if have + count > ev.cap:
+            raise Refused(f"the event is full ({ev.cap} entrants)")
+        bots = await db.scalar(
+            select(func.count(Entrant.id)).where(
+                Entrant.event_id == event_id, Entrant.bot.is_not(None)
+            )
+        )
+        if (bots or 0) + count > most:
+            raise Refused(f"an event takes at most {most} bots on this site")
+        for k in range(count):
+            db.add(
+                Entrant(
+                    event_id=event_id,
+                    bot=bot,
+                    name=f"{bot.capitalize()} bot {have + k + 1}",
+                    checked_in=True,
+                    status="registered",
+                    created_at=now(),
+                )
+            )
+
+
+async def seed(svc: Events, event_id: str, by_rating: bool, given: Sequence[int], by: int) -> None:
+    """A director seeds by hand before the start: ``given`` lists every entrant, seed 1
+    first; ``by_rating`` fills the order from the ratings instead."""
+    async with svc.lock(event_id), svc.sessions() as db, db.begin():
+        ev = await director_event(svc, db, event_id, by)
+        if ev.status != "registration":
+            raise Refused("the draw is made: seeds are fixed")
+        rows = (await db.scalars(select(Entrant).where(Entrant.event_id == event_id))).all()
+        if by_rating:
+            order = [e.id for e in await starting.by_rating(svc.sessions, ev, rows)]
+        else:
+            order = list(given)
+            if sorted(order) != sorted(e.id for e in rows):
+                raise Refused("list every entrant once, in seed order")
+        seeds = {eid: i + 1 for i, eid in enumerate(order)}
+        for e in rows:
+            e.seed = seeds[e.id]
+        ev.settings = {**ev.settings, "seeding": "manual"}
+        Events.action(db, ev, by, "seeds", {"order": order}, None)

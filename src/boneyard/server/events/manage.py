@@ -1,0 +1,234 @@
+"""An event's administration at work: create it, edit every setting (checked: 400 with the
+reason, nothing changed), cancel it, delete it before it starts, and name co-directors. (The
+routes are :mod:`~boneyard.server.events.admin`.)"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from boneyard.core.errors import BoneyardError
+from boneyard.games.registry import get_spec
+from boneyard.server.errors import NotAllowed, NotFound, Refused
+from boneyard.server.events.notify import Notes
+from boneyard.server.events.service import ACTIVE, Events
+from boneyard.server.events.settings import (
+    BEFORE_START_ONLY,
+    DEFAULTS,
+    TIMES,
+    default_schedule,
+    setting,
+)
+from boneyard.server.tables.clock import now
+from boneyard.store.event_queries import matches_with_games
+from boneyard.store.events import Entrant, Event, EventDirector, Notification
+from boneyard.store.models import User
+from boneyard.tournament import Schedule, TournamentError
+
+COLUMNS = ("name", "game", "format", "mode", "schedule", "cap", "starts_at", "rated")
+LIVE = ("registration", "running", "paused")
+
+
+def aware(t: datetime | None) -> datetime | None:
+    """A time from a form with a zone (UTC when none was given)."""
+    return t.replace(tzinfo=UTC) if t is not None and t.tzinfo is None else t
+
+
+def current(ev: Event, key: str) -> Any:
+    """The event's value of an editable field."""
+    if key in COLUMNS:
+        return getattr(ev, key)
+    if key == "preset":
+        return (ev.options or {}).get("preset")
+    if key == "options":
+        return {k: v for k, v in (ev.options or {}).items() if k != "preset"}
+    if key in TIMES:
+        raw = (ev.settings or {}).get(key)
+        return datetime.fromisoformat(raw) if raw else None
+    return setting(ev, key)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal values (times compared as instants)."""
+    if isinstance(a, datetime) and isinstance(b, datetime):
+        return aware(a) == aware(b)
+    return bool(a == b)
+
+
+def game_options(game: str, preset: str | None, options: dict[str, Any]) -> dict[str, Any]:
+    """The checked options of a two-player ``game`` (400 with the reason otherwise)."""
+    try:
+        spec = get_spec(game)
+    except BoneyardError as exc:
+        raise Refused(str(exc)) from None
+    if not spec.min_players <= 2 <= spec.max_players:
+        raise Refused(f"{spec.title} is not a two-player game")
+    out = {k: v for k, v in options.items() if k != "preset"}
+    if preset:
+        out["preset"] = preset
+    try:
+        spec.new_game(2, out)
+    except BoneyardError as exc:
+        raise Refused(str(exc)) from None
+    return out
+
+
+def apply_settings(ev: Event, given: dict[str, Any], started: bool) -> None:
+    """Write the fields of ``given`` into ``ev``, after checking them (400: nothing changed)."""
+    given = {k: (aware(v) if isinstance(v, datetime) else v) for k, v in given.items()}
+    if started:
+        for key, value in given.items():
+            if key in BEFORE_START_ONLY and not same(value, current(ev, key)):
+                raise Refused(f"{key} cannot change once the event has started")
+    game = given.get("game") or ev.game
+    preset = given["preset"] if "preset" in given else current(ev, "preset")
+    options = given["options"] if given.get("options") is not None else current(ev, "options")
+    ev.game, ev.options = game, game_options(game, preset or None, options)
+    fmt = given.get("format") or ev.format
+    keep = ev.schedule and fmt == ev.format
+    schedule = given.get("schedule") or (ev.schedule if keep else default_schedule(fmt, preset))
+    for text in (schedule, given.get("bracket_schedule")):
+        try:
+            Schedule.parse(text) if text else None
+        except (TournamentError, ValueError) as exc:
+            raise Refused(str(exc)) from None
+    ev.format, ev.schedule = fmt, schedule
+    for key in ("name", "mode", "cap", "starts_at", "rated"):
+        if given.get(key) is not None or (key == "starts_at" and key in given):
+            setattr(ev, key, given[key].strip() if key == "name" else given[key])
+    settings = dict(ev.settings or {})
+    for key in DEFAULTS:
+        if key in given and key != "checkin":
+            value = given[key]
+            settings[key] = value.isoformat() if isinstance(value, datetime) else value
+    ev.settings = settings
+
+
+async def live_events(svc: Events, user_id: int) -> int:
+    """How many events ``user_id`` runs that are not over."""
+    async with svc.sessions() as db:
+        n = await db.scalar(
+            select(func.count())
+            .select_from(Event)
+            .where(Event.director_id == user_id, Event.status.in_(LIVE))
+        )
+    return int(n or 0)
+
+
+async def create(svc: Events, given: dict[str, Any], by: int) -> str:
+    """A new event directed by ``by``, with the settings ``given`` (checked); its id."""
+    ev = Event(
+        id=secrets.token_hex(6),
+        name=given["name"].strip(),
+        game=given["game"],
+        format=given["format"],
+        mode=given["mode"],
+        options={},
+        schedule="",
+        settings={},
+        cap=64,
+        status="registration",
+        director_id=by,
+        rated=True,
+        created_at=now(),
+    )
+    apply_settings(ev, given, started=False)
+    async with svc.sessions() as db, db.begin():
+        db.add(ev)
+        await db.flush()
+        Events.action(db, ev, by, "create", {"name": ev.name}, None)
+    svc.wake_scheduler.set()  # (its start time may be the next thing due)
+    return ev.id
+
+
+async def edit(svc: Events, event_id: str, given: dict[str, Any], by: int) -> None:
+    """Change the settings ``given`` (directors); what shapes the draw is fixed once the
+    event has started."""
+    async with svc.lock(event_id), svc.sessions() as db, db.begin():
+        ev = await svc.need_event(db, event_id)
+        await svc.need_director(db, ev, by)
+        if ev.status not in LIVE:
+            raise Refused(f"the event is {ev.status}: nothing to change")
+        apply_settings(ev, given, started=ev.status != "registration")
+        Events.action(db, ev, by, "edit", {"fields": sorted(given)}, None)
+    svc.wake_scheduler.set()
+
+
+async def cancel(svc: Events, event_id: str, note: str, by: int) -> None:
+    """Cancel the event: games under way are void, their tables stop, entrants are told."""
+    async with svc.lock(event_id), svc.sessions() as db, db.begin():
+        ev = await svc.need_event(db, event_id)
+        await svc.need_director(db, ev, by)
+        if ev.status not in LIVE:
+            raise Refused(f"the event is {ev.status}")
+        for mid in await matches_with_games(db, event_id, ACTIVE):
+            await svc.void_active(db, ev, mid, "the event was cancelled")
+        ev.status, ev.finished_at = "cancelled", now()
+        Events.action(db, ev, by, "cancel", {}, note)
+        people = (
+            await db.scalars(
+                select(Entrant.user_id).where(
+                    Entrant.event_id == event_id, Entrant.user_id.is_not(None)
+                )
+            )
+        ).all()
+        text = "The event was cancelled" + (f": {note}" if note else "")
+        await svc.notes.add(
+            db, [p for p in people if p], "cancelled", text, ev.name, f"/events/{ev.id}", ev.id
+        )
+
+
+async def remove(svc: Events, event_id: str, by: int) -> None:
+    """Delete an event that never started (its owner): it and its entrants are gone."""
+    async with svc.lock(event_id), svc.sessions() as db, db.begin():
+        ev = await svc.need_event(db, event_id)
+        if ev.director_id != by:
+            raise NotAllowed("only the event's owner may delete it")
+        if ev.bracket is not None:
+            raise Refused("the event has started: cancel it instead")
+        await db.execute(delete(Notification).where(Notification.event_id == event_id))
+        await db.delete(ev)
+
+
+async def add_director(svc: Events, event_id: str, username: str, by: int) -> None:
+    """Name a co-director (the owner ``by``); they are told."""
+    async with svc.lock(event_id), svc.sessions() as db, db.begin():
+        ev = await svc.need_event(db, event_id)
+        if ev.director_id != by:
+            raise NotAllowed("only the event's owner names co-directors")
+        who = await db.scalar(select(User).where(User.username == username))
+        if who is None or who.is_guest:
+            raise NotFound("no account has that username")
+        if await svc.is_director(db, ev, who.id):
+            raise Refused(f"{who.display_name} already runs this event")
+        entered = await db.scalar(
+            select(Entrant.id).where(Entrant.event_id == event_id, Entrant.user_id == who.id)
+        )
+        if entered is not None:
+            raise Refused(f"{who.display_name} plays in this event: a director cannot")
+        db.add(EventDirector(event_id=event_id, user_id=who.id, created_at=now()))
+        Events.action(db, ev, by, "director", {"added": who.display_name}, None)
+        await tell_director(svc.notes, db, ev, who.id)
+
+
+async def tell_director(notes: Notes, db: AsyncSession, ev: Event, user_id: int) -> None:
+    """Tell a new co-director."""
+    text = f"You are now a director of {ev.name}"
+    await notes.add(db, [user_id], "director", text, None, f"/events/{ev.id}", ev.id)
+
+
+async def remove_director(svc: Events, event_id: str, user_id: int, by: int) -> None:
+    """Remove a co-director (the owner ``by``)."""
+    async with svc.lock(event_id), svc.sessions() as db, db.begin():
+        ev = await svc.need_event(db, event_id)
+        if ev.director_id != by:
+            raise NotAllowed("only the event's owner removes co-directors")
+        row = await db.get(EventDirector, (event_id, user_id))
+        if row is None:
+            raise NotFound("no such co-director")
+        await db.delete(row)
+        Events.action(db, ev, by, "director", {"removed": user_id}, None)

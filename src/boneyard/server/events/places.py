@@ -1,0 +1,189 @@
+"""Places offered by a director, at work: a bot takes an entrant's place at once (at its live
+tables too); a person takes one (or a new place: a late entrant) only by accepting the offer.
+A director never plays. (The routes are :mod:`~boneyard.server.events.offers`.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from boneyard.server import validation
+from boneyard.server.errors import NotFound, Refused
+from boneyard.server.events.entry import enter, entrant_of, late_entry, may_enter
+from boneyard.server.events.service import Events, seat_of
+from boneyard.server.tables.clock import now
+from boneyard.store.event_queries import entrant_games_in_play
+from boneyard.store.events import Entrant, Event, EventOffer
+from boneyard.store.models import User
+
+Moves = list[tuple[str | None, int]]
+"""The live tables and seats where a replaced entrant plays."""
+
+
+def offered(db: AsyncSession, ev: Event, entrant: int | None, username: str, note: str) -> None:
+    """Add a pending offer to ``username`` (of entrant ``entrant``'s place, or a new one)."""
+    if not validation.storable(username):
+        raise Refused("that is not a username")
+    db.add(
+        EventOffer(
+            event_id=ev.id,
+            entrant_id=entrant,
+            username=username,
+            status="pending",
+            note=note or None,
+            created_at=now(),
+        )
+    )
+
+
+async def replace(
+    svc: Events,
+    event_id: str,
+    entrant_id: int,
+    username: str | None,
+    bot: str | None,
+    note: str,
+    by: int,
+) -> None:
+    """A director puts ``bot`` in an entrant's place, or offers it to ``username``."""
+    async with svc.lock(event_id):
+        async with svc.sessions() as db, db.begin():
+            ev = await svc.need_event(db, event_id)
+            await svc.need_director(db, ev, by)
+            e = await db.get(Entrant, entrant_id)
+            if e is None or e.event_id != event_id:
+                raise NotFound("no such entrant")
+            moves: Moves = []
+            if username is not None:
+                offered(db, ev, e.id, username, note)
+                payload = {"entrant": e.id, "was": e.name, "to": username}
+                Events.action(db, ev, by, "offer", payload, note)
+            else:
+                moves = await take_place(db, ev, e, None, bot, by, note)
+        await apply_moves(svc, event_id, e.id, moves)
+
+
+async def invite(svc: Events, event_id: str, username: str, note: str, by: int) -> None:
+    """A director invites a late entrant by username (before the start, or into a Swiss
+    event with late entry)."""
+    async with svc.lock(event_id), svc.sessions() as db, db.begin():
+        ev = await svc.need_event(db, event_id)
+        await svc.need_director(db, ev, by)
+        if ev.status != "registration" and not late_entry(ev):
+            raise Refused("the event has started: it takes no new entrants")
+        offered(db, ev, None, username, note)
+        Events.action(db, ev, by, "invite", {"to": username}, note)
+
+
+async def take_place(
+    db: AsyncSession,
+    ev: Event,
+    e: Entrant,
+    person: User | None,
+    bot: str | None,
+    by: int | None,
+    note: str | None,
+) -> Moves:
+    """Put ``person`` (or ``bot``) in entrant ``e``'s place; returns the live tables and
+    seats where the entrant plays now (the caller reseats them after the commit). A bot is
+    there: checked in; so is a person who takes a place after the start."""
+    old = e.name
+    if person is not None:
+        e.user_id, e.bot, e.name = person.id, None, person.display_name
+    else:
+        assert bot is not None
+        e.user_id, e.bot = None, bot
+        e.name = f"{bot.capitalize()} bot ({old})"[:40]
+        e.checked_in = True
+    if ev.status != "registration":
+        e.status, e.checked_in = "playing", True
+    rows = await entrant_games_in_play(db, ev.id, e.id)
+    Events.action(db, ev, by, "replace", {"entrant": e.id, "was": old, "now": e.name}, note)
+    return [(g.table_id, g.seat_a if g.side_a == e.id else 1 - g.seat_a) for g in rows]
+
+
+async def apply_moves(svc: Events, event_id: str, entrant_id: int, moves: Moves) -> None:
+    """Reseat the entrant's live tables (after the commit), then advance the event."""
+    if moves:
+        async with svc.sessions() as db:
+            e = await db.get(Entrant, entrant_id)
+        for tid, seat_no in moves:
+            if tid is not None and e is not None:
+                await reseat(svc, tid, seat_no, seat_of(e))
+    await svc.advance_locked(event_id)
+
+
+async def reseat(svc: Events, table_id: str, seat_no: int, seat: dict[str, Any]) -> None:
+    """Give seat ``seat_no`` of a live table to ``seat`` (its bots and players are told)."""
+    table = await svc.tables.get(table_id)
+    if table is None:
+        return
+    async with table.lock:
+        await svc.tables.refresh_shared(table)
+        seats = [dict(s) for s in table.seats]
+        seats[seat_no] = seat
+        await svc.tables.save_seats(table, seats)
+        table.make_bots()
+        await table.broadcast()
+    svc.tables.schedule_bots(table)
+
+
+async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Any) -> EventOffer:
+    """The pending offer to ``user`` (404 otherwise, whoever it is to)."""
+    offer = await db.get(EventOffer, offer_id)
+    mine = offer is not None and user.username is not None and offer.username == user.username
+    if offer is None or offer.event_id != event_id or not mine or offer.status != "pending":
+        raise NotFound("no such offer")
+    return offer
+
+
+async def accept(svc: Events, event_id: str, offer_id: int, user: Any) -> None:
+    """``user`` takes the place offered (or enters, if invited)."""
+    async with svc.lock(event_id):
+        async with svc.sessions() as db, db.begin():
+            offer = await need_offer(db, event_id, offer_id, user)
+            ev = await svc.need_event(db, event_id)
+            if await svc.is_director(db, ev, user.id):
+                raise Refused("a director runs the event and does not play in it")
+            if ev.status not in ("registration", "running", "paused"):
+                raise Refused(f"the event is {ev.status}")
+            if await entrant_of(db, event_id, user.id) is not None:
+                raise Refused("you are already an entrant of this event")
+            person = await db.get(User, user.id)
+            if person is None:
+                raise NotFound("no such offer")
+            may_enter(ev, person.is_bot)
+            offer.status = "accepted"
+            e, moves = await taken(db, ev, offer, person)
+            await db.flush()
+        await apply_moves(svc, event_id, e.id, moves)
+
+
+async def taken(
+    db: AsyncSession, ev: Event, offer: EventOffer, person: User
+) -> tuple[Entrant, Moves]:
+    """The entrant ``person`` becomes by accepting ``offer``: a new one (an invitation,
+    checked in) or the one whose place was offered."""
+    if offer.entrant_id is None:
+        e = Entrant(
+            event_id=ev.id,
+            user_id=person.id,
+            name=person.display_name,
+            checked_in=True,
+            status="registered",
+            created_at=now(),
+        )
+        await enter(db, ev, e)
+        return e, []
+    found = await db.get(Entrant, offer.entrant_id)
+    if found is None:
+        raise NotFound("no such offer")
+    return found, await take_place(db, ev, found, person, None, person.id, offer.note)
+
+
+async def decline(svc: Events, event_id: str, offer_id: int, user: Any) -> None:
+    """``user`` turns the offer down."""
+    async with svc.sessions() as db, db.begin():
+        offer = await need_offer(db, event_id, offer_id, user)
+        offer.status = "declined"

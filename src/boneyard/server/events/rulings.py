@@ -1,0 +1,245 @@
+"""The director's console at work: pause and resume, rulings (a score, a PDA bogus play), the
+PDA 9b hand penalty, reopening a decided game, and undoing a ruling while the next round has
+not started. Each is written to the event log with the director's note, and the players of the
+match are told. (The routes are :mod:`~boneyard.server.events.console`.)"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from boneyard.server.errors import NotFound, Refused
+from boneyard.server.events.service import ACTIVE, Events, history
+from boneyard.server.tables.clock import now
+from boneyard.store.events import Event, EventAction, EventGame
+from boneyard.tournament import event_from_json
+
+if TYPE_CHECKING:
+    from boneyard.server.events.schemas import PenaltyIn, RulingIn
+
+BOGUS_SCORES = (150, 100)  # PDA 8c-e: beneficiary 150, bogus player 100
+UNDOABLE = ("ruling", "forfeit", "timeout", "penalty")
+SNAPSHOT = ("status", "score_a", "score_b", "winner", "reason", "note")
+
+
+def ruled_scores(body: RulingIn, a: int, b: int) -> tuple[int, int, int, str]:
+    """``(score_a, score_b, winner, reason)`` of a ruling (400 when it names nobody)."""
+    if body.kind == "bogus":
+        if body.offender not in (a, b):
+            raise Refused("name the offender: one of the match's entrants")
+        winner = b if body.offender == a else a
+        hi, lo = BOGUS_SCORES
+        return (hi, lo, winner, "bogus") if winner == a else (lo, hi, winner, "bogus")
+    sa, sb = body.score_a, body.score_b
+    if sa == sb and body.winner not in (a, b):
+        raise Refused("equal scores: name the winner")
+    winner = (body.winner if sa == sb else (a if sa > sb else b)) or a
+    return sa, sb, winner, "ruling"
+
+
+async def running_for(svc: Events, db: AsyncSession, event_id: str, by: int) -> Event:
+    """The event in play, which ``by`` directs."""
+    ev = await svc.need_running(db, event_id)
+    await svc.need_director(db, ev, by)
+    return ev
+
+
+async def running_or_finished(svc: Events, db: AsyncSession, event_id: str, by: int) -> Event:
+    """The event, started (perhaps finished), which ``by`` directs."""
+    ev = await svc.need_event(db, event_id)
+    await svc.need_director(db, ev, by)
+    if ev.bracket is None or ev.status not in ("running", "paused", "finished"):
+        raise Refused(f"the event is {ev.status}, not in play")
+    return ev
+
+
+async def set_status(svc: Events, event_id: str, by: int, to: str, note: str) -> None:
+    """Pause (``to="paused"``) or resume the event."""
+    async with svc.lock(event_id):
+        async with svc.sessions() as db, db.begin():
+            ev = await running_for(svc, db, event_id, by)
+            ev.status = to
+            kind = "pause" if to == "paused" else "resume"
+            Events.action(db, ev, by, kind, {}, note)
+        await svc.advance_locked(event_id)
+
+
+async def rule(svc: Events, event_id: str, match_id: str, body: RulingIn, by: int) -> None:
+    """A director's ruling on a game of the match (the one under way, a disputed card, or a
+    new one): its scores and winner count at once."""
+    async with svc.lock(event_id):
+        async with svc.sessions() as db, db.begin():
+            ev = await running_for(svc, db, event_id, by)
+            t = event_from_json(ev.bracket or {})
+            m = svc.need_ready(t, match_id)
+            a, b = int(m.a), int(m.b)
+            sa, sb, winner, reason = ruled_scores(body, a, b)
+            g = await ruled_game(svc, db, ev, match_id, body.game_id, a, b)
+            before = {k: getattr(g, k) for k in SNAPSHOT} if g.id is not None else None
+            g.status, g.reason, g.winner = "ruled", reason, winner
+            g.score_a, g.score_b = sa, sb
+            g.note = (body.note or reason)[:500]
+            history(g, "ruling", by, score_a=sa, score_b=sb, note=body.note)
+            await db.flush()
+            await svc.record(db, ev, t, g)
+            payload = {
+                "match": match_id,
+                "kind": body.kind,
+                "winner": winner,
+                "scores": [sa, sb],
+                "game": g.id,
+                "before": before,
+            }
+            Events.action(db, ev, by, "ruling", payload, body.note)
+            names = await svc.names(db, event_id)
+            text = f"Ruling on {match_id} game {g.number}: {sa}–{sb}, {names.get(winner)} wins"
+            await svc.notify_match(db, ev, match_id, (a, b), "director", text)
+            if g.table_id and before and before["status"] == "playing":
+                svc.halt_later(g.table_id, f"the director ruled: {sa}–{sb}")
+        await svc.advance_locked(event_id)
+
+
+async def ruled_game(
+    svc: Events, db: AsyncSession, ev: Event, match_id: str, game_id: int | None, a: int, b: int
+) -> EventGame:
+    """The game a ruling is on (one under way, or a disputed card), or a new one."""
+    if game_id is None:
+        g = svc.game_row(ev, match_id, await svc.next_number(db, ev, match_id), "game", a, b)
+        db.add(g)
+        return g
+    found = await db.get(EventGame, game_id)
+    if found is None or found.event_id != ev.id or found.match_id != match_id:
+        raise NotFound("no such game in this match")
+    if found.status not in ACTIVE:
+        raise Refused(f"that game is {found.status}: reopen it first")
+    return found
+
+
+async def penalize(svc: Events, event_id: str, match_id: str, body: PenaltyIn, by: int) -> None:
+    """PDA 9b (over the board): the hand ends and the other player scores ``body.points``;
+    written on the card of the game in play, in the log, and told to the players."""
+    async with svc.lock(event_id), svc.sessions() as db, db.begin():
+        ev = await running_for(svc, db, event_id, by)
+        if ev.mode != "otb":
+            raise Refused("online, the server deals: a misdeal (9a) cannot happen")
+        m = svc.need_ready(event_from_json(ev.bracket or {}), match_id)
+        a, b = int(m.a), int(m.b)
+        if body.offender not in (a, b):
+            raise Refused("name the offender: one of the match's entrants")
+        number = await svc.next_number(db, ev, match_id)
+        card = await db.scalar(
+            select(EventGame).where(
+                EventGame.event_id == event_id,
+                EventGame.match_id == match_id,
+                EventGame.status.in_(ACTIVE),
+            )
+        )
+        if card is not None:
+            number = card.number
+            history(card, "penalty 9b", by, offender=body.offender, points=body.points)
+        gets = b if body.offender == a else a
+        payload = {
+            "match": match_id,
+            "game": number,
+            "offender": body.offender,
+            "beneficiary": gets,
+            "points": body.points,
+            "rule": "PDA 9b",
+        }
+        Events.action(db, ev, by, "penalty", payload, body.note)
+        names = await svc.names(db, event_id)
+        text = (
+            f"PDA 9b in {match_id} game {number}: the hand ends, {names.get(gets)} "
+            f"scores {body.points}"
+        )
+        await svc.notify_match(db, ev, match_id, (a, b), "director", text)
+
+
+async def reopen(svc: Events, event_id: str, game_id: int, note: str, by: int) -> None:
+    """Reopen a decided game: its result no longer counts (refused once the next round has
+    started on it)."""
+    async with svc.lock(event_id):
+        async with svc.sessions() as db, db.begin():
+            ev = await running_or_finished(svc, db, event_id, by)
+            g = await db.get(EventGame, game_id)
+            if g is None or g.event_id != event_id:
+                raise NotFound("no such game")
+            if g.final_seq is None:
+                raise Refused("only a decided game can be reopened")
+            g.status, g.final_seq, g.updated_at = "void", None, now()
+            g.note = f"reopened: {note}".strip()[:500]
+            history(g, "reopened", by, note=note)
+            await settle(svc, db, ev)
+            Events.action(db, ev, by, "reopen", {"game": game_id, "match": g.match_id}, note)
+            await svc.notify_match(
+                db,
+                ev,
+                g.match_id,
+                (g.side_a, g.side_b),
+                "director",
+                f"The director reopened {g.match_id} game {g.number}",
+            )
+        await svc.advance_locked(event_id)
+
+
+async def settle(svc: Events, db: AsyncSession, ev: Event) -> None:
+    """Rebuild the tournament after a result was taken back: refused (400, nothing
+    changed) when another match's result or game no longer fits."""
+    await db.flush()
+    t = await svc.rebuild(db, ev)
+    await svc.check_consistent(db, ev, t)
+    ev.bracket = t.to_json()
+    if ev.status == "finished" and not t.is_over:
+        ev.status, ev.finished_at = "running", None
+
+
+async def undo(svc: Events, event_id: str, action_id: int, note: str, by: int) -> None:
+    """Undo a ruling, a forfeit, a time-out or a penalty of the log (see ``console.undo``)."""
+    async with svc.lock(event_id):
+        async with svc.sessions() as db, db.begin():
+            ev = await running_or_finished(svc, db, event_id, by)
+            act = await db.get(EventAction, action_id)
+            if act is None or act.event_id != event_id or act.kind not in UNDOABLE:
+                raise NotFound("no such ruling")
+            payload = dict(act.payload or {})
+            if payload.get("undone"):
+                raise Refused("that ruling is already undone")
+            if act.kind == "timeout" and payload.get("rule") == "bot":
+                raise Refused("a bot played on for that seat: no result to undo")
+            if act.kind != "penalty":
+                await take_back(svc, db, ev, payload, by, note)
+            act.payload = {**payload, "undone": True}
+            Events.action(db, ev, by, "undo", {"action": act.id, "kind": act.kind}, note)
+            match_id = str(payload.get("match", ""))
+            t = event_from_json(ev.bracket or {})
+            sides = t.match(match_id).sides if match_id else ()
+            await svc.notify_match(
+                db,
+                ev,
+                match_id,
+                [int(s) for s in sides if s],
+                "director",
+                f"The director undid the {act.kind} on {match_id}",
+            )
+        await svc.advance_locked(event_id)
+
+
+async def take_back(
+    svc: Events, db: AsyncSession, ev: Event, payload: dict[str, Any], by: int, note: str
+) -> None:
+    """Take back the result an undone action made: a ruled card goes back to what it was, a
+    game ruled or forfeited at a table is played again."""
+    g = await db.get(EventGame, int(payload.get("game") or 0))
+    if g is None or g.event_id != ev.id:
+        raise NotFound("the game of that ruling is gone")
+    before = payload.get("before") or {}
+    g.final_seq, g.updated_at = None, now()
+    if before and before.get("status") in ("reported", "disputed"):
+        for k in SNAPSHOT:
+            setattr(g, k, before.get(k))
+    else:  # a new result, or a table stopped by it: that game is played again
+        g.status = "void"
+    history(g, "undone", by, note=note)
+    await settle(svc, db, ev)
