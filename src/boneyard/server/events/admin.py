@@ -24,6 +24,7 @@ from boneyard.server.events.settings import (
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event, EventDirector, EventGame, Notification
 from boneyard.store.models import User
+from boneyard.store.statuses import EventStatus
 from boneyard.tournament import Schedule, TournamentError
 
 COLUMNS = ("name", "game", "format", "mode", "schedule", "cap", "starts_at", "rated")
@@ -185,7 +186,7 @@ async def cancel_event(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[
         ).all()
         for mid in set(active):
             await ctx.svc.void_active(db, ev, mid, "the event was cancelled")
-        ev.status, ev.finished_at = "cancelled", now()
+        ev.status, ev.finished_at = EventStatus.CANCELLED, now()
         Events.action(db, ev, user.id, "cancel", {}, body.note)
         people = (
             await db.scalars(

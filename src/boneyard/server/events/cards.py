@@ -19,6 +19,7 @@ from boneyard.server.events.service import ACTIVE, Events, history
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event, EventGame
+from boneyard.store.statuses import MatchGameStatus
 from boneyard.tournament import TournamentError, event_from_json
 from boneyard.tournament.scorecard import ScoreRule
 
@@ -66,7 +67,7 @@ async def new_card(
     g = ctx.svc.game_row(
         ev, match_id, await ctx.svc.next_number(db, ev, match_id), "game", a.id, b.id
     )
-    g.status, g.reported_by = "reported", user.id
+    g.status, g.reported_by = MatchGameStatus.REPORTED, user.id
     g.score_a, g.score_b, g.reason = body.score_a, body.score_b, body.reason
     g.winner = a.id if body.score_a > body.score_b else b.id
     return ev, g, a, b
@@ -158,7 +159,7 @@ async def signed(ctx: Context, event_id: str, game_id: int, user: Any) -> dict[s
             sign(g, side, user.id)
             history(g, "signed", user.id, side=side)
             if g.signed_a is not None and g.signed_b is not None:
-                g.status, g.confirmed_by = "confirmed", user.id
+                g.status, g.confirmed_by = MatchGameStatus.CONFIRMED, user.id
                 await ctx.svc.record(db, ev, event_from_json(ev.bracket or {}), g)
                 rated = g if ev.rated else None
         await ctx.svc.advance_locked(event_id)
@@ -187,7 +188,11 @@ async def dispute(
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.svc.need_running(db, event_id)
         g, _side = await card_of(db, event_id, game_id, user)
-        g.status, g.note, g.updated_at = "disputed", body.note or "disputed", now()
+        g.status, g.note, g.updated_at = (
+            MatchGameStatus.DISPUTED,
+            body.note or MatchGameStatus.DISPUTED,
+            now(),
+        )
         history(g, "disputed", user.id, note=body.note)
         Events.action(db, ev, user.id, "dispute", {"game": g.id, "match": g.match_id}, body.note)
         await ctx.svc.notify_directors(

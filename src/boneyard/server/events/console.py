@@ -14,6 +14,7 @@ from boneyard.server.events.schemas import ForfeitIn, NoteIn, PenaltyIn, RowId, 
 from boneyard.server.events.service import ACTIVE, Events, history
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Event, EventAction, EventGame
+from boneyard.store.statuses import EventStatus, MatchGameStatus
 from boneyard.tournament import event_from_json
 
 BOGUS_SCORES = (150, 100)  # PDA 8c-e: beneficiary 150, bogus player 100
@@ -46,13 +47,13 @@ async def running_for(ctx: Context, db: AsyncSession, event_id: str, user: Any) 
 
 
 async def set_status(
-    ctx: Context, event_id: str, user: Any, to: str, body: NoteIn
+    ctx: Context, event_id: str, user: Any, to: EventStatus, body: NoteIn
 ) -> dict[str, Any]:
     async with ctx.svc.lock(event_id):
         async with ctx.sessions() as db, db.begin():
             ev = await running_for(ctx, db, event_id, user)
             ev.status = to
-            kind = "pause" if to == "paused" else "resume"
+            kind = "pause" if to == EventStatus.PAUSED else "resume"
             Events.action(db, ev, user.id, kind, {}, body.note)
         await ctx.svc.advance_locked(event_id)
     return await ctx.event_json(event_id, user)
@@ -61,13 +62,13 @@ async def set_status(
 @router.post("/api/events/{event_id}/pause")
 async def pause(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[str, Any]:
     """Pause (directors): games in play finish, no new table starts."""
-    return await set_status(ctx, event_id, user, "paused", body)
+    return await set_status(ctx, event_id, user, EventStatus.PAUSED, body)
 
 
 @router.post("/api/events/{event_id}/resume")
 async def resume(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[str, Any]:
     """Resume a paused event (directors)."""
-    return await set_status(ctx, event_id, user, "running", body)
+    return await set_status(ctx, event_id, user, EventStatus.RUNNING, body)
 
 
 @router.post("/api/events/{event_id}/matches/{match_id}/forfeit")
@@ -96,7 +97,7 @@ async def ruling(
             sa, sb, winner, reason = ruled_scores(body, a, b)
             g = await ruled_game(ctx, db, ev, match_id, body.game_id, a, b)
             before = {k: getattr(g, k) for k in SNAPSHOT} if g.id is not None else None
-            g.status, g.reason, g.winner = "ruled", reason, winner
+            g.status, g.reason, g.winner = MatchGameStatus.RULED, reason, winner
             g.score_a, g.score_b = sa, sb
             g.note = (body.note or reason)[:500]
             history(g, "ruling", user.id, score_a=sa, score_b=sb, note=body.note)
@@ -195,7 +196,7 @@ async def reopen(event_id: str, game_id: RowId, body: NoteIn, user: Me, ctx: Ctx
                 raise HTTPException(404, "no such game")
             if g.final_seq is None:
                 raise HTTPException(400, "only a decided game can be reopened")
-            g.status, g.final_seq, g.updated_at = "void", None, now()
+            g.status, g.final_seq, g.updated_at = MatchGameStatus.VOID, None, now()
             g.note = f"reopened: {body.note}".strip()[:500]
             history(g, "reopened", user.id, note=body.note)
             await settle(ctx, db, ev)
@@ -230,7 +231,7 @@ async def settle(ctx: Context, db: AsyncSession, ev: Event) -> None:
     await ctx.svc.check_consistent(db, ev, t)
     ev.bracket = t.to_json()
     if ev.status == "finished" and not t.is_over:
-        ev.status, ev.finished_at = "running", None
+        ev.status, ev.finished_at = EventStatus.RUNNING, None
 
 
 @router.post("/api/events/{event_id}/actions/{action_id}/undo")
@@ -280,6 +281,6 @@ async def take_back(
         for k in SNAPSHOT:
             setattr(g, k, before.get(k))
     else:  # a new result, or a table stopped by it: that game is played again
-        g.status = "void"
+        g.status = MatchGameStatus.VOID
     history(g, "undone", by, note=note)
     await settle(ctx, db, ev)

@@ -16,6 +16,7 @@ from boneyard.server.events.settings import checkin_open, setting
 from boneyard.server.lobby.sitebots import check_site_bot
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event
+from boneyard.store.statuses import EntrantStatus
 from boneyard.tournament import Swiss, TournamentError, event_from_json
 
 
@@ -58,7 +59,7 @@ async def enter(db: AsyncSession, ev: Event, e: Entrant) -> None:
         t = t.add_entrant(str(e.id))
     except TournamentError as exc:
         raise HTTPException(400, str(exc)) from None
-    e.status, e.checked_in, e.seed = "playing", True, t.seed_of(str(e.id))
+    e.status, e.checked_in, e.seed = EntrantStatus.PLAYING, True, t.seed_of(str(e.id))
     late = [*(ev.settings or {}).get("late", []), [str(e.id), t.first_round(str(e.id))]]
     ev.settings = {**ev.settings, "late": late}
     ev.bracket = t.to_json()
@@ -114,7 +115,7 @@ async def withdraw(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
             elif ev.status not in RUNNING:
                 raise HTTPException(400, f"the event is {ev.status}")
             else:
-                e.status = "withdrawn"
+                e.status = EntrantStatus.WITHDRAWN
                 Events.action(db, ev, user.id, "withdraw", {"entrant": e.id}, None)
         await ctx.svc.advance_locked(event_id)
     return await ctx.event_json(event_id, user)
@@ -148,7 +149,7 @@ async def present(
         raise HTTPException(400, "a bot is always there")
     e.checked_in = here
     if here and e.status == "no_show":
-        e.status = "playing"
+        e.status = EntrantStatus.PLAYING
     Events.action(db, ev, by, "checkin" if here else "checkout", {"entrant": e.id}, note)
 
 

@@ -17,6 +17,7 @@ from boneyard.server.lobby.sitebots import check_site_bot
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event, EventGame, EventOffer
 from boneyard.store.models import User
+from boneyard.store.statuses import EntrantStatus, OfferStatus
 
 Moves = list[tuple[str | None, int]]
 
@@ -122,7 +123,7 @@ async def take_place(
         e.name = f"{bot.capitalize()} bot ({old})"[:40]
         e.checked_in = True
     if ev.status != "registration":
-        e.status, e.checked_in = "playing", True
+        e.status, e.checked_in = EntrantStatus.PLAYING, True
     rows = (
         await db.scalars(
             select(EventGame).where(
@@ -221,7 +222,7 @@ async def accept_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> di
             if person is None:
                 raise HTTPException(404, "no such offer")
             may_enter(ev, person.is_bot)
-            offer.status = "accepted"
+            offer.status = OfferStatus.ACCEPTED
             if offer.entrant_id is None:
                 e = Entrant(
                     event_id=event_id,
@@ -249,5 +250,5 @@ async def decline_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> d
     """Turn down the place a director offered you."""
     async with ctx.sessions() as db, db.begin():
         offer = await need_offer(db, event_id, offer_id, user)
-        offer.status = "declined"
+        offer.status = OfferStatus.DECLINED
     return {"offers": (await my_offers(user, ctx))["offers"]}

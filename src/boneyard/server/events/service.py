@@ -29,6 +29,7 @@ from boneyard.server.tables.clock import ClockIn, aware, clock_settings, now
 from boneyard.server.tables.manager import LiveTable, TableManager
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
 from boneyard.store.models import GameTable
+from boneyard.store.statuses import EntrantStatus, EventStatus, MatchGameStatus
 from boneyard.tournament import Event as Tournament
 from boneyard.tournament import TournamentError, event_from_json
 from boneyard.tournament.match import FORFEIT_REASONS
@@ -111,7 +112,7 @@ class Events:
             raise HTTPException(400, str(exc)) from None
         ev.bracket = t.to_json()
         if t.is_over and ev.status in RUNNING:
-            ev.status = "finished"
+            ev.status = EventStatus.FINISHED
             ev.finished_at = now()
             self.action(db, ev, None, "finish", {"champion": t.champion}, None)
         await db.flush()
@@ -226,7 +227,7 @@ class Events:
         if now() < aware(datetime.fromisoformat(since)) + grace:
             return None, "wait"
         loser = max(late, key=lambda x: t.seed_of(str(x.id)))
-        loser.status = "no_show"
+        loser.status = EntrantStatus.NO_SHOW
         return loser, "no_show"
 
     async def _forfeit_absent(
@@ -249,10 +250,10 @@ class Events:
         halts = [g.table_id for g in active if g.match_id == m.id and g.table_id]
         for g in active:
             if g.match_id == m.id:
-                g.status, g.note, g.updated_at = "void", why[:500], now()
+                g.status, g.note, g.updated_at = MatchGameStatus.VOID, why[:500], now()
         a, b = int(m.a), int(m.b)
         row = self.game_row(ev, m.id, 0, "forfeit", a, b)
-        row.status, row.reason, row.note = "ruled", reason, why[:500]
+        row.status, row.reason, row.note = MatchGameStatus.RULED, reason, why[:500]
         row.winner = b if loser.id == a else a
         db.add(row)
         await self.record(db, ev, t, row)
@@ -368,10 +369,10 @@ class Events:
     async def _game_result(self, db: AsyncSession, ev: Event, g: EventGame, result: Any) -> None:
         g.score_a, g.score_b = result.scores[g.seat_a], result.scores[1 - g.seat_a]
         if result.winner is None:
-            g.status, g.note = "void", "no winner: the game is replayed"
+            g.status, g.note = MatchGameStatus.VOID, "no winner: the game is replayed"
             g.updated_at = now()
             return
-        g.status = "over"
+        g.status = MatchGameStatus.OVER
         g.winner = g.side_a if result.winner == g.seat_a else g.side_b
         g.reason = "bogus" if result.reason == "bogus" else "target"
         await self.record(db, ev, event_from_json(ev.bracket or {}), g)
@@ -404,7 +405,7 @@ class Events:
                 a, b = int(m.a or 0), int(m.b or 0)
                 await self.void_active(db, ev, match_id, f"forfeit: {note}".strip())
                 row = self.game_row(ev, match_id, 0, "forfeit", a, b)
-                row.status, row.reason, row.note = "ruled", reason, note or None
+                row.status, row.reason, row.note = MatchGameStatus.RULED, reason, note or None
                 row.winner = b if loser == a else a
                 db.add(row)
                 await db.flush()
@@ -436,7 +437,7 @@ class Events:
             )
         ).all()
         for g in rows:
-            g.status, g.note, g.updated_at = "void", note[:500], now()
+            g.status, g.note, g.updated_at = MatchGameStatus.VOID, note[:500], now()
             history(g, "void", None, note=note[:200])
             if g.table_id:
                 self.halt_later(g.table_id, note[:200])

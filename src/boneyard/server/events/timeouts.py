@@ -20,6 +20,7 @@ from boneyard.server.events.service import Events, history
 from boneyard.server.tables.clock import now
 from boneyard.server.tables.manager import LiveTable
 from boneyard.store.events import Event, EventGame
+from boneyard.store.statuses import MatchGameStatus
 from boneyard.tournament import event_from_json
 
 log = logging.getLogger("boneyard.events")
@@ -86,12 +87,12 @@ async def _rule(
     history(g, "time-out", None, entrant=who, rule=rule)
     payload: dict[str, Any] = {"match": g.match_id, "game": g.id, "entrant": who, "rule": rule}
     if rule == "lose":
-        g.status, g.reason, g.note = "ruled", "timeout", text[:500]
+        g.status, g.reason, g.note = MatchGameStatus.RULED, MatchGameStatus.TIMEOUT, text[:500]
         g.winner = g.side_b if who == g.side_a else g.side_a
         g.score_a, g.score_b = scores
         await svc.record(db, ev, event_from_json(ev.bracket or {}), g)
     elif rule == "director":
-        g.status, g.note, g.updated_at = "timeout", text[:500], now()
+        g.status, g.note, g.updated_at = MatchGameStatus.TIMEOUT, text[:500], now()
         await svc.notify_directors(db, ev, "timeout", text)
     svc.action(db, ev, None, "timeout", payload, text)
     await svc.notify_match(db, ev, g.match_id, (g.side_a, g.side_b), "director", text)

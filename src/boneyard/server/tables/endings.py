@@ -33,6 +33,7 @@ from boneyard.server.tables.clock import DEFAULT_BOT, FALLBACK_BOT
 from boneyard.server.tables.manager import LiveTable, TableManager, now
 from boneyard.server.tables.tableview import abortable
 from boneyard.store.models import GameTable
+from boneyard.store.statuses import TableStatus
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -113,7 +114,7 @@ class Endings:
             self.in_play(table)
             if len(table.seats) == 2:
                 ending = self.ending(table, "resign", seat, 1 - seat)
-                await self.finish(table, ending, "over")
+                await self.finish(table, ending, TableStatus.OVER)
             else:
                 await self.stand_in(table, seat, "resigned")
         await self.after(table)
@@ -128,7 +129,7 @@ class Endings:
                 raise IllegalActionError(
                     "too late to abort: every player has moved (you may resign instead)"
                 )
-            await self.finish(table, self.ending(table, "abort", seat, None), "aborted")
+            await self.finish(table, self.ending(table, "abort", seat, None), TableStatus.ABORTED)
         await self.after(table)
 
     async def claim(self, table: LiveTable, user_id: int | None, seat: Any, how: Any) -> None:
@@ -168,7 +169,7 @@ class Endings:
                     raise IllegalActionError(
                         "with more than two players, hand the absent player's seat to a bot"
                     )
-                await self.finish(table, self.ending(table, "claim", seat, mine), "over")
+                await self.finish(table, self.ending(table, "claim", seat, mine), TableStatus.OVER)
             else:
                 await self.stand_in(table, seat, "handed")
         await self.after(table)
@@ -184,7 +185,7 @@ class Endings:
             "at": now().isoformat(),
         }
 
-    async def finish(self, table: LiveTable, ending: JSON, status: str) -> None:
+    async def finish(self, table: LiveTable, ending: JSON, status: TableStatus) -> None:
         """End the game early: commit the ending and status (with the record), then tell
         every socket (the caller holds the lock)."""
         old = table.settings

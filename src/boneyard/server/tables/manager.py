@@ -38,6 +38,7 @@ from boneyard.server.tables.movelog import MoveLog, hands_of
 from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, HandSeed, LogEntry
 from boneyard.store.players import add_players, bot_accounts
+from boneyard.store.statuses import TableStatus
 from boneyard.store.writer import LogWriter, Row, Write, entry_row, seed_row
 
 log = logging.getLogger("boneyard.server")
@@ -440,7 +441,7 @@ class TableManager:
                 "status": row.status,
                 "at": now().isoformat(),
             }
-            row.settings, row.status = settings, "broken"
+            row.settings, row.status = settings, TableStatus.BROKEN
         self.live.pop(table_id, None)
         self.metrics.broken_tables.inc()
 
@@ -1091,7 +1092,7 @@ class TableManager:
             async with self.sessions() as db, db.begin():
                 row = await db.get(GameTable, table_id)
                 if row is not None:
-                    row.status = "closed"
+                    row.status = TableStatus.CLOSED
                     row.settings = {**(row.settings or {}), "halted": why[:200]}
             table.status = table.stored_status = "closed"
             table.settings = {**table.settings, "halted": why[:200]}
