@@ -21,6 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from boneyard.store.seats import Seat, SeatsJSON
 from boneyard.store.statuses import LogKind, TableStatus, column_type, constraint
 
 
@@ -108,7 +109,7 @@ class GameTable(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    seats: Mapped[list[Seat]] = mapped_column(SeatsJSON)  # boneyard.store.seats
     status: Mapped[TableStatus] = mapped_column(column_type(TableStatus, 16), index=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -17,6 +17,7 @@ from boneyard.server.lobby.sitebots import check_site_bot
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event, EventGame, EventOffer
 from boneyard.store.models import User
+from boneyard.store.seats import Seat
 from boneyard.store.statuses import EntrantStatus, OfferStatus
 
 Moves = list[tuple[str | None, int]]
@@ -152,13 +153,13 @@ async def apply_moves(ctx: Context, event_id: str, entrant_id: int, moves: Moves
     await ctx.svc.advance_locked(event_id)
 
 
-async def reseat(ctx: Context, table_id: str, seat_no: int, seat: dict[str, Any]) -> None:
+async def reseat(ctx: Context, table_id: str, seat_no: int, seat: Seat) -> None:
     table = await ctx.tables.get(table_id)
     if table is None:
         return
     async with table.lock:
         await ctx.tables.refresh_shared(table)
-        seats = [dict(s) for s in table.seats]
+        seats = list(table.seats)
         seats[seat_no] = seat
         await ctx.tables.save_seats(table, seats)
         table.make_bots()

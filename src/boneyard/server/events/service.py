@@ -29,7 +29,8 @@ from boneyard.server.tables.clock import ClockIn, aware, clock_settings, now
 from boneyard.server.tables.manager import LiveTable, TableManager
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
 from boneyard.store.models import GameTable
-from boneyard.store.statuses import EntrantStatus, EventStatus, MatchGameStatus
+from boneyard.store.seats import BotSeat, PersonSeat, Seat
+from boneyard.store.statuses import EntrantStatus, EventStatus, MatchGameStatus, TableStatus
 from boneyard.tournament import Event as Tournament
 from boneyard.tournament import TournamentError, event_from_json
 from boneyard.tournament.match import FORFEIT_REASONS
@@ -46,11 +47,13 @@ GONE = ("no_show", "withdrawn")
 RUNNING = ("running", "paused")
 
 
-def seat_of(e: Entrant) -> dict[str, Any]:
+def seat_of(e: Entrant) -> Seat:
     """The table seat of an entrant."""
     if e.bot:
-        return {"kind": "bot", "bot": e.bot, "name": e.name}
-    return {"kind": "person", "user_id": e.user_id, "name": e.name}
+        return BotSeat(bot=e.bot, name=e.name)
+    if e.user_id is None:
+        raise ValueError(f"entrant {e.id} is neither a person nor a bot")
+    return PersonSeat(user_id=e.user_id, name=e.name)
 
 
 def history(g: EventGame, what: str, by: int | None, **fields: Any) -> None:
@@ -315,9 +318,7 @@ class Events:
         move clock is the event's."""
         number = await self.next_number(db, ev, match_id)
         seat_a = 0 if number % 2 == 1 else 1
-        seats: list[dict[str, Any]] = [{}, {}]
-        seats[seat_a] = seat_of(a)
-        seats[1 - seat_a] = seat_of(b)
+        seats = [seat_of(a), seat_of(b)][:: 1 if seat_a == 0 else -1]
         rule = clock_rule(ev)
         clock = clock_settings(ClockIn(per_move=rule["per_move"], grace=rule["grace"]), ev.game)
         assert clock is not None
@@ -328,7 +329,7 @@ class Events:
                 game=ev.game,
                 options=dict(ev.options),
                 seats=seats,
-                status="open",
+                status=TableStatus.OPEN,
                 created_by=ev.director_id,
                 created_at=now(),
                 settings={

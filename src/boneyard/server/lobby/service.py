@@ -31,6 +31,8 @@ from boneyard.server.tables.manager import LiveTable, TableManager, first_commit
 from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, TablePlayer
 from boneyard.store.players import add_players
+from boneyard.store.seats import BotSeat, OpenSeat, PersonSeat, Seat, Someone
+from boneyard.store.statuses import SeatKind, TableStatus
 
 MAX_BOT_PACE = 5.0
 """The longest a table may ask its bots to take over a move (seconds)."""
@@ -92,24 +94,22 @@ class Lobby:
 
     def seats_for(
         self, body: TableIn, user: Me, invited: dict[int, dict[str, Any]] | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[Seat]:
         """The seats of a new table, or HTTP 400 with the reason (``invited``: the bot accounts
         of ``account`` seats by seat, :func:`boneyard.server.botapi.service.invited_accounts`)."""
         if sum(1 for s in body.seats if s.kind == "me") > 1:
             raise HTTPException(400, "you can take only one seat")
-        seats: list[dict[str, Any]] = []
+        seats: list[Seat] = []
         for i, s in enumerate(body.seats):
             if s.kind == "me":
-                seats.append({"kind": "person", "user_id": user.id, "name": user.display_name})
+                seats.append(PersonSeat(user_id=user.id, name=user.display_name))
             elif s.kind == "account":
-                seats.append({"kind": "open", "name": None, "invited": (invited or {})[i]})
+                seats.append(OpenSeat(invited=Someone.model_validate((invited or {})[i])))
             elif s.kind == "bot":
                 check_site_bot(s.bot, body.game, self.settings)
-                seats.append(
-                    {"kind": "bot", "bot": s.bot, "name": f"{s.bot.capitalize()} bot {i + 1}"}
-                )
+                seats.append(BotSeat(bot=s.bot, name=f"{s.bot.capitalize()} bot {i + 1}"))
             else:
-                seats.append({"kind": "open", "name": None})
+                seats.append(OpenSeat())
         return seats
 
     async def check_caps(self, user: Me, bot_only: bool) -> None:
@@ -178,8 +178,8 @@ class Lobby:
         except BoneyardError as exc:
             raise HTTPException(400, str(exc)) from None
         seats = self.seats_for(body, user, invited)
-        full = not any(s["kind"] == "open" for s in seats)
-        bot_only = full and not any(s["kind"] == "person" for s in seats)
+        full = not any(s.kind == SeatKind.OPEN for s in seats)
+        bot_only = full and not any(s.kind == SeatKind.PERSON for s in seats)
         await self.check_caps(user, bot_only)
         settings: dict[str, Any] = {"clock": clock} if clock else {}
         if body.bot_pace is not None:
@@ -194,7 +194,7 @@ class Lobby:
         self,
         game: str,
         options: dict[str, Any],
-        seats: list[dict[str, Any]],
+        seats: list[Seat],
         settings: dict[str, Any],
         private: bool,
         created_by: int | None,
@@ -202,8 +202,8 @@ class Lobby:
     ) -> LiveTable:
         """Store a new table (checked already) and start it when every seat is taken and
         ``start`` (created full with people: once their seeds for hand 0 are in; arm_start)."""
-        full = not any(s["kind"] == "open" for s in seats)
-        bot_only = full and not any(s["kind"] == "person" for s in seats)
+        full = not any(s.kind == SeatKind.OPEN for s in seats)
+        bot_only = full and not any(s.kind == SeatKind.PERSON for s in seats)
         settings = dict(settings)
         if full and start and self.tables.seed_window > 0 and not bot_only:
             # Dealt once the players' browsers have seeded hand 0, or after the seed window.
@@ -218,7 +218,7 @@ class Lobby:
                     game=game,
                     options=options,
                     seats=seats,
-                    status="open",
+                    status=TableStatus.OPEN,
                     created_by=created_by,
                     created_at=created,
                     settings=settings or None,
@@ -275,15 +275,15 @@ class Lobby:
             await self.tables.refresh_shared(table)  # another process may have seated someone
             if table.status != "open":
                 raise HTTPException(400, "the game has already started")
-            if any(s.get("user_id") == user.id for s in table.seats):
+            if any(s.user_id == user.id for s in table.seats):
                 raise HTTPException(400, "you already have a seat at this table")
-            if seat >= len(table.seats) or table.seats[seat]["kind"] != "open":
+            if seat >= len(table.seats) or table.seats[seat].kind != "open":
                 raise HTTPException(400, "that seat is not free")
-            kept = table.seats[seat].get("invited")
-            if kept and kept.get("user_id") != user.id:
-                raise HTTPException(400, f"that seat is kept for the bot {kept.get('name')}")
-            seats = [dict(s) for s in table.seats]
-            seats[seat] = {"kind": "person", "user_id": user.id, "name": user.display_name}
+            kept = table.seats[seat].invited
+            if kept and kept.user_id != user.id:
+                raise HTTPException(400, f"that seat is kept for the bot {kept.name}")
+            seats = list(table.seats)
+            seats[seat] = PersonSeat(user_id=user.id, name=user.display_name)
             await self.tables.save_seats(table, seats)
             await table.broadcast()
 
@@ -306,7 +306,7 @@ class Lobby:
                 "game": row.game,
                 "status": row.status,
                 "seat": seat,
-                "seats": [x.get("name") for x in row.seats],
+                "seats": [x.name for x in row.seats],
                 "created_at": row.created_at.isoformat(),
             }
             result = (row.settings or {}).get("result")
@@ -415,7 +415,7 @@ def router(lobby: Lobby, errors: dict[int | str, Any]) -> APIRouter:
     async def start(table_id: str, user: NeedUser) -> JSON:
         """Start a table whose seats are all taken (anyone seated may start it)."""
         table = await lobby.need_table(table_id)
-        if not any(s.get("user_id") == user.id for s in table.seats):
+        if not any(s.user_id == user.id for s in table.seats):
             raise HTTPException(403, "only a seated player can start the table")
         await lobby.start(table)
         return table.public_json()

@@ -25,6 +25,7 @@ from boneyard.core.records import record_from_json
 from boneyard.games.registry import get_spec
 from boneyard.server.webfiles import page
 from boneyard.store.models import GameTable, TablePlayer, User
+from boneyard.store.seats import Seat
 
 HISTORY = 100
 """The longest history returned."""
@@ -90,13 +91,13 @@ def result_word(winner: int | None, seat: int, teams: bool) -> str:
     return "lost"
 
 
-def player_json(i: int, s: dict[str, Any]) -> JSON:
+def player_json(i: int, s: Seat) -> JSON:
     """One seat of a history line: its name, and its user id (a person) or bot level."""
-    out: JSON = {"seat": i, "kind": s.get("kind"), "name": s.get("name")}
-    if s.get("kind") == "person":
-        out["user_id"] = s.get("user_id")
-    elif s.get("kind") == "bot":
-        out["bot"] = s.get("bot")
+    out: JSON = {"seat": i, "kind": s.kind, "name": s.name}
+    if s.user_id is not None:
+        out["user_id"] = s.user_id
+    elif s.bot is not None:
+        out["bot"] = s.bot
     return out
 
 
@@ -161,7 +162,7 @@ async def history_item(
         "status": row.status,
         "seat": seat,
         "players": [player_json(i, x) for i, x in enumerate(seats)],
-        "opponents": [x.get("name") for i, x in enumerate(seats) if i != seat],
+        "opponents": [x.name for i, x in enumerate(seats) if i != seat],
         "result": None,
         "replay": None,
     }

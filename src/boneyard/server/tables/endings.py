@@ -33,7 +33,8 @@ from boneyard.server.tables.clock import DEFAULT_BOT, FALLBACK_BOT
 from boneyard.server.tables.manager import LiveTable, TableManager, now
 from boneyard.server.tables.tableview import abortable
 from boneyard.store.models import GameTable
-from boneyard.store.statuses import TableStatus
+from boneyard.store.seats import BotSeat, OpenSeat, PersonSeat, Seat
+from boneyard.store.statuses import SeatChange, TableStatus
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -56,11 +57,7 @@ def people(table: LiveTable) -> dict[int, int]:
     """Seat → user id of every person who holds (or held, before a bot took over) a seat."""
     out = {}
     for i, s in enumerate(table.seats):
-        user = (
-            s.get("user_id")
-            if s.get("kind") == "person"
-            else (s.get("replaced") or {}).get("user_id")
-        )
+        user = s.user_id if s.kind == "person" else (s.replaced.user_id if s.replaced else None)
         if isinstance(user, int):
             out[i] = user
     return out
@@ -116,7 +113,7 @@ class Endings:
                 ending = self.ending(table, "resign", seat, 1 - seat)
                 await self.finish(table, ending, TableStatus.OVER)
             else:
-                await self.stand_in(table, seat, "resigned")
+                await self.stand_in(table, seat, SeatChange.RESIGNED)
         await self.after(table)
 
     async def abort(self, table: LiveTable, user_id: int | None) -> None:
@@ -152,12 +149,12 @@ class Endings:
                 or not (0 <= seat < len(table.seats))
             ):
                 raise IllegalActionError('"seat" must be the number of a seat at this table')
-            if seat == mine or table.seats[seat].get("kind") != "person":
+            if seat == mine or table.seats[seat].kind != "person":
                 raise IllegalActionError("you can claim only another person's seat")
             presence.sync(table)
             gone = presence.away_for(table, seat)
             if gone < table.claim_after:
-                name = table.seats[seat].get("name")
+                name = table.seats[seat].name
                 if gone == 0:
                     raise IllegalActionError(f"{name} is at the table")
                 raise IllegalActionError(
@@ -171,7 +168,7 @@ class Endings:
                     )
                 await self.finish(table, self.ending(table, "claim", seat, mine), TableStatus.OVER)
             else:
-                await self.stand_in(table, seat, "handed")
+                await self.stand_in(table, seat, SeatChange.HANDED)
         await self.after(table)
 
     def ending(self, table: LiveTable, reason: str, seat: int, winner: int | None) -> JSON:
@@ -206,11 +203,11 @@ class Endings:
         table.log().note_changes(table.settings, table.version)
         await table.broadcast()
 
-    async def stand_in(self, table: LiveTable, seat: int, event: str) -> None:
+    async def stand_in(self, table: LiveTable, seat: int, event: SeatChange) -> None:
         """A bot plays ``seat`` from now on (``resigned``: to the end, placed last; ``handed``:
         until its person takes it back). The caller holds the lock."""
-        mark = {"resigned": True} if event == "resigned" else None
-        await self.tables.bot_takes_seat(table, seat, stand_in(table), event, mark)
+        resigned = event == SeatChange.RESIGNED
+        await self.tables.bot_takes_seat(table, seat, stand_in(table), event, resigned)
         presence.sync(table)
         await table.broadcast()
 
@@ -259,17 +256,17 @@ class Endings:
     async def new_table(self, table: LiveTable, me: int | None) -> LiveTable:
         """A table like ``table``: the same seats (a rematch), or ``me`` with the same bots and
         the other people's seats open (play again)."""
-        seats: list[dict[str, Any]] = []
+        seats: list[Seat] = []
         held = people(table)
         for i, s in enumerate(table.seats):
             user = held.get(i)
             if user is not None and (me is None or user == me):
-                name = s.get("name") if s.get("kind") == "person" else s["replaced"]["name"]
-                seats.append({"kind": "person", "user_id": user, "name": name})
-            elif user is not None:
-                seats.append({"kind": "open", "name": None})
+                name = s.replaced.name if s.replaced else s.name
+                seats.append(PersonSeat(user_id=user, name=name or f"Seat {i + 1}"))
+            elif user is None and s.bot is not None:
+                seats.append(BotSeat(bot=s.bot, name=s.name))
             else:
-                seats.append({"kind": "bot", "bot": s.get("bot"), "name": s.get("name")})
+                seats.append(OpenSeat())
         keep = ("clock", "bot_pace")
         settings = {k: v for k, v in (table.settings or {}).items() if k in keep}
         return await self.lobby.open_table(

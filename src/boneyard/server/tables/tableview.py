@@ -72,10 +72,10 @@ def presence_json(table: LiveTable) -> list[JSON | None]:
     users = online_users(table)
     out: list[JSON | None] = []
     for i, s in enumerate(table.seats):
-        if s.get("kind") != "person":
+        if s.kind != "person":
             out.append(None)
             continue
-        online = s.get("user_id") in users
+        online = s.user_id in users
         away = None if online else table.away.get(i)
         out.append({"online": online, "away_since": away})
     return out
@@ -116,7 +116,7 @@ def abortable(table: LiveTable) -> bool:
 
 def resigned_seats(table: LiveTable) -> list[int]:
     """Seats whose person resigned (a bot played them out)."""
-    return [i for i, s in enumerate(table.seats) if s.get("resigned")]
+    return [i for i, s in enumerate(table.seats) if s.resigned]
 
 
 def table_result(table: LiveTable) -> GameResult | None:
