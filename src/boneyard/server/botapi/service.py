@@ -38,6 +38,7 @@ from boneyard.server.lobby.service import Lobby
 from boneyard.server.validation import storable
 from boneyard.store.events import Entrant
 from boneyard.store.models import ApiToken, GameTable, TablePlayer, User
+from boneyard.store.statuses import TableStatus
 
 HEARTBEAT = 10.0
 """Seconds between two ``ping`` lines of an idle stream (a proxy keeps it open)."""
@@ -214,20 +215,23 @@ class BotApi:
                 await db.execute(
                     select(GameTable.id, GameTable.status, GameTable.game, TablePlayer.seat)
                     .join(TablePlayer, TablePlayer.table_id == GameTable.id)
-                    .where(TablePlayer.user_id == me.id, GameTable.status.in_(("open", "playing")))
+                    .where(
+                        TablePlayer.user_id == me.id,
+                        GameTable.status.in_((TableStatus.OPEN, TableStatus.PLAYING)),
+                    )
                 )
             ).all()
             cut = apitokens.now() - timedelta(minutes=self.accounts.settings.open_table_minutes)
             waiting = (
                 await db.execute(
                     select(GameTable.id, GameTable.game, GameTable.seats, GameTable.created_by)
-                    .where(GameTable.status == "open", GameTable.created_at > cut)
+                    .where(GameTable.status == TableStatus.OPEN, GameTable.created_at > cut)
                     .order_by(GameTable.created_at.desc())
                     .limit(CHALLENGE_SCAN)
                 )
             ).all()
         for tid, status, game, seat in mine:
-            said = "game_start" if status == "playing" else "seat"
+            said = "game_start" if status == TableStatus.PLAYING else "seat"
             if seen.get(tid) != said:
                 seen[tid] = said
                 out.append(_table_event(said, tid, game, seat))
@@ -274,7 +278,7 @@ class BotApi:
             ),
             None,
         )
-        if seat is None or table.status != "open":
+        if seat is None or table.status != TableStatus.OPEN:
             raise HTTPException(404, "no such challenge (taken back, or the table went on)")
         if not accept:
             await self.tables.halt(table.id, f"{me.display_name} declined the challenge")

@@ -28,7 +28,7 @@ from boneyard.store.statuses import EventStatus
 from boneyard.tournament import Schedule, TournamentError
 
 COLUMNS = ("name", "game", "format", "mode", "schedule", "cap", "starts_at", "rated")
-LIVE = ("registration", "running", "paused")
+LIVE = (EventStatus.REGISTRATION, EventStatus.RUNNING, EventStatus.PAUSED)
 
 
 def aware(t: datetime | None) -> datetime | None:
@@ -163,7 +163,7 @@ async def edit_event(event_id: str, body: EventEdit, user: Me, ctx: Ctx) -> dict
         if ev.status not in LIVE:
             raise HTTPException(400, f"the event is {ev.status}: nothing to change")
         given = body.model_dump(exclude_unset=True)
-        apply_settings(ev, given, started=ev.status != "registration")
+        apply_settings(ev, given, started=ev.status != EventStatus.REGISTRATION)
         Events.action(db, ev, user.id, "edit", {"fields": sorted(given)}, None)
     ctx.scheduler.wake()
     return await ctx.event_json(event_id, user)

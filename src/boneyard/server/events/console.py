@@ -218,7 +218,11 @@ async def reopen(event_id: str, game_id: RowId, body: NoteIn, user: Me, ctx: Ctx
 async def running_or_finished(ctx: Context, db: AsyncSession, event_id: str, user: Any) -> Event:
     ev = await ctx.need_event(db, event_id)
     await ctx.need_director(db, ev, user)
-    if ev.bracket is None or ev.status not in ("running", "paused", "finished"):
+    if ev.bracket is None or ev.status not in (
+        EventStatus.RUNNING,
+        EventStatus.PAUSED,
+        EventStatus.FINISHED,
+    ):
         raise HTTPException(400, f"the event is {ev.status}, not in play")
     return ev
 
@@ -230,7 +234,7 @@ async def settle(ctx: Context, db: AsyncSession, ev: Event) -> None:
     t = await ctx.svc.rebuild(db, ev)
     await ctx.svc.check_consistent(db, ev, t)
     ev.bracket = t.to_json()
-    if ev.status == "finished" and not t.is_over:
+    if ev.status == EventStatus.FINISHED and not t.is_over:
         ev.status, ev.finished_at = EventStatus.RUNNING, None
 
 

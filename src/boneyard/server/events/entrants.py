@@ -16,7 +16,7 @@ from boneyard.server.events.settings import checkin_open, setting
 from boneyard.server.lobby.sitebots import check_site_bot
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event
-from boneyard.store.statuses import EntrantStatus
+from boneyard.store.statuses import EntrantStatus, EventStatus
 from boneyard.tournament import Swiss, TournamentError, event_from_json
 
 
@@ -48,7 +48,7 @@ async def enter(db: AsyncSession, ev: Event, e: Entrant) -> None:
     if await count_entrants(db, ev.id) >= ev.cap:
         raise HTTPException(400, f"the event is full ({ev.cap} entrants)")
     db.add(e)
-    if ev.status == "registration":
+    if ev.status == EventStatus.REGISTRATION:
         return
     if not late_entry(ev):
         raise HTTPException(400, "registration is closed: the event has started")
@@ -84,7 +84,7 @@ async def register(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
         ev = await ctx.need_event(db, event_id)
         if await ctx.is_director(db, ev, user.id):
             raise HTTPException(400, "a director runs the event and does not play in it")
-        if ev.status != "registration" and not late_entry(ev):
+        if ev.status != EventStatus.REGISTRATION and not late_entry(ev):
             raise HTTPException(400, "registration is closed: the event has started")
         if await entrant_of(db, event_id, user.id) is not None:
             raise HTTPException(400, "you are already registered")
@@ -110,7 +110,7 @@ async def withdraw(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
             e = await entrant_of(db, event_id, user.id)
             if e is None:
                 raise HTTPException(400, "you are not registered")
-            if ev.status == "registration":
+            if ev.status == EventStatus.REGISTRATION:
                 await db.delete(e)
             elif ev.status not in RUNNING:
                 raise HTTPException(400, f"the event is {ev.status}")
@@ -131,11 +131,11 @@ async def checkin(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
             e = await entrant_of(db, event_id, user.id)
             if e is None:
                 raise HTTPException(400, "register first")
-            if ev.status == "registration":
+            if ev.status == EventStatus.REGISTRATION:
                 ok, why = checkin_open(ev)
                 if not ok:
                     raise HTTPException(400, why)
-            elif ev.status not in RUNNING or e.status == "withdrawn":
+            elif ev.status not in RUNNING or e.status == EntrantStatus.WITHDRAWN:
                 raise HTTPException(400, "you cannot check in now")
             await present(db, ev, e, True, user.id, None)
         await ctx.svc.advance_locked(event_id)
@@ -145,10 +145,10 @@ async def checkin(event_id: str, user: Me, ctx: Ctx) -> dict[str, Any]:
 async def present(
     db: AsyncSession, ev: Event, e: Entrant, here: bool, by: int | None, note: str | None
 ) -> None:
-    if not here and ev.status != "registration" and e.bot:
+    if not here and ev.status != EventStatus.REGISTRATION and e.bot:
         raise HTTPException(400, "a bot is always there")
     e.checked_in = here
-    if here and e.status == "no_show":
+    if here and e.status == EntrantStatus.NO_SHOW:
         e.status = EntrantStatus.PLAYING
     Events.action(db, ev, by, "checkin" if here else "checkout", {"entrant": e.id}, note)
 
@@ -161,7 +161,7 @@ async def director_checkin(
     async with ctx.svc.lock(event_id):
         async with ctx.sessions() as db, db.begin():
             ev = await ctx.director_event(db, event_id, user)
-            if ev.status not in ("registration", *RUNNING):
+            if ev.status not in (EventStatus.REGISTRATION, *RUNNING):
                 raise HTTPException(400, f"the event is {ev.status}")
             e = await need_entrant(db, ev, entrant_id)
             await present(db, ev, e, body.present, user.id, body.note)
@@ -180,7 +180,7 @@ async def checkin_window(event_id: str, body: CheckinWindow, user: Me, ctx: Ctx)
     """Open or close check-in by hand (directors), or go back to the set times."""
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.director_event(db, event_id, user)
-        if ev.status != "registration":
+        if ev.status != EventStatus.REGISTRATION:
             raise HTTPException(400, "the event has started: check-in is by the director")
         ev.settings = {**ev.settings, "checkin": None if body.state == "times" else body.state}
         Events.action(db, ev, user.id, "checkin_window", {"state": body.state}, body.note)
@@ -192,7 +192,7 @@ async def remove_entrant(event_id: str, entrant_id: RowId, user: Me, ctx: Ctx) -
     """Remove an entrant before the start (directors)."""
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.director_event(db, event_id, user)
-        if ev.status != "registration":
+        if ev.status != EventStatus.REGISTRATION:
             raise HTTPException(400, "the event has started: withdraw the entrant instead")
         e = await need_entrant(db, ev, entrant_id)
         Events.action(db, ev, user.id, "remove", {"entrant": e.id, "name": e.name}, None)
@@ -206,7 +206,7 @@ async def add_bots(event_id: str, body: BotsIn, user: Me, ctx: Ctx) -> dict[str,
     check_site_bot(body.bot, None, ctx.cfg)
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.director_event(db, event_id, user)
-        if ev.status != "registration":
+        if ev.status != EventStatus.REGISTRATION:
             raise HTTPException(400, "registration is closed: the event has started")
         if ev.mode != "online":
             raise HTTPException(400, "bots play online events only")
@@ -242,7 +242,7 @@ async def seeds(event_id: str, body: SeedsIn, user: Me, ctx: Ctx) -> dict[str, A
     first; ``by="rating"`` fills the order from the ratings, to adjust afterwards."""
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.director_event(db, event_id, user)
-        if ev.status != "registration":
+        if ev.status != EventStatus.REGISTRATION:
             raise HTTPException(400, "the draw is made: seeds are fixed")
         rows = (await db.scalars(select(Entrant).where(Entrant.event_id == event_id))).all()
         if body.by == "rating":

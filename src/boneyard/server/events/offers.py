@@ -18,7 +18,7 @@ from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event, EventGame, EventOffer
 from boneyard.store.models import User
 from boneyard.store.seats import Seat
-from boneyard.store.statuses import EntrantStatus, OfferStatus
+from boneyard.store.statuses import EntrantStatus, EventStatus, MatchGameStatus, OfferStatus
 
 Moves = list[tuple[str | None, int]]
 
@@ -94,7 +94,7 @@ async def invite(event_id: str, body: InviteIn, user: Me, ctx: Ctx) -> dict[str,
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.need_event(db, event_id)
         await ctx.need_director(db, ev, user)
-        if ev.status != "registration" and not late_entry(ev):
+        if ev.status != EventStatus.REGISTRATION and not late_entry(ev):
             raise HTTPException(400, "the event has started: it takes no new entrants")
         offered(db, ev, None, body.username, body.note)
         Events.action(db, ev, user.id, "invite", {"to": body.username}, body.note)
@@ -123,13 +123,13 @@ async def take_place(
         e.user_id, e.bot = None, bot
         e.name = f"{bot.capitalize()} bot ({old})"[:40]
         e.checked_in = True
-    if ev.status != "registration":
+    if ev.status != EventStatus.REGISTRATION:
         e.status, e.checked_in = EntrantStatus.PLAYING, True
     rows = (
         await db.scalars(
             select(EventGame).where(
                 EventGame.event_id == ev.id,
-                EventGame.status == "playing",
+                EventGame.status == MatchGameStatus.PLAYING,
                 EventGame.table_id.is_not(None),
             )
         )
@@ -178,7 +178,9 @@ async def my_offers(user: Me, ctx: Ctx) -> dict[str, Any]:
                 select(EventOffer, Event.name, Entrant.name)
                 .join(Event, Event.id == EventOffer.event_id)
                 .outerjoin(Entrant, Entrant.id == EventOffer.entrant_id)
-                .where(EventOffer.username == user.username, EventOffer.status == "pending")
+                .where(
+                    EventOffer.username == user.username, EventOffer.status == OfferStatus.PENDING
+                )
                 .order_by(EventOffer.id.desc())
                 .limit(50)
             )
@@ -201,7 +203,12 @@ async def my_offers(user: Me, ctx: Ctx) -> dict[str, Any]:
 async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Any) -> EventOffer:
     offer = await db.get(EventOffer, offer_id)
     mine = offer is not None and user.username is not None and offer.username == user.username
-    if offer is None or offer.event_id != event_id or not mine or offer.status != "pending":
+    if (
+        offer is None
+        or offer.event_id != event_id
+        or not mine
+        or offer.status != OfferStatus.PENDING
+    ):
         raise HTTPException(404, "no such offer")
     return offer
 
@@ -215,7 +222,7 @@ async def accept_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> di
             ev = await ctx.need_event(db, event_id)
             if await ctx.is_director(db, ev, user.id):
                 raise HTTPException(400, "a director runs the event and does not play in it")
-            if ev.status not in ("registration", "running", "paused"):
+            if ev.status not in (EventStatus.REGISTRATION, EventStatus.RUNNING, EventStatus.PAUSED):
                 raise HTTPException(400, f"the event is {ev.status}")
             if await entrant_of(db, event_id, user.id) is not None:
                 raise HTTPException(400, "you are already an entrant of this event")

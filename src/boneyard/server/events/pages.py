@@ -11,6 +11,7 @@ from boneyard.server import validation, webfiles
 from boneyard.server.events.context import Ctx, MaybeMe
 from boneyard.server.ratings import store as ratings_store
 from boneyard.store.events import Entrant, Event, EventGame
+from boneyard.store.statuses import MatchGameStatus
 
 router = APIRouter()
 
@@ -71,7 +72,7 @@ async def next_game(db: Any, g: EventGame, user: Any) -> dict[str, Any] | None:
             select(EventGame)
             .where(
                 EventGame.event_id == g.event_id,
-                EventGame.status == "playing",
+                EventGame.status == MatchGameStatus.PLAYING,
                 EventGame.id != g.id,
                 or_(EventGame.side_a.in_(sides), EventGame.side_b.in_(sides)),
             )

@@ -28,6 +28,7 @@ from boneyard.server.events.settings import setting
 from boneyard.server.tables.clock import aware, now
 from boneyard.server.tables.manager import DB_ERRORS
 from boneyard.store.events import Event, EventGame
+from boneyard.store.statuses import EventStatus, MatchGameStatus
 
 log = logging.getLogger("boneyard.events")
 
@@ -83,10 +84,12 @@ class Scheduler:
             self.tended = time.monotonic()
         async with self.svc.sessions() as db:
             events = (
-                await db.scalars(select(Event).where(Event.status.in_(("registration", *RUNNING))))
+                await db.scalars(
+                    select(Event).where(Event.status.in_((EventStatus.REGISTRATION, *RUNNING)))
+                )
             ).all()
         for ev in events:
-            if ev.status == "registration":
+            if ev.status == EventStatus.REGISTRATION:
                 at = aware(ev.starts_at) if ev.starts_at else None
                 if at is not None and setting(ev, "auto_start"):
                     if at <= t:
@@ -114,7 +117,7 @@ class Scheduler:
         except HTTPException as exc:
             async with self.svc.sessions() as db, db.begin():
                 row = await db.get(Event, ev.id)
-                if row is None or row.status != "registration":
+                if row is None or row.status != EventStatus.REGISTRATION:
                     return
                 row.settings = {**row.settings, "auto_start": False}
                 why = f"not started at its start time: {exc.detail}"
@@ -128,7 +131,7 @@ class Scheduler:
             tids = (
                 await db.scalars(
                     select(EventGame.table_id).where(
-                        EventGame.event_id == event_id, EventGame.status == "playing"
+                        EventGame.event_id == event_id, EventGame.status == MatchGameStatus.PLAYING
                     )
                 )
             ).all()

@@ -38,13 +38,18 @@ from boneyard.tournament.scorecard import game_number
 
 log = logging.getLogger("boneyard.events")
 
-FINAL = ("over", "confirmed", "ruled")
+FINAL = (MatchGameStatus.OVER, MatchGameStatus.CONFIRMED, MatchGameStatus.RULED)
 """Statuses of a game row whose result counts."""
-ACTIVE = ("playing", "reported", "disputed", "timeout")
+ACTIVE = (
+    MatchGameStatus.PLAYING,
+    MatchGameStatus.REPORTED,
+    MatchGameStatus.DISPUTED,
+    MatchGameStatus.TIMEOUT,
+)
 """A game under way, awaiting a signature, or awaiting the director."""
-GONE = ("no_show", "withdrawn")
+GONE = (EntrantStatus.NO_SHOW, EntrantStatus.WITHDRAWN)
 """Entrants whose matches are forfeited at once."""
-RUNNING = ("running", "paused")
+RUNNING = (EventStatus.RUNNING, EventStatus.PAUSED)
 
 
 def seat_of(e: Entrant) -> Seat:
@@ -126,7 +131,9 @@ class Events:
         fits the event: the next round has started on what the change would undo."""
         rows = (
             await db.scalars(
-                select(EventGame).where(EventGame.event_id == ev.id, EventGame.status != "void")
+                select(EventGame).where(
+                    EventGame.event_id == ev.id, EventGame.status != MatchGameStatus.VOID
+                )
             )
         ).all()
         for r in rows:
@@ -173,7 +180,7 @@ class Events:
         ).all()
         busy = {g.match_id for g in active}
         room = setting(ev, "max_tables") or 1_000_000
-        live = sum(1 for g in active if g.status == "playing")
+        live = sum(1 for g in active if g.status == MatchGameStatus.PLAYING)
         pending = t.pending()
         ids = {m.id for m in pending}
         ready = {k: v for k, v in ((ev.settings or {}).get("ready") or {}).items() if k in ids}
@@ -188,7 +195,7 @@ class Events:
                 await self._forfeit_absent(db, ev, t, m, loser, reason, active)
                 self._keep_ready(ev, ready)
                 return True
-            if reason == "wait" or ev.mode != "online" or ev.status != "running":
+            if reason == "wait" or ev.mode != "online" or ev.status != EventStatus.RUNNING:
                 continue
             if m.id in busy or live >= room:
                 continue
@@ -222,7 +229,10 @@ class Events:
         gone = [x for x in (a, b) if x.status in GONE]
         if gone:
             loser = max(gone, key=lambda x: t.seed_of(str(x.id)))
-            return loser, "withdrawn" if loser.status == "withdrawn" else "no_show"
+            return (
+                loser,
+                "withdrawn" if loser.status == EntrantStatus.WITHDRAWN else "no_show",
+            )
         late = [x for x in (a, b) if not x.checked_in]
         if not late:
             return None, "play"
@@ -305,7 +315,7 @@ class Events:
                     EventGame.event_id == ev.id,
                     EventGame.match_id == match_id,
                     EventGame.kind == "game",
-                    EventGame.status != "void",
+                    EventGame.status != MatchGameStatus.VOID,
                 )
             )
         ).all()
@@ -351,7 +361,7 @@ class Events:
         async with self.sessions() as db:
             g = await db.scalar(
                 select(EventGame).where(
-                    EventGame.table_id == table.id, EventGame.status == "playing"
+                    EventGame.table_id == table.id, EventGame.status == MatchGameStatus.PLAYING
                 )
             )
         if g is None:
@@ -362,7 +372,12 @@ class Events:
                 row = await db.get(EventGame, g.id)
                 st = table.state
                 result = st.result() if st is not None else None
-                if row is None or ev is None or row.status != "playing" or result is None:
+                if (
+                    row is None
+                    or ev is None
+                    or row.status != MatchGameStatus.PLAYING
+                    or result is None
+                ):
                     return
                 await self._game_result(db, ev, row, result)
             await self.advance_locked(g.event_id)

@@ -20,7 +20,7 @@ from boneyard.server.events.service import Events, history
 from boneyard.server.tables.clock import now
 from boneyard.server.tables.manager import LiveTable
 from boneyard.store.events import Event, EventGame
-from boneyard.store.statuses import MatchGameStatus
+from boneyard.store.statuses import EventStatus, MatchGameStatus
 from boneyard.tournament import event_from_json
 
 log = logging.getLogger("boneyard.events")
@@ -44,12 +44,16 @@ async def on_timeout(svc: Events, table: LiveTable, seat: int, version: int) -> 
         async with svc.sessions() as db, db.begin():
             g = await db.scalar(
                 select(EventGame).where(
-                    EventGame.table_id == table.id, EventGame.status == "playing"
+                    EventGame.table_id == table.id, EventGame.status == MatchGameStatus.PLAYING
                 )
             )
             ev = await db.get(Event, str(event_id))
             st = table.state
-            if g is None or ev is None or ev.status not in ("running", "paused"):
+            if (
+                g is None
+                or ev is None
+                or ev.status not in (EventStatus.RUNNING, EventStatus.PAUSED)
+            ):
                 svc.halt_later(table.id, "this game no longer counts")
                 return True
             if st is None or table.version != version or st.current_seat != seat:

@@ -136,7 +136,7 @@ class Lobby:
                 own = await db.scalar(mine.where(running))
                 total = await db.scalar(select(func.count()).select_from(GameTable).where(running))
             else:
-                own = await db.scalar(mine.where(GameTable.status == "open"))
+                own = await db.scalar(mine.where(GameTable.status == TableStatus.OPEN))
                 total = 0
         if bot_only and (own or 0) >= cfg.bot_tables_per_person:
             metrics.refused.labels("bot_tables").inc()
@@ -253,7 +253,7 @@ class Lobby:
         if len(table_id) <= 32 and storable(table_id):
             async with self.tables.sessions() as db:
                 status = await db.scalar(select(GameTable.status).where(GameTable.id == table_id))
-            if status == "broken":
+            if status == TableStatus.BROKEN:
                 raise HTTPException(
                     410,
                     "this game could not be restored after a server change: the operator "
@@ -273,7 +273,7 @@ class Lobby:
         or HTTP 400 with the reason."""
         async with table.lock:
             await self.tables.refresh_shared(table)  # another process may have seated someone
-            if table.status != "open":
+            if table.status != TableStatus.OPEN:
                 raise HTTPException(400, "the game has already started")
             if any(s.user_id == user.id for s in table.seats):
                 raise HTTPException(400, "you already have a seat at this table")
@@ -310,7 +310,7 @@ class Lobby:
                 "created_at": row.created_at.isoformat(),
             }
             result = (row.settings or {}).get("result")
-            if row.status == "over" and isinstance(result, dict):
+            if row.status == TableStatus.OVER and isinstance(result, dict):
                 item["winner"] = result.get("winner")
                 item["scores"] = result.get("scores")
             out.append(item)

@@ -26,6 +26,7 @@ from boneyard.games.registry import get_spec
 from boneyard.server.webfiles import page
 from boneyard.store.models import GameTable, TablePlayer, User
 from boneyard.store.seats import Seat
+from boneyard.store.statuses import TableStatus
 
 HISTORY = 100
 """The longest history returned."""
@@ -60,7 +61,7 @@ def outcome_of_record(record_json: dict[str, Any]) -> JSON | None:
 async def outcome(sessions: async_sessionmaker[AsyncSession], row: GameTable) -> JSON | None:
     """A finished table's result: stored with it, or worked out once from its record (in a
     thread) and stored."""
-    if row.status != "over":
+    if row.status != TableStatus.OVER:
         return None
     stored = (row.settings or {}).get("result")
     if isinstance(stored, dict):
@@ -121,7 +122,9 @@ async def profile(
                 select(GameTable, TablePlayer.seat)
                 .options(defer(GameTable.record))  # (large; read only when needed)
                 .join(TablePlayer, TablePlayer.table_id == GameTable.id)
-                .where(TablePlayer.user_id == user_id, visible, GameTable.status != "broken")
+                .where(
+                    TablePlayer.user_id == user_id, visible, GameTable.status != TableStatus.BROKEN
+                )
                 .order_by(TablePlayer.created_at.desc())
                 .limit(HISTORY)
             )
@@ -130,7 +133,9 @@ async def profile(
             await s.execute(
                 select(GameTable.game, func.count())
                 .join(TablePlayer, TablePlayer.table_id == GameTable.id)
-                .where(TablePlayer.user_id == user_id, visible, GameTable.status == "over")
+                .where(
+                    TablePlayer.user_id == user_id, visible, GameTable.status == TableStatus.OVER
+                )
                 .group_by(GameTable.game)
             )
         ).all()
@@ -206,7 +211,7 @@ async def wins(sessions: async_sessionmaker[AsyncSession], user_id: int, game: s
                 .where(
                     TablePlayer.user_id == user_id,
                     GameTable.game == game,
-                    GameTable.status == "over",
+                    GameTable.status == TableStatus.OVER,
                 )
             )
         ).all()

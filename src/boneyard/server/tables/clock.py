@@ -45,7 +45,7 @@ from boneyard.bots import BOTS
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.store.seats import PersonSeat, Seat
-from boneyard.store.statuses import SeatChange
+from boneyard.store.statuses import SeatChange, TableStatus
 
 if TYPE_CHECKING:
     from boneyard.server.tables.manager import LiveTable, TableManager
@@ -150,7 +150,7 @@ class TurnClock:
         st = table.state
         if cfg is None or st is None or table.ended or st.current_seat is None:
             return None
-        if table.status != "playing":
+        if table.status != TableStatus.PLAYING:
             return None  # closed: halted by an event, or nobody played for too long
         seat = st.current_seat
         if seat >= len(table.seats) or table.seats[seat].kind != "person":

@@ -96,9 +96,9 @@ class Endings:
     @staticmethod
     def in_play(table: LiveTable) -> None:
         """The reason the game is not in play, if it is not."""
-        if table.state is None or table.status == "open":
+        if table.state is None or table.status == TableStatus.OPEN:
             raise IllegalActionError("the game has not started yet")
-        if table.ended or table.status != "playing":
+        if table.ended or table.status != TableStatus.PLAYING:
             raise IllegalActionError("the game is over")
 
     # -- resign, abort, claim ------------------------------------------------------------------
@@ -215,7 +215,7 @@ class Endings:
         """After a change: tell the other processes; the hooks of a game that ended (ratings,
         the stored result); bots move on."""
         await self.tables.announce(table)
-        if table.status == "over" and (table.settings or {}).get("ending"):
+        if table.status == TableStatus.OVER and (table.settings or {}).get("ending"):
             self.tables.game_over(table)
         self.tables.schedule_bots(table)
 
@@ -232,7 +232,7 @@ class Endings:
             seat = next((i for i, u in held.items() if u == user_id), None)
             if seat is None:
                 raise IllegalActionError("only the players of this game can ask for a rematch")
-            if table.status != "over":
+            if table.status != TableStatus.OVER:
                 raise IllegalActionError("a rematch is offered once the game is over")
             offer = dict((table.settings or {}).get("rematch") or {"accepted": [], "table": None})
             if offer.get("table"):

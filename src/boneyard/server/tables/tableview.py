@@ -23,6 +23,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from boneyard.core.protocol import JSON, GameResult
+from boneyard.store.statuses import TableStatus
 
 if TYPE_CHECKING:
     from boneyard.server.tables.manager import LiveTable
@@ -106,7 +107,7 @@ def abortable(table: LiveTable) -> bool:
     """Whether the game may still be aborted: started, in its first hand, and not every seat
     has moved yet (docs/server.md)."""
     st = table.state
-    if st is None or table.ended or table.status != "playing":
+    if st is None or table.ended or table.status != TableStatus.PLAYING:
         return False
     if (table.settings or {}).get("event"):
         return False
