@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -83,3 +85,43 @@ def test_postgresql_refuses_a_status_outside_its_enum() -> None:
         asyncio.run(drop_database(POSTGRES, url))
     assert len(said) == 4 and all("violates check constraint" in s for s in said), said
     assert "ck_game_tables_status" in said[0] and "ck_table_log_kind" in said[3]
+
+
+def _checks_up_down_up(conn: sa.Connection) -> list[set[str]]:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = conn
+    seen = []
+    for step, revision in ((command.upgrade, "head"), (command.downgrade, "0007"),
+                           (command.upgrade, "head")):  # fmt: skip
+        step(cfg, revision)
+        inspector = sa.inspect(conn)
+        seen.append({c["name"] for t, _ in CHECKED for c in inspector.get_check_constraints(t)})
+    return seen
+
+
+WANTED = {f"ck_{t}_{c}" for t, c in CHECKED}
+
+
+def test_the_checks_go_and_come_back_with_the_migration_on_sqlite(tmp_path: Path) -> None:
+    with sa.create_engine(f"sqlite:///{tmp_path / 'm.db'}").begin() as conn:
+        assert _checks_up_down_up(conn) == [WANTED, set(), WANTED]
+
+
+@pytest.mark.skipif(not POSTGRES, reason="needs BONEYARD_TEST_POSTGRES_URL (.ci/run sets it)")
+def test_the_checks_go_and_come_back_with_the_migration_on_postgresql() -> None:
+    assert POSTGRES is not None
+    url = asyncio.run(create_database(POSTGRES))
+
+    async def run() -> list[set[str]]:
+        engine = create_async_engine(url)
+        try:
+            async with engine.begin() as conn:
+                return await conn.run_sync(_checks_up_down_up)
+        finally:
+            await engine.dispose()
+
+    try:
+        assert asyncio.run(run()) == [WANTED, set(), WANTED]
+    finally:
+        asyncio.run(drop_database(POSTGRES, url))
