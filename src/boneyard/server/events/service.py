@@ -328,7 +328,7 @@ class Events:
         move clock is the event's."""
         number = await self.next_number(db, ev, match_id)
         seat_a = 0 if number % 2 == 1 else 1
-        seats = [seat_of(a), seat_of(b)][:: 1 if seat_a == 0 else -1]
+        seats = [seat_of(a), seat_of(b)] if seat_a == 0 else [seat_of(b), seat_of(a)]
         rule = clock_rule(ev)
         clock = clock_settings(ClockIn(per_move=rule["per_move"], grace=rule["grace"]), ev.game)
         assert clock is not None
