@@ -98,7 +98,7 @@ def test_timeout_warns_then_a_bot_takes_the_seat_and_finishes_the_game(db_path: 
             version = taken["version"]
         table = live(c, tid)
         wait_for(lambda: table.state.is_over)
-        assert table.seats[0]["replaced"]["name"] == "ann"
+        assert table.seats[0].replaced.name == "ann"
         rec = c.get(f"/api/tables/{tid}/record").json()
         (sub,) = rec["meta"]["substitutions"]
         assert sub["event"] == "abandoned" and sub["seat"] == 0 and sub["bot"] == "greedy"
@@ -188,11 +188,11 @@ def test_a_restart_mid_clock_resumes_the_same_deadline(db_path: str) -> None:
                 assert warning["clock"]["phase"] == "grace"
             receive_until(ws, lambda m: m["type"] == "view" and m["seat"] is None)
             assert time.time() >= before["grace_until"] - 0.01
-        assert live(c2, tid).seats[0]["kind"] == "bot"
+        assert live(c2, tid).seats[0].kind == "bot"
     # The substitution was committed: a third start sees the bot in the seat.
     with TestClient(make_app(db_path, clock_scale=scale)) as c3:
         table = live(c3, tid)
-        assert table.seats[0]["replaced"]["name"] == "ann" and 0 in table.bots
+        assert table.seats[0].replaced.name == "ann" and 0 in table.bots
 
 
 def test_a_clock_that_ran_out_while_the_server_was_down_gets_its_grace(db_path: str) -> None:
@@ -212,4 +212,4 @@ def test_a_clock_that_ran_out_while_the_server_was_down_gets_its_grace(db_path: 
             assert first["clock"]["deadline"] == before["deadline"]
             assert first["clock"]["grace_until"] >= started + 2.0 - 0.05
             receive_until(ws, lambda m: m["type"] == "view" and m["seat"] is None)
-        assert live(c2, tid).seats[0]["kind"] == "bot"
+        assert live(c2, tid).seats[0].kind == "bot"

@@ -43,10 +43,10 @@ def test_a_private_table_is_not_listed_and_needs_its_token(client: TestClient) -
         r = post(client, f"/api/tables/{tid}/join", body)
         assert r.status_code == 404
     live = client.app.state.tables.live[tid]  # type: ignore[attr-defined]
-    assert live.seats[1]["kind"] == "open"
+    assert live.seats[1].kind == "open"
     r = post(client, f"/api/tables/{tid}/join", {"seat": 1, "invite": token})
     assert r.status_code == 200, r.text
-    assert live.seats[1]["name"] == "bob"
+    assert live.seats[1].name == "bob"
     # Seated now: no token needed.
     assert client.get(f"/api/tables/{tid}").status_code == 200
     use(client, ann)

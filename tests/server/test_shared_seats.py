@@ -68,9 +68,9 @@ def test_clock_substitution_and_reclaim_reach_the_other_process(db_path: str) ->
             live_b = b.app.state.tables.live[tid]  # type: ignore[attr-defined]
             assert live_b.bots.keys() == {1}
             # Ann never moves: A's clock gives her seat to a bot and tells the other processes.
-            wait_for(lambda: live_a.seats[0]["kind"] == "bot")
+            wait_for(lambda: live_a.seats[0].kind == "bot")
             assert deliver(bus_a, b, tid) >= 1
-            assert live_b.seats[0]["kind"] == "bot" and live_b.seats[0]["replaced"]["name"] == "ann"
+            assert live_b.seats[0].kind == "bot" and live_b.seats[0].replaced.name == "ann"
             assert live_b.bots.keys() == {0, 1}
             assert [x["event"] for x in live_b.settings["seat_changes"]] == ["abandoned"]
             # Her socket on B now watches: no hand, no moves.
@@ -82,7 +82,7 @@ def test_clock_substitution_and_reclaim_reach_the_other_process(db_path: str) ->
             ws.send_json({"type": "reclaim"})
             receive_until(ws, lambda m: m["type"] == "view" and m["seat"] == 0, limit=500)
             assert deliver(bus_b, a, tid) >= 1
-            assert live_a.seats[0]["kind"] == "person" and live_a.seats[0]["user_id"] is not None
+            assert live_a.seats[0].kind == "person" and live_a.seats[0].user_id is not None
             assert 0 not in live_a.bots
             events = [x["event"] for x in live_a.settings["seat_changes"]]
             assert events == ["abandoned", "reclaimed"]

@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from boneyard.core.protocol import GameResult
 from boneyard.server.tables import handend, tableview
 from boneyard.server.tables.movelog import ACTIONS
+from boneyard.store.seats import load_seats
 from tests.server.conftest import make_app, post, register, use
 
 pytestmark = pytest.mark.usefixtures("no_throw_in")  # hand 0 is the first to end: see the fixture
@@ -317,7 +318,7 @@ def test_resigning_with_three_players_leaves_the_seat_to_a_bot_placed_last(db_pa
             ws.send_json({"type": "reclaim"})
             assert "a bot plays no seat of yours" in error_of(ws)["message"]
         table = live(c, tid)
-        assert table.seats[0]["resigned"] and table.result().winner != 0
+        assert table.seats[0].resigned and table.result().winner != 0
         assert table.settings["seat_changes"][0]["event"] == "resigned"
         assert any(e["type"] == "seat" and "resigned" in e["text"] for e in table.movelog.entries)
 
@@ -332,7 +333,8 @@ def test_a_resigned_seat_never_wins() -> None:
     class Table:
         def __init__(self) -> None:
             self.settings: dict[str, Any] = {}
-            self.seats = [{"resigned": True}, {}, {}]
+            bots = [{"kind": "bot", "bot": "greedy", "name": n} for n in ("a", "b", "c")]
+            self.seats = load_seats([bots[0] | {"resigned": True}, *bots[1:]])
             self.state = State()
 
     found = tableview.table_result(Table())  # type: ignore[arg-type]
@@ -416,7 +418,7 @@ def test_handing_an_absent_seat_to_a_bot_who_plays_until_they_return(db_path: st
             ws.receive_json()
             ws.send_json({"type": "reclaim"})
             msg = receive(ws, lambda m: is_view(m) and m["seat"] == 1)
-        assert table.seats[1]["kind"] == "person"
+        assert table.seats[1].kind == "person"
 
 
 def test_a_table_with_a_clock_has_no_claim(db_path: str) -> None:
@@ -457,7 +459,7 @@ def test_a_rematch_starts_when_both_accept(db_path: str) -> None:
             msg = receive(ws, lambda m: is_view(m) and (m.get("rematch") or {}).get("table"))
         new = live(c, msg["rematch"]["table"])
         old = live(c, tid)
-        assert [s["user_id"] for s in new.seats] == [s["user_id"] for s in old.seats]
+        assert [s.user_id for s in new.seats] == [s.user_id for s in old.seats]
         assert new.options == {"target": 100} and new.settings["clock"] == old.settings["clock"]
         wait_for(lambda: new.state is not None)  # (dealt once the seeds are in)
 

@@ -450,7 +450,7 @@ class Harness:
             use(c, self.jars[0])
             assert post(c, f"/api/tables/{tid}/start").status_code == 200
         self.live = c.app.state.tables.live[tid]  # type: ignore[attr-defined]
-        self.users = {s: self.live.seats[s]["user_id"] for s in (0, 1)} | {None: None}
+        self.users = {s: self.live.seats[s].user_id for s in (0, 1)} | {None: None}
         self.lines = []
         self.games.append(game)
         for seat, jar in self.jars.items():

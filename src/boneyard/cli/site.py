@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from boneyard.core.errors import BoneyardError
+from boneyard.store.statuses import TableStatus
 
 err = Console(stderr=True)
 out = Console(highlight=False)
@@ -197,7 +198,7 @@ async def _broken(db: str | None) -> list[dict[str, Any]]:
             rows = (
                 await s.scalars(
                     select(GameTable)
-                    .where(GameTable.status == "broken")
+                    .where(GameTable.status == TableStatus.BROKEN)
                     .order_by(GameTable.created_at)
                 )
             ).all()

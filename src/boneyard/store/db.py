@@ -79,10 +79,33 @@ def _upgrade(connection: Connection) -> None:
     command.upgrade(cfg, "head")
 
 
+def _foreign_keys_hold(connection: Connection) -> None:
+    bad = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if bad:
+        raise RuntimeError(f"the migration broke foreign keys: {bad[:5]}")
+
+
 async def migrate(engine: AsyncEngine) -> None:
-    """Apply every migration not yet applied (Alembic ``upgrade head``)."""
-    async with engine.begin() as conn:
-        await conn.run_sync(_upgrade)
+    """Apply every migration not yet applied (Alembic ``upgrade head``).
+
+    SQLite changes a table by copying it into a new one (Alembic's batch mode) and dropping the
+    old: with foreign keys on, the drop would delete (cascade) or refuse over the rows that refer
+    to it. They are off for the migration (SQLite's own procedure for altering a table, which
+    only takes effect outside a transaction), and checked before the commit."""
+    async with engine.connect() as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:
+            await conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            await conn.commit()
+        try:
+            async with conn.begin():
+                await conn.run_sync(_upgrade)
+                if sqlite:
+                    await conn.run_sync(_foreign_keys_hold)
+        finally:
+            if sqlite:
+                await conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                await conn.commit()
 
 
 def sessionmaker(engine: AsyncEngine) -> async_sessionmaker:  # type: ignore[type-arg]

@@ -25,12 +25,23 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from boneyard.store.models import Base
+from boneyard.store.statuses import (
+    EntrantStatus,
+    EventStatus,
+    MailStatus,
+    MatchGameKind,
+    MatchGameStatus,
+    OfferStatus,
+    column_type,
+    constraint,
+)
 
 
 class Event(Base):
     """A tournament: online (tables on the site) or over the board (score cards)."""
 
     __tablename__ = "events"
+    __table_args__ = (constraint("events", "status"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(80))
@@ -42,8 +53,7 @@ class Event(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)  # rounds, seeding, abandon_minutes
     cap: Mapped[int] = mapped_column(Integer)
     starts_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    # registration | running | paused | finished | cancelled
-    status: Mapped[str] = mapped_column(String(16), index=True)
+    status: Mapped[EventStatus] = mapped_column(column_type(EventStatus, 16), index=True)
     director_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     rated: Mapped[bool] = mapped_column(Boolean, default=True)
     bracket: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
@@ -57,7 +67,10 @@ class Entrant(Base):
 
     __tablename__ = "event_entrants"
     # A person enters an event once (two registrations at once: one row; migration 0004).
-    __table_args__ = (UniqueConstraint("event_id", "user_id", name="uq_entrants_event_user"),)
+    __table_args__ = (
+        UniqueConstraint("event_id", "user_id", name="uq_entrants_event_user"),
+        constraint("event_entrants", "status"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
@@ -65,8 +78,7 @@ class Entrant(Base):
     bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
     name: Mapped[str] = mapped_column(String(40))
     checked_in: Mapped[bool] = mapped_column(Boolean, default=False)
-    # registered | playing | no_show | withdrawn
-    status: Mapped[str] = mapped_column(String(16))
+    status: Mapped[EntrantStatus] = mapped_column(column_type(EntrantStatus, 16))
     seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -74,23 +86,22 @@ class Entrant(Base):
 class EventGame(Base):
     """One game of a match (``match_id`` like ``"R1M3"``), or a whole-match forfeit.
 
-    ``kind``: ``game`` or ``forfeit``. ``status``: ``playing`` (a table is live), ``reported``
-    (over the board: one side entered the score), ``confirmed`` (the other side signed),
-    ``disputed``, ``ruled`` (the director decided), ``over`` (a table finished), ``void``
-    (reopened, abandoned or superseded). ``final_seq`` orders the results fed to the bracket.
+    ``kind`` and ``status``: :class:`MatchGameKind` and :class:`MatchGameStatus`. ``final_seq``
+    orders the results fed to the bracket.
     """
 
     __tablename__ = "event_games"
+    __table_args__ = (constraint("event_games", "kind"), constraint("event_games", "status"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
     match_id: Mapped[str] = mapped_column(String(16))
     number: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(8))
+    kind: Mapped[MatchGameKind] = mapped_column(column_type(MatchGameKind, 8))
     table_id: Mapped[str | None] = mapped_column(
         ForeignKey("game_tables.id"), nullable=True, index=True
     )
-    status: Mapped[str] = mapped_column(String(12))
+    status: Mapped[MatchGameStatus] = mapped_column(column_type(MatchGameStatus, 12))
     side_a: Mapped[int | None] = mapped_column(Integer, nullable=True)  # entrant ids
     side_b: Mapped[int | None] = mapped_column(Integer, nullable=True)
     seat_a: Mapped[int] = mapped_column(Integer, default=0)  # the table seat of side a
@@ -131,10 +142,10 @@ class EventAction(Base):
 
 class EventOffer(Base):
     """The director's offer of an entrant's place to a person (by username): the person takes
-    the place only by accepting it (migration 0004). ``status``: ``pending``, ``accepted``,
-    ``declined`` or ``withdrawn``."""
+    the place only by accepting it (migration 0004)."""
 
     __tablename__ = "event_offers"
+    __table_args__ = (constraint("event_offers", "status"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
@@ -143,7 +154,7 @@ class EventOffer(Base):
         ForeignKey("event_entrants.id", ondelete="CASCADE"), nullable=True
     )
     username: Mapped[str] = mapped_column(String(40), index=True)
-    status: Mapped[str] = mapped_column(String(12))
+    status: Mapped[OfferStatus] = mapped_column(column_type(OfferStatus, 12))
     note: Mapped[str | None] = mapped_column(String(500), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -165,11 +176,14 @@ class EventDirector(Base):
 
 class Notification(Base):
     """Something a person is told: their match is ready, a game of theirs ended, the director
-    acted on their match (migration 0006). ``mail``: ``None`` (not for e-mail), ``queued``,
-    ``sent`` or ``failed`` (``mail_error`` says why)."""
+    acted on their match (migration 0006). ``mail``: ``None`` (not for e-mail) or a
+    :class:`MailStatus` (``failed``: ``mail_error`` says why)."""
 
     __tablename__ = "notifications"
-    __table_args__ = (Index("ix_notifications_user_id_id", "user_id", "id"),)
+    __table_args__ = (
+        Index("ix_notifications_user_id_id", "user_id", "id"),
+        constraint("notifications", "mail"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
@@ -180,7 +194,9 @@ class Notification(Base):
     event_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    mail: Mapped[str | None] = mapped_column(String(12), nullable=True, index=True)
+    mail: Mapped[MailStatus | None] = mapped_column(
+        column_type(MailStatus, 12), nullable=True, index=True
+    )
     mail_error: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 

@@ -21,6 +21,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from boneyard.store.seats import Seat, SeatsJSON
+from boneyard.store.statuses import LogKind, TableStatus, column_type, constraint
+
 
 def name_key(name: str) -> str:
     """The form two display names are compared in: Unicode-normalised (NFKC), case-folded,
@@ -98,14 +101,16 @@ class GameTable(Base):
     """A table: game, options, seats (person/bot/open), status and, once over, its record."""
 
     __tablename__ = "game_tables"
-    __table_args__ = (Index("ix_game_tables_created_by_status", "created_by", "status"),)
+    __table_args__ = (
+        Index("ix_game_tables_created_by_status", "created_by", "status"),
+        constraint("game_tables", "status"),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    # open | playing | over | closed (expired unfinished) | broken (its log no longer replays)
-    status: Mapped[str] = mapped_column(String(16), index=True)
+    seats: Mapped[list[Seat]] = mapped_column(SeatsJSON)  # boneyard.store.seats
+    status: Mapped[TableStatus] = mapped_column(column_type(TableStatus, 16), index=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
@@ -153,12 +158,15 @@ class LogEntry(Base):
     """One step of a table: a deal (``kind="deal"``) or an accepted action (``kind="action"``)."""
 
     __tablename__ = "table_log"
-    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_table_log_table_seq"),)
+    __table_args__ = (
+        UniqueConstraint("table_id", "seq", name="uq_table_log_table_seq"),
+        constraint("table_log", "kind"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(8))
+    kind: Mapped[LogKind] = mapped_column(column_type(LogKind, 8))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

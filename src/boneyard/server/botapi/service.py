@@ -171,20 +171,18 @@ class BotApi:
             cut = apitokens.now() - timedelta(minutes=self.accounts.settings.open_table_minutes)
             waiting = await tables_repo.waiting(db, cut, CHALLENGE_SCAN)
         for tid, status, game, seat in mine:
-            said = "game_start" if status == "playing" else "seat"
+            said = "game_start" if status == TableStatus.PLAYING else "seat"
             if seen.get(tid) != said:
                 seen[tid] = said
                 out.append(_table_event(said, tid, game, seat))
         invited = {tid: (game, seats, by) for tid, game, seats, by in waiting}
         for tid, (game, seats, by) in invited.items():
             for i, s in enumerate(seats):
-                if (s.get("invited") or {}).get("user_id") == me.id and tid not in seen:
+                if (s.invited.user_id if s.invited else None) == me.id and tid not in seen:
                     seen[tid] = "challenge"
                     event = _table_event("challenge", tid, game, i)
                     event["players"] = len(seats)
-                    event["by"] = next(
-                        (x.get("name") for x in seats if x.get("user_id") == by), None
-                    )
+                    event["by"] = next((x.name for x in seats if x.user_id == by), None)
                     out.append(event)
         for tid, said in list(seen.items()):
             if said == "challenge" and tid not in invited:
@@ -216,7 +214,7 @@ class BotApi:
             (
                 i
                 for i, s in enumerate(table.seats)
-                if s.get("kind") == "open" and (s.get("invited") or {}).get("user_id") == me.id
+                if s.kind == "open" and (s.invited.user_id if s.invited else None) == me.id
             ),
             None,
         )
@@ -226,7 +224,7 @@ class BotApi:
             await self.tables.halt(table.id, f"{me.display_name} declined the challenge")
             return table.public_json()
         await self.lobby.take_seat(table, seat, me)
-        if not any(s.get("kind") == "open" for s in table.seats):
+        if not any(s.kind == "open" for s in table.seats):
             await self.lobby.start(table)
         return table.public_json()
 

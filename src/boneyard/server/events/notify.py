@@ -24,6 +24,7 @@ from boneyard.server.events.background import Periodic
 from boneyard.server.settings import SiteSettings
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Notification, NotifyPrefs
+from boneyard.store.statuses import MailStatus
 
 log = logging.getLogger("boneyard.events.notify")
 
@@ -117,9 +118,9 @@ class Notes:
                 )
             ).all()
             for n, prefs in rows:
-                n.mail = "skipped"
+                n.mail = MailStatus.SKIPPED
                 if prefs is not None and prefs.by_email and prefs.email:
-                    n.mail = "sending"
+                    n.mail = MailStatus.SENDING
         for n, prefs in rows:
             if n.mail != "sending":
                 continue
@@ -127,9 +128,9 @@ class Notes:
             text = f"{n.title}\n\n{n.body or ''}\n\n{link}\n\n-- Boneyard ({OFF})"
             try:
                 await asyncio.to_thread(send_mail, self.cfg, str(prefs.email), n.title, text)
-                n.mail, n.mail_error = "sent", None
+                n.mail, n.mail_error = MailStatus.SENT, None
             except (OSError, smtplib.SMTPException, ValueError) as exc:
-                n.mail, n.mail_error = "failed", f"{type(exc).__name__}: {exc}"[:200]
+                n.mail, n.mail_error = MailStatus.FAILED, f"{type(exc).__name__}: {exc}"[:200]
                 log.warning("e-mail to user %s failed: %s", n.user_id, exc)
             async with self.sessions() as db, db.begin():
                 await db.execute(

@@ -65,7 +65,9 @@ async def my_offers(user: Me, ctx: Ctx) -> dict[str, Any]:
                 select(EventOffer, Event.name, Entrant.name)
                 .join(Event, Event.id == EventOffer.event_id)
                 .outerjoin(Entrant, Entrant.id == EventOffer.entrant_id)
-                .where(EventOffer.username == user.username, EventOffer.status == "pending")
+                .where(
+                    EventOffer.username == user.username, EventOffer.status == OfferStatus.PENDING
+                )
                 .order_by(EventOffer.id.desc())
                 .limit(50)
             )

@@ -12,6 +12,7 @@ from boneyard.server.errors import NotFound
 from boneyard.server.events.context import Ctx, MaybeMe
 from boneyard.server.events.views import match_page_json
 from boneyard.store.events import Entrant, Event, EventGame
+from boneyard.store.statuses import MatchGameStatus
 
 router = APIRouter()
 
@@ -69,7 +70,7 @@ async def next_game(db: Any, g: EventGame, user: Any) -> dict[str, Any] | None:
             select(EventGame)
             .where(
                 EventGame.event_id == g.event_id,
-                EventGame.status == "playing",
+                EventGame.status == MatchGameStatus.PLAYING,
                 EventGame.id != g.id,
                 or_(EventGame.side_a.in_(sides), EventGame.side_b.in_(sides)),
             )

@@ -28,6 +28,7 @@ from boneyard.server.tables.clock import aware, now
 from boneyard.server.tables.manager import DB_ERRORS
 from boneyard.store.event_queries import events_to_watch
 from boneyard.store.events import Event, EventGame
+from boneyard.store.statuses import EventStatus, MatchGameStatus
 
 log = logging.getLogger("boneyard.events")
 
@@ -74,7 +75,7 @@ class Scheduler:
         async with self.svc.sessions() as db:
             events = await events_to_watch(db, RUNNING)
         for ev in events:
-            if ev.status == "registration":
+            if ev.status == EventStatus.REGISTRATION:
                 at = aware(ev.starts_at) if ev.starts_at else None
                 if at is not None and setting(ev, "auto_start"):
                     if at <= t:
@@ -102,7 +103,7 @@ class Scheduler:
         except DomainError as exc:
             async with self.svc.sessions() as db, db.begin():
                 row = await db.get(Event, ev.id)
-                if row is None or row.status != "registration":
+                if row is None or row.status != EventStatus.REGISTRATION:
                     return
                 row.settings = {**row.settings, "auto_start": False}
                 why = f"not started at its start time: {exc.reason}"
@@ -116,7 +117,7 @@ class Scheduler:
             tids = (
                 await db.scalars(
                     select(EventGame.table_id).where(
-                        EventGame.event_id == event_id, EventGame.status == "playing"
+                        EventGame.event_id == event_id, EventGame.status == MatchGameStatus.PLAYING
                     )
                 )
             ).all()

@@ -29,6 +29,8 @@ from boneyard.server.tables.clock import ClockIn, aware, clock_settings, now
 from boneyard.server.tables.manager import LiveTable, TableManager
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
 from boneyard.store.models import GameTable
+from boneyard.store.seats import BotSeat, PersonSeat, Seat
+from boneyard.store.statuses import EntrantStatus, EventStatus, MatchGameStatus, TableStatus
 from boneyard.tournament import Event as Tournament
 from boneyard.tournament import TournamentError, event_from_json
 from boneyard.tournament.match import FORFEIT_REASONS
@@ -36,20 +38,27 @@ from boneyard.tournament.scorecard import game_number
 
 log = logging.getLogger("boneyard.events")
 
-FINAL = ("over", "confirmed", "ruled")
+FINAL = (MatchGameStatus.OVER, MatchGameStatus.CONFIRMED, MatchGameStatus.RULED)
 """Statuses of a game row whose result counts."""
-ACTIVE = ("playing", "reported", "disputed", "timeout")
+ACTIVE = (
+    MatchGameStatus.PLAYING,
+    MatchGameStatus.REPORTED,
+    MatchGameStatus.DISPUTED,
+    MatchGameStatus.TIMEOUT,
+)
 """A game under way, awaiting a signature, or awaiting the director."""
-GONE = ("no_show", "withdrawn")
+GONE = (EntrantStatus.NO_SHOW, EntrantStatus.WITHDRAWN)
 """Entrants whose matches are forfeited at once."""
-RUNNING = ("running", "paused")
+RUNNING = (EventStatus.RUNNING, EventStatus.PAUSED)
 
 
-def seat_of(e: Entrant) -> dict[str, Any]:
+def seat_of(e: Entrant) -> Seat:
     """The table seat of an entrant."""
     if e.bot:
-        return {"kind": "bot", "bot": e.bot, "name": e.name}
-    return {"kind": "person", "user_id": e.user_id, "name": e.name}
+        return BotSeat(bot=e.bot, name=e.name)
+    if e.user_id is None:
+        raise ValueError(f"entrant {e.id} is neither a person nor a bot")
+    return PersonSeat(user_id=e.user_id, name=e.name)
 
 
 def history(g: EventGame, what: str, by: int | None, **fields: Any) -> None:
@@ -111,7 +120,7 @@ class Events:
             raise Refused(str(exc)) from None
         ev.bracket = t.to_json()
         if t.is_over and ev.status in RUNNING:
-            ev.status = "finished"
+            ev.status = EventStatus.FINISHED
             ev.finished_at = now()
             self.action(db, ev, None, "finish", {"champion": t.champion}, None)
         await db.flush()
@@ -122,7 +131,9 @@ class Events:
         fits the event: the next round has started on what the change would undo."""
         rows = (
             await db.scalars(
-                select(EventGame).where(EventGame.event_id == ev.id, EventGame.status != "void")
+                select(EventGame).where(
+                    EventGame.event_id == ev.id, EventGame.status != MatchGameStatus.VOID
+                )
             )
         ).all()
         for r in rows:
@@ -169,7 +180,7 @@ class Events:
         ).all()
         busy = {g.match_id for g in active}
         room = setting(ev, "max_tables") or 1_000_000
-        live = sum(1 for g in active if g.status == "playing")
+        live = sum(1 for g in active if g.status == MatchGameStatus.PLAYING)
         pending = t.pending()
         ids = {m.id for m in pending}
         ready = {k: v for k, v in ((ev.settings or {}).get("ready") or {}).items() if k in ids}
@@ -184,7 +195,7 @@ class Events:
                 await self._forfeit_absent(db, ev, t, m, loser, reason, active)
                 self._keep_ready(ev, ready)
                 return True
-            if reason == "wait" or ev.mode != "online" or ev.status != "running":
+            if reason == "wait" or ev.mode != "online" or ev.status != EventStatus.RUNNING:
                 continue
             if m.id in busy or live >= room:
                 continue
@@ -218,7 +229,10 @@ class Events:
         gone = [x for x in (a, b) if x.status in GONE]
         if gone:
             loser = max(gone, key=lambda x: t.seed_of(str(x.id)))
-            return loser, "withdrawn" if loser.status == "withdrawn" else "no_show"
+            return (
+                loser,
+                "withdrawn" if loser.status == EntrantStatus.WITHDRAWN else "no_show",
+            )
         late = [x for x in (a, b) if not x.checked_in]
         if not late:
             return None, "play"
@@ -226,7 +240,7 @@ class Events:
         if now() < aware(datetime.fromisoformat(since)) + grace:
             return None, "wait"
         loser = max(late, key=lambda x: t.seed_of(str(x.id)))
-        loser.status = "no_show"
+        loser.status = EntrantStatus.NO_SHOW
         return loser, "no_show"
 
     async def _forfeit_absent(
@@ -249,10 +263,10 @@ class Events:
         halts = [g.table_id for g in active if g.match_id == m.id and g.table_id]
         for g in active:
             if g.match_id == m.id:
-                g.status, g.note, g.updated_at = "void", why[:500], now()
+                g.status, g.note, g.updated_at = MatchGameStatus.VOID, why[:500], now()
         a, b = int(m.a), int(m.b)
         row = self.game_row(ev, m.id, 0, "forfeit", a, b)
-        row.status, row.reason, row.note = "ruled", reason, why[:500]
+        row.status, row.reason, row.note = MatchGameStatus.RULED, reason, why[:500]
         row.winner = b if loser.id == a else a
         db.add(row)
         await self.record(db, ev, t, row)
@@ -301,7 +315,7 @@ class Events:
                     EventGame.event_id == ev.id,
                     EventGame.match_id == match_id,
                     EventGame.kind == "game",
-                    EventGame.status != "void",
+                    EventGame.status != MatchGameStatus.VOID,
                 )
             )
         ).all()
@@ -314,9 +328,7 @@ class Events:
         move clock is the event's."""
         number = await self.next_number(db, ev, match_id)
         seat_a = 0 if number % 2 == 1 else 1
-        seats: list[dict[str, Any]] = [{}, {}]
-        seats[seat_a] = seat_of(a)
-        seats[1 - seat_a] = seat_of(b)
+        seats = [seat_of(a), seat_of(b)] if seat_a == 0 else [seat_of(b), seat_of(a)]
         rule = clock_rule(ev)
         clock = clock_settings(ClockIn(per_move=rule["per_move"], grace=rule["grace"]), ev.game)
         assert clock is not None
@@ -327,7 +339,7 @@ class Events:
                 game=ev.game,
                 options=dict(ev.options),
                 seats=seats,
-                status="open",
+                status=TableStatus.OPEN,
                 created_by=ev.director_id,
                 created_at=now(),
                 settings={
@@ -349,7 +361,7 @@ class Events:
         async with self.sessions() as db:
             g = await db.scalar(
                 select(EventGame).where(
-                    EventGame.table_id == table.id, EventGame.status == "playing"
+                    EventGame.table_id == table.id, EventGame.status == MatchGameStatus.PLAYING
                 )
             )
         if g is None:
@@ -360,7 +372,12 @@ class Events:
                 row = await db.get(EventGame, g.id)
                 st = table.state
                 result = st.result() if st is not None else None
-                if row is None or ev is None or row.status != "playing" or result is None:
+                if (
+                    row is None
+                    or ev is None
+                    or row.status != MatchGameStatus.PLAYING
+                    or result is None
+                ):
                     return
                 await self._game_result(db, ev, row, result)
             await self.advance_locked(g.event_id)
@@ -368,10 +385,10 @@ class Events:
     async def _game_result(self, db: AsyncSession, ev: Event, g: EventGame, result: Any) -> None:
         g.score_a, g.score_b = result.scores[g.seat_a], result.scores[1 - g.seat_a]
         if result.winner is None:
-            g.status, g.note = "void", "no winner: the game is replayed"
+            g.status, g.note = MatchGameStatus.VOID, "no winner: the game is replayed"
             g.updated_at = now()
             return
-        g.status = "over"
+        g.status = MatchGameStatus.OVER
         g.winner = g.side_a if result.winner == g.seat_a else g.side_b
         g.reason = "bogus" if result.reason == "bogus" else "target"
         await self.record(db, ev, event_from_json(ev.bracket or {}), g)
@@ -404,7 +421,7 @@ class Events:
                 a, b = int(m.a or 0), int(m.b or 0)
                 await self.void_active(db, ev, match_id, f"forfeit: {note}".strip())
                 row = self.game_row(ev, match_id, 0, "forfeit", a, b)
-                row.status, row.reason, row.note = "ruled", reason, note or None
+                row.status, row.reason, row.note = MatchGameStatus.RULED, reason, note or None
                 row.winner = b if loser == a else a
                 db.add(row)
                 await db.flush()
@@ -436,7 +453,7 @@ class Events:
             )
         ).all()
         for g in rows:
-            g.status, g.note, g.updated_at = "void", note[:500], now()
+            g.status, g.note, g.updated_at = MatchGameStatus.VOID, note[:500], now()
             history(g, "void", None, note=note[:200])
             if g.table_id:
                 self.halt_later(g.table_id, note[:200])

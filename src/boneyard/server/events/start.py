@@ -17,6 +17,7 @@ from boneyard.server.events.settings import create_tournament, setting
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event
+from boneyard.store.statuses import EntrantStatus, EventStatus
 from boneyard.tournament import TournamentError, seed_by_rating, seed_random
 
 
@@ -74,10 +75,10 @@ async def start(svc: Events, event_id: str, user_id: int | None) -> None:
                 raise Refused(str(exc)) from None
             for e in entrants:
                 e.seed = t.seed_of(str(e.id))
-                e.status = "playing"
+                e.status = EntrantStatus.PLAYING
             ev.settings = {**ev.settings, "draw": draw}
             ev.bracket = t.to_json()
-            ev.status, ev.started_at = "running", now()
+            ev.status, ev.started_at = EventStatus.RUNNING, now()
             late = [e.id for e in entrants if not e.checked_in]
             Events.action(db, ev, user_id, "start", {"not_checked_in": late}, None)
         await svc.advance_locked(event_id)

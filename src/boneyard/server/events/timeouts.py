@@ -20,6 +20,7 @@ from boneyard.server.events.service import Events, history
 from boneyard.server.tables.clock import now
 from boneyard.server.tables.manager import LiveTable
 from boneyard.store.events import Event, EventGame
+from boneyard.store.statuses import EventStatus, MatchGameStatus
 from boneyard.tournament import event_from_json
 
 log = logging.getLogger("boneyard.events")
@@ -43,12 +44,16 @@ async def on_timeout(svc: Events, table: LiveTable, seat: int, version: int) -> 
         async with svc.sessions() as db, db.begin():
             g = await db.scalar(
                 select(EventGame).where(
-                    EventGame.table_id == table.id, EventGame.status == "playing"
+                    EventGame.table_id == table.id, EventGame.status == MatchGameStatus.PLAYING
                 )
             )
             ev = await db.get(Event, str(event_id))
             st = table.state
-            if g is None or ev is None or ev.status not in ("running", "paused"):
+            if (
+                g is None
+                or ev is None
+                or ev.status not in (EventStatus.RUNNING, EventStatus.PAUSED)
+            ):
                 svc.halt_later(table.id, "this game no longer counts")
                 return True
             if st is None or table.version != version or st.current_seat != seat:
@@ -86,12 +91,12 @@ async def _rule(
     history(g, "time-out", None, entrant=who, rule=rule)
     payload: dict[str, Any] = {"match": g.match_id, "game": g.id, "entrant": who, "rule": rule}
     if rule == "lose":
-        g.status, g.reason, g.note = "ruled", "timeout", text[:500]
+        g.status, g.reason, g.note = MatchGameStatus.RULED, MatchGameStatus.TIMEOUT, text[:500]
         g.winner = g.side_b if who == g.side_a else g.side_a
         g.score_a, g.score_b = scores
         await svc.record(db, ev, event_from_json(ev.bracket or {}), g)
     elif rule == "director":
-        g.status, g.note, g.updated_at = "timeout", text[:500], now()
+        g.status, g.note, g.updated_at = MatchGameStatus.TIMEOUT, text[:500], now()
         await svc.notify_directors(db, ev, "timeout", text)
     svc.action(db, ev, None, "timeout", payload, text)
     await svc.notify_match(db, ev, g.match_id, (g.side_a, g.side_b), "director", text)

@@ -17,6 +17,7 @@ from boneyard.server.tables.clock import aware
 from boneyard.store.event_queries import match_games
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
 from boneyard.store.models import User
+from boneyard.store.statuses import EntrantStatus, EventStatus
 from boneyard.tournament import (
     DoubleElimination,
     Pools,
@@ -328,9 +329,9 @@ def results_json(
 
 def waiting(ev: Event, entrants: Any, t: Tournament) -> dict[str, list[dict[str, Any]]]:
     """For each ready match, the sides not checked in and when their grace ends."""
-    if ev.status not in ("running", "paused"):
+    if ev.status not in (EventStatus.RUNNING, EventStatus.PAUSED):
         return {}
-    late = {e.id: e for e in entrants if not e.checked_in and e.status == "playing"}
+    late = {e.id: e for e in entrants if not e.checked_in and e.status == EntrantStatus.PLAYING}
     grace = timedelta(minutes=float(setting(ev, "grace_minutes")))
     out: dict[str, list[dict[str, Any]]] = {}
     for mid, since in ((ev.settings or {}).get("ready") or {}).items():

@@ -32,6 +32,8 @@ from boneyard.server.validation import storable
 from boneyard.store import tables as repo
 from boneyard.store.models import GameTable
 from boneyard.store.players import add_players
+from boneyard.store.seats import BotSeat, OpenSeat, PersonSeat, Seat, Someone
+from boneyard.store.statuses import SeatKind, TableStatus
 
 LOBBY_SIZE = 100
 """Tables the lobby lists (newest first)."""
@@ -62,16 +64,14 @@ class Lobby:
         seats: list[dict[str, Any]] = []
         for i, s in enumerate(body.seats):
             if s.kind == "me":
-                seats.append({"kind": "person", "user_id": user.id, "name": user.display_name})
+                seats.append(PersonSeat(user_id=user.id, name=user.display_name))
             elif s.kind == "account":
-                seats.append({"kind": "open", "name": None, "invited": (invited or {})[i]})
+                seats.append(OpenSeat(invited=Someone.model_validate((invited or {})[i])))
             elif s.kind == "bot":
                 check_site_bot(s.bot, body.game, self.settings)
-                seats.append(
-                    {"kind": "bot", "bot": s.bot, "name": f"{s.bot.capitalize()} bot {i + 1}"}
-                )
+                seats.append(BotSeat(bot=s.bot, name=f"{s.bot.capitalize()} bot {i + 1}"))
             else:
-                seats.append({"kind": "open", "name": None})
+                seats.append(OpenSeat())
         return seats
 
     async def check_caps(self, user: Me, bot_only: bool) -> None:
@@ -131,8 +131,8 @@ class Lobby:
         except BoneyardError as exc:
             raise Refused(str(exc)) from None
         seats = self.seats_for(body, user, invited)
-        full = not any(s["kind"] == "open" for s in seats)
-        bot_only = full and not any(s["kind"] == "person" for s in seats)
+        full = not any(s.kind == SeatKind.OPEN for s in seats)
+        bot_only = full and not any(s.kind == SeatKind.PERSON for s in seats)
         await self.check_caps(user, bot_only)
         settings: dict[str, Any] = {"clock": clock} if clock else {}
         if body.bot_pace is not None:
@@ -154,7 +154,7 @@ class Lobby:
         self,
         game: str,
         options: dict[str, Any],
-        seats: list[dict[str, Any]],
+        seats: list[Seat],
         settings: dict[str, Any],
         private: bool,
         created_by: int | None,
@@ -162,8 +162,8 @@ class Lobby:
     ) -> LiveTable:
         """Store a new table (checked already) and start it when every seat is taken and
         ``start`` (created full with people: once their seeds for hand 0 are in; arm_start)."""
-        full = not any(s["kind"] == "open" for s in seats)
-        bot_only = full and not any(s["kind"] == "person" for s in seats)
+        full = not any(s.kind == SeatKind.OPEN for s in seats)
+        bot_only = full and not any(s.kind == SeatKind.PERSON for s in seats)
         settings = dict(settings)
         if full and start and self.tables.seed_window > 0 and not bot_only:
             # Dealt once the players' browsers have seeded hand 0, or after the seed window.
@@ -178,7 +178,7 @@ class Lobby:
                     game=game,
                     options=options,
                     seats=seats,
-                    status="open",
+                    status=TableStatus.OPEN,
                     created_by=created_by,
                     created_at=created,
                     settings=settings or None,
@@ -250,11 +250,11 @@ class Lobby:
                 "game": row.game,
                 "status": row.status,
                 "seat": seat,
-                "seats": [x.get("name") for x in row.seats],
+                "seats": [x.name for x in row.seats],
                 "created_at": row.created_at.isoformat(),
             }
             result = (row.settings or {}).get("result")
-            if row.status == "over" and isinstance(result, dict):
+            if row.status == TableStatus.OVER and isinstance(result, dict):
                 item["winner"] = result.get("winner")
                 item["scores"] = result.get("scores")
             out.append(item)

@@ -57,7 +57,7 @@ def outcome_of_record(record_json: dict[str, Any]) -> JSON | None:
 async def outcome(sessions: async_sessionmaker[AsyncSession], row: GameTable) -> JSON | None:
     """A finished table's result: stored with it, or worked out once from its record (in a
     thread) and stored."""
-    if row.status != "over":
+    if row.status != TableStatus.OVER:
         return None
     stored = (row.settings or {}).get("result")
     if isinstance(stored, dict):
@@ -88,13 +88,13 @@ def result_word(winner: int | None, seat: int, teams: bool) -> str:
     return "lost"
 
 
-def player_json(i: int, s: dict[str, Any]) -> JSON:
+def player_json(i: int, s: Seat) -> JSON:
     """One seat of a history line: its name, and its user id (a person) or bot level."""
-    out: JSON = {"seat": i, "kind": s.get("kind"), "name": s.get("name")}
-    if s.get("kind") == "person":
-        out["user_id"] = s.get("user_id")
-    elif s.get("kind") == "bot":
-        out["bot"] = s.get("bot")
+    out: JSON = {"seat": i, "kind": s.kind, "name": s.name}
+    if s.user_id is not None:
+        out["user_id"] = s.user_id
+    elif s.bot is not None:
+        out["bot"] = s.bot
     return out
 
 
@@ -153,7 +153,7 @@ async def history_item(
         "status": row.status,
         "seat": seat,
         "players": [player_json(i, x) for i, x in enumerate(seats)],
-        "opponents": [x.get("name") for i, x in enumerate(seats) if i != seat],
+        "opponents": [x.name for i, x in enumerate(seats) if i != seat],
         "result": None,
         "replay": None,
     }

@@ -15,7 +15,7 @@ out).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import ColumnElement, String, cast, func, literal, or_, select
@@ -25,19 +25,21 @@ from boneyard.core.protocol import GameResult
 from boneyard.server.tables.manager import LiveTable, now
 from boneyard.store.events import PlayerRating
 from boneyard.store.models import User
+from boneyard.store.seats import Seat
 from boneyard.tournament.ratings import Rating, category_for, rate_game
 
 
-def player_key(seat: Mapping[str, Any]) -> str | None:
+def player_key(seat: Seat) -> str | None:
     """``u:<id>`` for a person, ``bot:<name>`` for a bot, ``None`` for an empty seat.
 
-    >>> player_key({"kind": "person", "user_id": 3}), player_key({"kind": "bot", "bot": "greedy"})
+    >>> from boneyard.store.seats import BotSeat, PersonSeat, Someone
+    >>> player_key(PersonSeat(user_id=3, name="Ann")), player_key(BotSeat(bot="greedy", name=None))
     ('u:3', 'bot:greedy')
     """
-    if seat.get("kind") == "person" and seat.get("user_id") is not None:
-        return f"u:{seat['user_id']}"
-    if seat.get("kind") == "bot":
-        return f"bot:{seat.get('bot', 'greedy')}"
+    if seat.user_id is not None:
+        return f"u:{seat.user_id}"
+    if seat.bot is not None:
+        return f"bot:{seat.bot}"
     return None
 
 
@@ -75,16 +77,16 @@ def as_rating(row: PlayerRating | None) -> Rating:
     return Rating(mu=row.mu, sigma=row.sigma, games=row.games)
 
 
-def holder(seat: Mapping[str, Any]) -> tuple[str | None, bool]:
+def holder(seat: Seat) -> tuple[str | None, bool]:
     """Who a seat's result belongs to, and whether they left: the person seated, or the person
     a bot replaced (who left); a bot's own seat: its ``bot:<name>``.
 
-    >>> holder({"kind": "bot", "bot": "medium", "replaced": {"user_id": 5}})
+    >>> from boneyard.store.seats import BotSeat, Someone
+    >>> holder(BotSeat(bot="medium", name="Ann", replaced=Someone(user_id=5, name="Ann")))
     ('u:5', True)
     """
-    replaced = seat.get("replaced")
-    if seat.get("kind") == "bot" and isinstance(replaced, dict) and replaced.get("user_id"):
-        return f"u:{replaced['user_id']}", True
+    if seat.replaced is not None and seat.replaced.user_id:
+        return f"u:{seat.replaced.user_id}", True
     return player_key(seat), False
 
 
@@ -109,7 +111,7 @@ async def rate_table(
     if ending.get("reason") in ("resign", "claim") and ending.get("seat") not in leavers:
         leavers.append(int(ending["seat"]))  # resigned, or left and the win was claimed
     names = [
-        str((s.get("replaced") or {}).get("name") or s.get("name") or p)
+        str((s.replaced.name if s.replaced else None) or s.name or p)
         for s, p in zip(table.seats, players, strict=True)
     ]
     await rate_result(

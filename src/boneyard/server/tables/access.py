@@ -32,7 +32,7 @@ def new_invite_token() -> str:
 def seated(table: LiveTable, user_id: int | None) -> bool:
     """Whether ``user_id`` has a seat at ``table`` (or had it, until a bot took it over)."""
     return user_id is not None and any(
-        user_id in (s.get("user_id"), (s.get("replaced") or {}).get("user_id")) for s in table.seats
+        user_id in (s.user_id, (s.replaced.user_id if s.replaced else None)) for s in table.seats
     )
 
 

@@ -37,7 +37,7 @@ def people(table: LiveTable) -> list[int]:
     return [
         i
         for i, s in enumerate(table.seats)
-        if s.get("kind") == "person" and s.get("user_id") not in table.bot_users
+        if s.kind == "person" and s.user_id not in table.bot_users
     ]
 
 

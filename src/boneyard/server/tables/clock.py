@@ -43,6 +43,8 @@ from pydantic import BaseModel, Field
 from boneyard.bots import BOTS
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
+from boneyard.store.seats import PersonSeat, Seat
+from boneyard.store.statuses import SeatChange, TableStatus
 
 if TYPE_CHECKING:
     from boneyard.server.tables.manager import LiveTable, TableManager
@@ -147,14 +149,14 @@ class TurnClock:
         st = table.state
         if cfg is None or st is None or table.ended or st.current_seat is None:
             return None
-        if table.status != "playing":
+        if table.status != TableStatus.PLAYING:
             return None  # closed: halted by an event, or nobody played for too long
         seat = st.current_seat
-        if seat >= len(table.seats) or table.seats[seat].get("kind") != "person":
+        if seat >= len(table.seats) or table.seats[seat].kind != "person":
             return None
         t = at or now()
         start = aware(table.last_at) if table.last_at is not None else t
-        back = table.seats[seat].get("reclaimed_at")
+        back = table.seats[seat].reclaimed_at
         if isinstance(back, str):
             start = max(start, aware(datetime.fromisoformat(back)))
         deadline = start + timedelta(seconds=float(cfg["per_move"]) * self.scale)
@@ -282,7 +284,7 @@ class TurnClock:
             cfg = self.settings(table) or {}
             level = str(cfg.get("bot") or FALLBACK_BOT)
             # (the replaced person's sockets now watch)
-            await self.manager.bot_takes_seat(table, p.seat, level, "abandoned")
+            await self.manager.bot_takes_seat(table, p.seat, level, SeatChange.ABANDONED)
             log.info("table %s: seat %d abandoned, %s bot plays on", table.id, p.seat, level)
             await table.broadcast()
         self.manager.schedule_bots(table)
@@ -301,9 +303,9 @@ class TurnClock:
                 (
                     i
                     for i, s in enumerate(table.seats)
-                    if s.get("kind") == "bot"
-                    and not s.get("resigned")
-                    and (s.get("replaced") or {}).get("user_id") == user_id
+                    if s.kind == "bot"
+                    and not s.resigned
+                    and (s.replaced.user_id if s.replaced else None) == user_id
                 ),
                 None,
             )
@@ -312,22 +314,20 @@ class TurnClock:
             if st is None or table.ended:
                 raise BoneyardError("the game is over")
             old = table.seats[seat]
-            seats = [dict(s) for s in table.seats]
+            gone = old.replaced.name if old.replaced else ""
+            seats = list(table.seats)
             at = now()
-            seats[seat] = {
-                "kind": "person",
-                "user_id": user_id,
-                "name": old.get("name") or old["replaced"].get("name"),
-                "reclaimed_at": at.isoformat(),
-            }
+            seats[seat] = PersonSeat(
+                user_id=user_id, name=old.name or gone, reclaimed_at=at.isoformat()
+            )
             settings = copy.deepcopy(table.settings or {})
             settings.setdefault("seat_changes", []).append(
                 {
-                    "event": "reclaimed",
+                    "event": SeatChange.RECLAIMED,
                     "seat": seat,
                     "hand": table.hands_dealt() - 1,
                     "seq": table.version,
-                    "name": str(old["replaced"].get("name")),
+                    "name": gone,
                     "at": at.isoformat(),
                 }
             )
@@ -337,16 +337,16 @@ class TurnClock:
         return seat
 
 
-def public_seat_name(seat: dict[str, Any]) -> Any:
+def public_seat_name(seat: Seat) -> str | None:
     """The name the lobby and the table show: ``bot (replacing NAME)`` for an abandoned seat.
 
-    >>> public_seat_name({"kind": "bot", "name": "Ann", "replaced": {"name": "Ann"}})
+    >>> from boneyard.store.seats import BotSeat, Someone
+    >>> public_seat_name(BotSeat(bot="medium", name="Ann", replaced=Someone(user_id=1, name="Ann")))
     'bot (replacing Ann)'
     """
-    replaced = seat.get("replaced")
-    if seat.get("kind") == "bot" and isinstance(replaced, dict):
-        return f"bot (replacing {replaced.get('name')})"
-    return seat.get("name")
+    if seat.replaced is not None:
+        return f"bot (replacing {seat.replaced.name})"
+    return seat.name
 
 
 def substitutions(settings: dict[str, Any] | None) -> list[JSON]:

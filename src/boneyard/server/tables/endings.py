@@ -31,6 +31,8 @@ from boneyard.server.tables.clock import DEFAULT_BOT, FALLBACK_BOT
 from boneyard.server.tables.manager import LiveTable, TableManager, now
 from boneyard.server.tables.tableview import abortable
 from boneyard.store.models import GameTable
+from boneyard.store.seats import BotSeat, OpenSeat, PersonSeat, Seat
+from boneyard.store.statuses import SeatChange, TableStatus
 
 if TYPE_CHECKING:
     from boneyard.server.lobby.service import Lobby
@@ -51,11 +53,7 @@ def people(table: LiveTable) -> dict[int, int]:
     """Seat → user id of every person who holds (or held, before a bot took over) a seat."""
     out = {}
     for i, s in enumerate(table.seats):
-        user = (
-            s.get("user_id")
-            if s.get("kind") == "person"
-            else (s.get("replaced") or {}).get("user_id")
-        )
+        user = s.user_id if s.kind == "person" else (s.replaced.user_id if s.replaced else None)
         if isinstance(user, int):
             out[i] = user
     return out
@@ -94,9 +92,9 @@ class Endings:
     @staticmethod
     def in_play(table: LiveTable) -> None:
         """The reason the game is not in play, if it is not."""
-        if table.state is None or table.status == "open":
+        if table.state is None or table.status == TableStatus.OPEN:
             raise IllegalActionError("the game has not started yet")
-        if table.ended or table.status != "playing":
+        if table.ended or table.status != TableStatus.PLAYING:
             raise IllegalActionError("the game is over")
 
     # -- resign, abort, claim ------------------------------------------------------------------
@@ -109,9 +107,9 @@ class Endings:
             self.in_play(table)
             if len(table.seats) == 2:
                 ending = self.ending(table, "resign", seat, 1 - seat)
-                await self.finish(table, ending, "over")
+                await self.finish(table, ending, TableStatus.OVER)
             else:
-                await self.stand_in(table, seat, "resigned")
+                await self.stand_in(table, seat, SeatChange.RESIGNED)
         await self.after(table)
 
     async def abort(self, table: LiveTable, user_id: int | None) -> None:
@@ -124,7 +122,7 @@ class Endings:
                 raise IllegalActionError(
                     "too late to abort: every player has moved (you may resign instead)"
                 )
-            await self.finish(table, self.ending(table, "abort", seat, None), "aborted")
+            await self.finish(table, self.ending(table, "abort", seat, None), TableStatus.ABORTED)
         await self.after(table)
 
     async def claim(self, table: LiveTable, user_id: int | None, seat: Any, how: Any) -> None:
@@ -147,12 +145,12 @@ class Endings:
                 or not (0 <= seat < len(table.seats))
             ):
                 raise IllegalActionError('"seat" must be the number of a seat at this table')
-            if seat == mine or table.seats[seat].get("kind") != "person":
+            if seat == mine or table.seats[seat].kind != "person":
                 raise IllegalActionError("you can claim only another person's seat")
             presence.sync(table)
             gone = presence.away_for(table, seat)
             if gone < table.claim_after:
-                name = table.seats[seat].get("name")
+                name = table.seats[seat].name
                 if gone == 0:
                     raise IllegalActionError(f"{name} is at the table")
                 raise IllegalActionError(
@@ -164,9 +162,9 @@ class Endings:
                     raise IllegalActionError(
                         "with more than two players, hand the absent player's seat to a bot"
                     )
-                await self.finish(table, self.ending(table, "claim", seat, mine), "over")
+                await self.finish(table, self.ending(table, "claim", seat, mine), TableStatus.OVER)
             else:
-                await self.stand_in(table, seat, "handed")
+                await self.stand_in(table, seat, SeatChange.HANDED)
         await self.after(table)
 
     def ending(self, table: LiveTable, reason: str, seat: int, winner: int | None) -> JSON:
@@ -180,7 +178,7 @@ class Endings:
             "at": now().isoformat(),
         }
 
-    async def finish(self, table: LiveTable, ending: JSON, status: str) -> None:
+    async def finish(self, table: LiveTable, ending: JSON, status: TableStatus) -> None:
         """End the game early: commit the ending and status (with the record), then tell
         every socket (the caller holds the lock)."""
         old = table.settings
@@ -201,11 +199,11 @@ class Endings:
         table.log().note_changes(table.settings, table.version)
         await table.broadcast()
 
-    async def stand_in(self, table: LiveTable, seat: int, event: str) -> None:
+    async def stand_in(self, table: LiveTable, seat: int, event: SeatChange) -> None:
         """A bot plays ``seat`` from now on (``resigned``: to the end, placed last; ``handed``:
         until its person takes it back). The caller holds the lock."""
-        mark = {"resigned": True} if event == "resigned" else None
-        await self.tables.bot_takes_seat(table, seat, stand_in(table), event, mark)
+        resigned = event == SeatChange.RESIGNED
+        await self.tables.bot_takes_seat(table, seat, stand_in(table), event, resigned)
         presence.sync(table)
         await table.broadcast()
 
@@ -213,7 +211,7 @@ class Endings:
         """After a change: tell the other processes; the hooks of a game that ended (ratings,
         the stored result); bots move on."""
         await self.tables.announce(table)
-        if table.status == "over" and (table.settings or {}).get("ending"):
+        if table.status == TableStatus.OVER and (table.settings or {}).get("ending"):
             self.tables.game_over(table)
         self.tables.schedule_bots(table)
 
@@ -230,7 +228,7 @@ class Endings:
             seat = next((i for i, u in held.items() if u == user_id), None)
             if seat is None:
                 raise IllegalActionError("only the players of this game can ask for a rematch")
-            if table.status != "over":
+            if table.status != TableStatus.OVER:
                 raise IllegalActionError("a rematch is offered once the game is over")
             offer = dict((table.settings or {}).get("rematch") or {"accepted": [], "table": None})
             if offer.get("table"):
@@ -254,17 +252,17 @@ class Endings:
     async def new_table(self, table: LiveTable, me: int | None) -> LiveTable:
         """A table like ``table``: the same seats (a rematch), or ``me`` with the same bots and
         the other people's seats open (play again)."""
-        seats: list[dict[str, Any]] = []
+        seats: list[Seat] = []
         held = people(table)
         for i, s in enumerate(table.seats):
             user = held.get(i)
             if user is not None and (me is None or user == me):
-                name = s.get("name") if s.get("kind") == "person" else s["replaced"]["name"]
-                seats.append({"kind": "person", "user_id": user, "name": name})
-            elif user is not None:
-                seats.append({"kind": "open", "name": None})
+                name = s.replaced.name if s.replaced else s.name
+                seats.append(PersonSeat(user_id=user, name=name or f"Seat {i + 1}"))
+            elif user is None and s.bot is not None:
+                seats.append(BotSeat(bot=s.bot, name=s.name))
             else:
-                seats.append({"kind": "bot", "bot": s.get("bot"), "name": s.get("name")})
+                seats.append(OpenSeat())
         keep = ("clock", "bot_pace")
         settings = {k: v for k, v in (table.settings or {}).items() if k in keep}
         return await self.lobby.open_table(

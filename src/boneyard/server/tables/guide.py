@@ -37,7 +37,7 @@ def hint(table: LiveTable, seat: int, obs: Any, msg: JSON) -> JSON | None:
     view = msg.get("view") or {}
     moves = msg.get("moves") or []
     if st.current_seat != seat:
-        names = [s.get("name") for s in table.seats]
+        names = [s.name for s in table.seats]
         who = names[st.current_seat] if st.current_seat is not None else "The other player"
         return {
             "text": f"{who} is playing. Watch the count: a play that makes the open ends add "

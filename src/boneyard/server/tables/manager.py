@@ -38,6 +38,8 @@ from boneyard.server.tables.movelog import MoveLog, hands_of
 from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, HandSeed, LogEntry
 from boneyard.store.players import add_players, bot_accounts
+from boneyard.store.seats import BotSeat, Seat, Someone
+from boneyard.store.statuses import SeatChange, TableStatus
 from boneyard.store.writer import LogWriter, Row, Write, entry_row, seed_row
 
 log = logging.getLogger("boneyard.server")
@@ -50,9 +52,9 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def seat_names(seats: list[dict[str, Any]]) -> list[str]:
+def seat_names(seats: Sequence[Seat]) -> list[str]:
     """The names written in the record's ``seats``."""
-    return [str(s.get("name") or f"Seat {i + 1}") for i, s in enumerate(seats)]
+    return [s.name or f"Seat {i + 1}" for i, s in enumerate(seats)]
 
 
 @dataclass(eq=False)
@@ -75,7 +77,7 @@ class LiveTable:
     id: str
     game: str
     options: dict[str, Any]
-    seats: list[dict[str, Any]]
+    seats: list[Seat]
     status: str
     state: GameState | None = None
     version: int = 0
@@ -121,16 +123,16 @@ class LiveTable:
     def make_bots(self) -> None:
         """Bot players for the bot seats (their own randomness: they never see the state)."""
         self.bots = {
-            i: make(str(s.get("bot", "greedy")), random.Random(secrets.randbits(64)), local=False)
+            i: make(s.bot, random.Random(secrets.randbits(64)), local=False)
             for i, s in enumerate(self.seats)
-            if s.get("kind") == "bot"
+            if s.bot is not None
         }
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat ``user_id`` plays now (``None``: none; a seat a bot took over is the bot's)."""
         if user_id is None:
             return None
-        return next((i for i, s in enumerate(self.seats) if s.get("user_id") == user_id), None)
+        return next((i for i, s in enumerate(self.seats) if s.user_id == user_id), None)
 
     @property
     def ended(self) -> bool:
@@ -208,13 +210,13 @@ class LiveTable:
             "seats": [
                 {
                     "seat": i,
-                    "kind": s.get("kind"),
+                    "kind": s.kind,
                     "name": public_seat_name(s),
-                    "bot": s.get("bot"),
-                    "user_id": s.get("user_id"),
-                    **({"bot_account": True} if s.get("user_id") in self.bot_users else {}),
-                    **({"invited": s["invited"]["name"]} if s.get("invited") else {}),
-                    **({"replacing": s["replaced"]} if s.get("replaced") else {}),
+                    "bot": s.bot,
+                    "user_id": s.user_id,
+                    **({"bot_account": True} if s.user_id in self.bot_users else {}),
+                    **({"invited": s.invited.name} if s.invited else {}),
+                    **({"replacing": s.replaced.model_dump()} if s.replaced else {}),
                 }
                 for i, s in enumerate(self.seats)
             ],
@@ -440,7 +442,7 @@ class TableManager:
                 "status": row.status,
                 "at": now().isoformat(),
             }
-            row.settings, row.status = settings, "broken"
+            row.settings, row.status = settings, TableStatus.BROKEN
         self.live.pop(table_id, None)
         self.metrics.broken_tables.inc()
 
@@ -502,7 +504,7 @@ class TableManager:
         if st is None or not st.awaiting_deal or table.ended or between.hand_ended(table):
             return False
         given = table.client_seeds.get(table.hands_dealt(), {})
-        return all(i in given for i, s in enumerate(table.seats) if s.get("kind") == "person")
+        return all(i in given for i, s in enumerate(table.seats) if s.kind == "person")
 
     async def get(self, table_id: str) -> LiveTable | None:
         """The live table, loaded from the database on first use (``None``: no such table)."""
@@ -804,7 +806,7 @@ class TableManager:
     async def save_seats(
         self,
         table: LiveTable,
-        seats: list[dict[str, Any]],
+        seats: list[Seat],
         settings: dict[str, Any] | None = None,
     ) -> None:
         """Commit new ``seats`` (and ``settings``) of ``table``, take them in memory, reseat its
@@ -834,23 +836,18 @@ class TableManager:
         table: LiveTable,
         seat: int,
         level: str,
-        event: str,
-        mark: Mapping[str, Any] | None = None,
+        event: SeatChange,
+        resigned: bool = False,
     ) -> None:
         """A ``level`` bot plays ``seat`` in its person's place from now on (``event``:
-        ``abandoned``, ``resigned``, ``handed``; ``mark``: more of the new seat, as
-        ``resigned``), written in the table's ``seat_changes`` and committed by
-        :meth:`save_seats` (the caller holds the lock and broadcasts)."""
+        abandoned, resigned, handed; ``resigned``: the bot plays it out, placed last), written
+        in the table's ``seat_changes`` and committed by :meth:`save_seats` (the caller holds
+        the lock and broadcasts)."""
         old = table.seats[seat]
-        name = str(old.get("name") or f"Seat {seat + 1}")
-        seats = [dict(s) for s in table.seats]
-        seats[seat] = {
-            "kind": "bot",
-            "bot": level,
-            "name": old.get("name"),
-            "replaced": {"user_id": old.get("user_id"), "name": name},
-            **(mark or {}),
-        }
+        name = str(old.name or f"Seat {seat + 1}")
+        seats = list(table.seats)
+        replaced = Someone(user_id=old.user_id, name=name)
+        seats[seat] = BotSeat(bot=level, name=old.name, replaced=replaced, resigned=resigned)
         settings = copy.deepcopy(table.settings or {})
         settings.setdefault("seat_changes", []).append(
             {
@@ -902,7 +899,7 @@ class TableManager:
         if not table.waits_for_seeds():
             return False
         given = table.client_seeds.get(0, {})
-        return all(i in given for i, s in enumerate(table.seats) if s.get("kind") == "person")
+        return all(i in given for i, s in enumerate(table.seats) if s.kind == "person")
 
     async def start(self, table: LiveTable) -> None:
         """Start an open table: a fresh game, its first deal, then bots move if they lead."""
@@ -913,7 +910,7 @@ class TableManager:
             await self.refresh_shared(table)  # seats taken through another process
             if table.status != "open":
                 raise BoneyardError("the table has already started")
-            if any(s.get("kind") == "open" for s in table.seats):
+            if any(s.kind == "open" for s in table.seats):
                 raise BoneyardError("every seat must be taken before the start")
             table.state = fairness.new_state(table.game, table.options, seat_names(table.seats))
             table.status = "playing"
@@ -980,7 +977,7 @@ class TableManager:
         if dealing and st.awaiting_deal and not st.is_over:
             # The deal was thrown in (High Five: nobody holds a double): deal again, in a
             # transaction of its own, or the table would wait for a deal forever.
-            people = any(s.get("kind") == "person" for s in table.seats)
+            people = any(s.kind == "person" for s in table.seats)
             if self.seed_window <= 0 or not people:
                 await self._advance(table, [], [])
             else:
@@ -1091,7 +1088,7 @@ class TableManager:
             async with self.sessions() as db, db.begin():
                 row = await db.get(GameTable, table_id)
                 if row is not None:
-                    row.status = "closed"
+                    row.status = TableStatus.CLOSED
                     row.settings = {**(row.settings or {}), "halted": why[:200]}
             table.status = table.stored_status = "closed"
             table.settings = {**table.settings, "halted": why[:200]}

@@ -48,10 +48,10 @@ def sync(table: LiveTable, at: float | None = None) -> bool:
     users = online_users(table)
     changed = False
     for i, s in enumerate(table.seats):
-        if s.get("kind") != "person":
+        if s.kind != "person":
             changed |= table.away.pop(i, None) is not None
             continue
-        if s.get("user_id") in users:
+        if s.user_id in users:
             changed |= table.away.pop(i, None) is not None
         elif i not in table.away:
             table.away[i] = round(t, 3)

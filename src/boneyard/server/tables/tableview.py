@@ -23,6 +23,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from boneyard.core.protocol import JSON, GameResult
+from boneyard.store.statuses import TableStatus
 
 if TYPE_CHECKING:
     from boneyard.server.tables.manager import LiveTable
@@ -72,10 +73,10 @@ def presence_json(table: LiveTable) -> list[JSON | None]:
     users = online_users(table)
     out: list[JSON | None] = []
     for i, s in enumerate(table.seats):
-        if s.get("kind") != "person":
+        if s.kind != "person":
             out.append(None)
             continue
-        online = s.get("user_id") in users
+        online = s.user_id in users
         away = None if online else table.away.get(i)
         out.append({"online": online, "away_since": away})
     return out
@@ -106,7 +107,7 @@ def abortable(table: LiveTable) -> bool:
     """Whether the game may still be aborted: started, in its first hand, and not every seat
     has moved yet (docs/server.md)."""
     st = table.state
-    if st is None or table.ended or table.status != "playing":
+    if st is None or table.ended or table.status != TableStatus.PLAYING:
         return False
     if (table.settings or {}).get("event"):
         return False
@@ -116,7 +117,7 @@ def abortable(table: LiveTable) -> bool:
 
 def resigned_seats(table: LiveTable) -> list[int]:
     """Seats whose person resigned (a bot played them out)."""
-    return [i for i, s in enumerate(table.seats) if s.get("resigned")]
+    return [i for i, s in enumerate(table.seats) if s.resigned]
 
 
 def table_result(table: LiveTable) -> GameResult | None:
