@@ -36,6 +36,7 @@ from boneyard.server.validation import storable
 from boneyard.store import accounts as accounts_repo
 from boneyard.store import tables as tables_repo
 from boneyard.store.models import ApiToken, User
+from boneyard.store.statuses import TableStatus
 
 HEARTBEAT = 10.0
 """Seconds between two ``ping`` lines of an idle stream (a proxy keeps it open)."""

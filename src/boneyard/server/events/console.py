@@ -10,6 +10,7 @@ from fastapi import APIRouter
 from boneyard.server.events import rulings
 from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.schemas import ForfeitIn, NoteIn, PenaltyIn, RowId, RulingIn
+from boneyard.store.statuses import EventStatus
 
 router = APIRouter()
 
@@ -17,14 +18,14 @@ router = APIRouter()
 @router.post("/api/events/{event_id}/pause")
 async def pause(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[str, Any]:
     """Pause (directors): games in play finish, no new table starts."""
-    await rulings.set_status(ctx.svc, event_id, user.id, "paused", body.note)
+    await rulings.set_status(ctx.svc, event_id, user.id, EventStatus.PAUSED, body.note)
     return await ctx.event_json(event_id, user)
 
 
 @router.post("/api/events/{event_id}/resume")
 async def resume(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[str, Any]:
     """Resume a paused event (directors)."""
-    await rulings.set_status(ctx.svc, event_id, user.id, "running", body.note)
+    await rulings.set_status(ctx.svc, event_id, user.id, EventStatus.RUNNING, body.note)
     return await ctx.event_json(event_id, user)
 
 

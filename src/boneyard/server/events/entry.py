@@ -16,6 +16,7 @@ from boneyard.server.events.service import RUNNING, Events
 from boneyard.server.events.settings import checkin_open, setting
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event
+from boneyard.store.statuses import EntrantStatus
 from boneyard.tournament import Swiss, TournamentError, event_from_json
 
 
@@ -58,7 +59,7 @@ async def enter(db: AsyncSession, ev: Event, e: Entrant) -> None:
         t = t.add_entrant(str(e.id))
     except TournamentError as exc:
         raise Refused(str(exc)) from None
-    e.status, e.checked_in, e.seed = "playing", True, t.seed_of(str(e.id))
+    e.status, e.checked_in, e.seed = EntrantStatus.PLAYING, True, t.seed_of(str(e.id))
     late = [*(ev.settings or {}).get("late", []), [str(e.id), t.first_round(str(e.id))]]
     ev.settings = {**ev.settings, "late": late}
     ev.bracket = t.to_json()
@@ -79,7 +80,7 @@ async def present(
         raise Refused("a bot is always there")
     e.checked_in = here
     if here and e.status == "no_show":
-        e.status = "playing"
+        e.status = EntrantStatus.PLAYING
     Events.action(db, ev, by, "checkin" if here else "checkout", {"entrant": e.id}, note)
 
 
@@ -125,7 +126,7 @@ async def withdraw(svc: Events, event_id: str, by: int) -> None:
             elif ev.status not in RUNNING:
                 raise Refused(f"the event is {ev.status}")
             else:
-                e.status = "withdrawn"
+                e.status = EntrantStatus.WITHDRAWN
                 Events.action(db, ev, by, "withdraw", {"entrant": e.id}, None)
         await svc.advance_locked(event_id)
 

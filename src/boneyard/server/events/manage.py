@@ -27,6 +27,7 @@ from boneyard.server.tables.clock import now
 from boneyard.store.event_queries import matches_with_games
 from boneyard.store.events import Entrant, Event, EventDirector, Notification
 from boneyard.store.models import User
+from boneyard.store.statuses import EventStatus
 from boneyard.tournament import Schedule, TournamentError
 
 COLUMNS = ("name", "game", "format", "mode", "schedule", "cap", "starts_at", "rated")
@@ -167,7 +168,7 @@ async def cancel(svc: Events, event_id: str, note: str, by: int) -> None:
             raise Refused(f"the event is {ev.status}")
         for mid in await matches_with_games(db, event_id, ACTIVE):
             await svc.void_active(db, ev, mid, "the event was cancelled")
-        ev.status, ev.finished_at = "cancelled", now()
+        ev.status, ev.finished_at = EventStatus.CANCELLED, now()
         Events.action(db, ev, by, "cancel", {}, note)
         people = (
             await db.scalars(

@@ -14,6 +14,7 @@ from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.schemas import NoteIn, ReplaceIn, RowId, UsernameIn
 from boneyard.server.lobby.sitebots import check_site_bot
 from boneyard.store.events import Entrant, Event, EventOffer
+from boneyard.store.statuses import OfferStatus
 
 
 class InviteIn(UsernameIn, NoteIn):

@@ -16,6 +16,8 @@ from boneyard.server.tables.clock import now
 from boneyard.store.event_queries import entrant_games_in_play
 from boneyard.store.events import Entrant, Event, EventOffer
 from boneyard.store.models import User
+from boneyard.store.seats import Seat
+from boneyard.store.statuses import EntrantStatus, OfferStatus
 
 Moves = list[tuple[str | None, int]]
 """The live tables and seats where a replaced entrant plays."""
@@ -97,7 +99,7 @@ async def take_place(
         e.name = f"{bot.capitalize()} bot ({old})"[:40]
         e.checked_in = True
     if ev.status != "registration":
-        e.status, e.checked_in = "playing", True
+        e.status, e.checked_in = EntrantStatus.PLAYING, True
     rows = await entrant_games_in_play(db, ev.id, e.id)
     Events.action(db, ev, by, "replace", {"entrant": e.id, "was": old, "now": e.name}, note)
     return [(g.table_id, g.seat_a if g.side_a == e.id else 1 - g.seat_a) for g in rows]
@@ -114,14 +116,14 @@ async def apply_moves(svc: Events, event_id: str, entrant_id: int, moves: Moves)
     await svc.advance_locked(event_id)
 
 
-async def reseat(svc: Events, table_id: str, seat_no: int, seat: dict[str, Any]) -> None:
+async def reseat(svc: Events, table_id: str, seat_no: int, seat: Seat) -> None:
     """Give seat ``seat_no`` of a live table to ``seat`` (its bots and players are told)."""
     table = await svc.tables.get(table_id)
     if table is None:
         return
     async with table.lock:
         await svc.tables.refresh_shared(table)
-        seats = [dict(s) for s in table.seats]
+        seats = list(table.seats)
         seats[seat_no] = seat
         await svc.tables.save_seats(table, seats)
         table.make_bots()
@@ -154,7 +156,7 @@ async def accept(svc: Events, event_id: str, offer_id: int, user: Any) -> None:
             if person is None:
                 raise NotFound("no such offer")
             may_enter(ev, person.is_bot)
-            offer.status = "accepted"
+            offer.status = OfferStatus.ACCEPTED
             e, moves = await taken(db, ev, offer, person)
             await db.flush()
         await apply_moves(svc, event_id, e.id, moves)
@@ -186,4 +188,4 @@ async def decline(svc: Events, event_id: str, offer_id: int, user: Any) -> None:
     """``user`` turns the offer down."""
     async with svc.sessions() as db, db.begin():
         offer = await need_offer(db, event_id, offer_id, user)
-        offer.status = "declined"
+        offer.status = OfferStatus.DECLINED

@@ -14,6 +14,7 @@ from boneyard.server.errors import NotFound, Refused
 from boneyard.server.events.service import ACTIVE, Events, history
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Event, EventAction, EventGame
+from boneyard.store.statuses import EventStatus, MatchGameStatus
 from boneyard.tournament import event_from_json
 
 if TYPE_CHECKING:
@@ -55,13 +56,13 @@ async def running_or_finished(svc: Events, db: AsyncSession, event_id: str, by: 
     return ev
 
 
-async def set_status(svc: Events, event_id: str, by: int, to: str, note: str) -> None:
+async def set_status(svc: Events, event_id: str, by: int, to: EventStatus, note: str) -> None:
     """Pause (``to="paused"``) or resume the event."""
     async with svc.lock(event_id):
         async with svc.sessions() as db, db.begin():
             ev = await running_for(svc, db, event_id, by)
             ev.status = to
-            kind = "pause" if to == "paused" else "resume"
+            kind = "pause" if to == EventStatus.PAUSED else "resume"
             Events.action(db, ev, by, kind, {}, note)
         await svc.advance_locked(event_id)
 
@@ -78,7 +79,7 @@ async def rule(svc: Events, event_id: str, match_id: str, body: RulingIn, by: in
             sa, sb, winner, reason = ruled_scores(body, a, b)
             g = await ruled_game(svc, db, ev, match_id, body.game_id, a, b)
             before = {k: getattr(g, k) for k in SNAPSHOT} if g.id is not None else None
-            g.status, g.reason, g.winner = "ruled", reason, winner
+            g.status, g.reason, g.winner = MatchGameStatus.RULED, reason, winner
             g.score_a, g.score_b = sa, sb
             g.note = (body.note or reason)[:500]
             history(g, "ruling", by, score_a=sa, score_b=sb, note=body.note)
@@ -168,7 +169,7 @@ async def reopen(svc: Events, event_id: str, game_id: int, note: str, by: int) -
                 raise NotFound("no such game")
             if g.final_seq is None:
                 raise Refused("only a decided game can be reopened")
-            g.status, g.final_seq, g.updated_at = "void", None, now()
+            g.status, g.final_seq, g.updated_at = MatchGameStatus.VOID, None, now()
             g.note = f"reopened: {note}".strip()[:500]
             history(g, "reopened", by, note=note)
             await settle(svc, db, ev)
@@ -192,7 +193,7 @@ async def settle(svc: Events, db: AsyncSession, ev: Event) -> None:
     await svc.check_consistent(db, ev, t)
     ev.bracket = t.to_json()
     if ev.status == "finished" and not t.is_over:
-        ev.status, ev.finished_at = "running", None
+        ev.status, ev.finished_at = EventStatus.RUNNING, None
 
 
 async def undo(svc: Events, event_id: str, action_id: int, note: str, by: int) -> None:
@@ -240,6 +241,6 @@ async def take_back(
         for k in SNAPSHOT:
             setattr(g, k, before.get(k))
     else:  # a new result, or a table stopped by it: that game is played again
-        g.status = "void"
+        g.status = MatchGameStatus.VOID
     history(g, "undone", by, note=note)
     await settle(svc, db, ev)

@@ -16,6 +16,7 @@ from boneyard.server.events.service import ACTIVE, Events, history
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event, EventGame
+from boneyard.store.statuses import MatchGameStatus
 from boneyard.tournament import TournamentError, event_from_json
 from boneyard.tournament.scorecard import ScoreRule
 
@@ -61,7 +62,7 @@ async def new_card(
         raise Refused("the last game entered awaits a signature or a ruling")
     check_card(ev, body)
     g = svc.game_row(ev, match_id, await svc.next_number(db, ev, match_id), "game", a.id, b.id)
-    g.status, g.reported_by = "reported", by
+    g.status, g.reported_by = MatchGameStatus.REPORTED, by
     g.score_a, g.score_b, g.reason = body.score_a, body.score_b, body.reason
     g.winner = a.id if body.score_a > body.score_b else b.id
     return ev, g, a, b
@@ -148,7 +149,7 @@ async def sign_card(svc: Events, event_id: str, game_id: int, by: int) -> None:
             sign(g, side, by)
             history(g, "signed", by, side=side)
             if g.signed_a is not None and g.signed_b is not None:
-                g.status, g.confirmed_by = "confirmed", by
+                g.status, g.confirmed_by = MatchGameStatus.CONFIRMED, by
                 await svc.record(db, ev, event_from_json(ev.bracket or {}), g)
                 rated = g if ev.rated else None
         await svc.advance_locked(event_id)
@@ -162,7 +163,7 @@ async def dispute(svc: Events, event_id: str, game_id: int, note: str, by: int) 
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await svc.need_running(db, event_id)
         g, _side = await card_of(db, event_id, game_id, by)
-        g.status, g.note, g.updated_at = "disputed", note or "disputed", now()
+        g.status, g.note, g.updated_at = MatchGameStatus.DISPUTED, note or "disputed", now()
         history(g, "disputed", by, note=note)
         Events.action(db, ev, by, "dispute", {"game": g.id, "match": g.match_id}, note)
         await svc.notify_directors(

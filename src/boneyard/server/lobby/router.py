@@ -66,7 +66,7 @@ async def join(user: NeedUser, table: TableDep, body: JoinIn, lobby: LobbyDep) -
 @router.post("/api/tables/{table_id}/start")
 async def start(user: NeedUser, table: TableDep, lobby: LobbyDep) -> JSON:
     """Start a table whose seats are all taken (anyone seated may start it)."""
-    if not any(s.get("user_id") == user.id for s in table.seats):
+    if not any(s.user_id == user.id for s in table.seats):
         raise NotAllowed("only a seated player can start the table")
     await lobby.start(table)
     return table.public_json()

@@ -56,12 +56,12 @@ class Lobby:
 
     def seats_for(
         self, body: TableIn, user: Me, invited: dict[int, dict[str, Any]] | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[Seat]:
         """The seats of a new table, or :class:`Refused` with the reason (``invited``: the bot
         accounts of ``account`` seats by seat, :func:`.challenges.invited_accounts`)."""
         if sum(1 for s in body.seats if s.kind == "me") > 1:
             raise Refused("you can take only one seat")
-        seats: list[dict[str, Any]] = []
+        seats: list[Seat] = []
         for i, s in enumerate(body.seats):
             if s.kind == "me":
                 seats.append(PersonSeat(user_id=user.id, name=user.display_name))
@@ -225,17 +225,17 @@ class Lobby:
         or :class:`Refused` with the reason."""
         async with table.lock:
             await self.tables.refresh_shared(table)  # another process may have seated someone
-            if table.status != "open":
+            if table.status != TableStatus.OPEN:
                 raise Refused("the game has already started")
-            if any(s.get("user_id") == user.id for s in table.seats):
+            if any(s.user_id == user.id for s in table.seats):
                 raise Refused("you already have a seat at this table")
-            if seat >= len(table.seats) or table.seats[seat]["kind"] != "open":
+            if seat >= len(table.seats) or table.seats[seat].kind != SeatKind.OPEN:
                 raise Refused("that seat is not free")
-            kept = table.seats[seat].get("invited")
-            if kept and kept.get("user_id") != user.id:
-                raise Refused(f"that seat is kept for the bot {kept.get('name')}")
-            seats = [dict(s) for s in table.seats]
-            seats[seat] = {"kind": "person", "user_id": user.id, "name": user.display_name}
+            kept = table.seats[seat].invited
+            if kept and kept.user_id != user.id:
+                raise Refused(f"that seat is kept for the bot {kept.name}")
+            seats = list(table.seats)
+            seats[seat] = PersonSeat(user_id=user.id, name=user.display_name)
             await self.tables.save_seats(table, seats)
             await table.broadcast()
 

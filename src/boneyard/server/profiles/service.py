@@ -21,6 +21,8 @@ from boneyard.core.records import record_from_json
 from boneyard.games.registry import get_spec
 from boneyard.store import tables as repo
 from boneyard.store.models import GameTable, User
+from boneyard.store.seats import Seat
+from boneyard.store.statuses import TableStatus
 
 HISTORY = 100
 """The longest history returned."""
