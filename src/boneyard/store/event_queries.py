@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.store.events import Entrant, Event, EventGame
 from boneyard.store.models import User
+from boneyard.store.statuses import EventStatus, MatchGameStatus
 
 LISTED = 200
 """The longest list of events (the newest ones)."""
@@ -54,7 +55,7 @@ async def entrant_games_in_play(
         await db.scalars(
             select(EventGame).where(
                 EventGame.event_id == event_id,
-                EventGame.status == "playing",
+                EventGame.status == MatchGameStatus.PLAYING,
                 EventGame.table_id.is_not(None),
                 or_(EventGame.side_a == entrant_id, EventGame.side_b == entrant_id),
             )
@@ -83,7 +84,7 @@ async def events_to_watch(db: AsyncSession, running: Sequence[str]) -> Sequence[
             select(Event).where(
                 or_(
                     Event.status.in_(running),
-                    (Event.status == "registration") & Event.starts_at.is_not(None),
+                    (Event.status == EventStatus.REGISTRATION) & Event.starts_at.is_not(None),
                 )
             )
         )

@@ -219,7 +219,7 @@ class BotApi:
             ),
             None,
         )
-        if seat is None or table.status != "open":
+        if seat is None or table.status != TableStatus.OPEN:
             raise NotFound("no such challenge (taken back, or the table went on)")
         if not accept:
             await self.tables.halt(table.id, f"{me.display_name} declined the challenge")

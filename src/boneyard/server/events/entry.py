@@ -12,11 +12,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.server.errors import NotAllowed, NotFound, Refused
 from boneyard.server.events import start as starting
-from boneyard.server.events.service import RUNNING, Events
+from boneyard.server.events.service import LIVE, RUNNING, Events
 from boneyard.server.events.settings import checkin_open, setting
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event
-from boneyard.store.statuses import EntrantStatus
+from boneyard.store.statuses import EntrantStatus, EventStatus
 from boneyard.tournament import Swiss, TournamentError, event_from_json
 
 
@@ -42,13 +42,27 @@ def late_entry(ev: Event) -> bool:
     return isinstance(t, Swiss) and len(t.rounds) < t.num_rounds
 
 
+async def enter_person(db: AsyncSession, ev: Event, person: Any, checked_in: bool) -> Entrant:
+    """``person`` (a signed-in account) entered into ``ev`` as a new entrant (:func:`enter`)."""
+    e = Entrant(
+        event_id=ev.id,
+        user_id=person.id,
+        name=person.display_name,
+        checked_in=checked_in,
+        status=EntrantStatus.REGISTERED,
+        created_at=now(),
+    )
+    await enter(db, ev, e)
+    return e
+
+
 async def enter(db: AsyncSession, ev: Event, e: Entrant) -> None:
     """Add entrant ``e`` to ``ev``: before the start, or into a running Swiss event (late
     entry: paired from the next round on, checked in)."""
     if await count_entrants(db, ev.id) >= ev.cap:
         raise Refused(f"the event is full ({ev.cap} entrants)")
     db.add(e)
-    if ev.status == "registration":
+    if ev.status == EventStatus.REGISTRATION:
         return
     if not late_entry(ev):
         raise Refused("registration is closed: the event has started")
@@ -76,10 +90,10 @@ async def need_entrant(db: AsyncSession, ev: Event, entrant_id: int) -> Entrant:
 async def present(
     db: AsyncSession, ev: Event, e: Entrant, here: bool, by: int | None, note: str | None
 ) -> None:
-    if not here and ev.status != "registration" and e.bot:
+    if not here and ev.status != EventStatus.REGISTRATION and e.bot:
         raise Refused("a bot is always there")
     e.checked_in = here
-    if here and e.status == "no_show":
+    if here and e.status == EntrantStatus.NO_SHOW:
         e.status = EntrantStatus.PLAYING
     Events.action(db, ev, by, "checkin" if here else "checkout", {"entrant": e.id}, note)
 
@@ -97,20 +111,12 @@ async def register(svc: Events, event_id: str, user: Any) -> None:
         ev = await svc.need_event(db, event_id)
         if await svc.is_director(db, ev, user.id):
             raise Refused("a director runs the event and does not play in it")
-        if ev.status != "registration" and not late_entry(ev):
+        if ev.status != EventStatus.REGISTRATION and not late_entry(ev):
             raise Refused("registration is closed: the event has started")
         if await entrant_of(db, event_id, user.id) is not None:
             raise Refused("you are already registered")
         may_enter(ev, user.is_bot)
-        e = Entrant(
-            event_id=event_id,
-            user_id=user.id,
-            name=user.display_name,
-            checked_in=False,
-            status="registered",
-            created_at=now(),
-        )
-        await enter(db, ev, e)
+        await enter_person(db, ev, user, checked_in=False)
 
 
 async def withdraw(svc: Events, event_id: str, by: int) -> None:
@@ -121,7 +127,7 @@ async def withdraw(svc: Events, event_id: str, by: int) -> None:
             e = await entrant_of(db, event_id, by)
             if e is None:
                 raise Refused("you are not registered")
-            if ev.status == "registration":
+            if ev.status == EventStatus.REGISTRATION:
                 await db.delete(e)
             elif ev.status not in RUNNING:
                 raise Refused(f"the event is {ev.status}")
@@ -140,11 +146,11 @@ async def check_in(svc: Events, event_id: str, by: int) -> None:
             e = await entrant_of(db, event_id, by)
             if e is None:
                 raise Refused("register first")
-            if ev.status == "registration":
+            if ev.status == EventStatus.REGISTRATION:
                 ok, why = checkin_open(ev)
                 if not ok:
                     raise Refused(why)
-            elif ev.status not in RUNNING or e.status == "withdrawn":
+            elif ev.status not in RUNNING or e.status == EntrantStatus.WITHDRAWN:
                 raise Refused("you cannot check in now")
             await present(db, ev, e, True, by, None)
         await svc.advance_locked(event_id)
@@ -164,7 +170,7 @@ async def set_present(
     async with svc.lock(event_id):
         async with svc.sessions() as db, db.begin():
             ev = await director_event(svc, db, event_id, by)
-            if ev.status not in ("registration", *RUNNING):
+            if ev.status not in LIVE:
                 raise Refused(f"the event is {ev.status}")
             e = await need_entrant(db, ev, entrant_id)
             await present(db, ev, e, here, by, note)
@@ -175,7 +181,7 @@ async def set_window(svc: Events, event_id: str, state: str, note: str, by: int)
     """Open or close check-in by hand, or go back to the set times (``state="times"``)."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await director_event(svc, db, event_id, by)
-        if ev.status != "registration":
+        if ev.status != EventStatus.REGISTRATION:
             raise Refused("the event has started: check-in is by the director")
         ev.settings = {**ev.settings, "checkin": None if state == "times" else state}
         Events.action(db, ev, by, "checkin_window", {"state": state}, note)
@@ -185,7 +191,7 @@ async def remove(svc: Events, event_id: str, entrant_id: int, by: int) -> None:
     """A director removes an entrant before the start."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await director_event(svc, db, event_id, by)
-        if ev.status != "registration":
+        if ev.status != EventStatus.REGISTRATION:
             raise Refused("the event has started: withdraw the entrant instead")
         e = await need_entrant(db, ev, entrant_id)
         Events.action(db, ev, by, "remove", {"entrant": e.id, "name": e.name}, None)
@@ -197,7 +203,7 @@ async def add_bots(svc: Events, event_id: str, bot: str, count: int, most: int, 
     event; a bot is always checked in)."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await director_event(svc, db, event_id, by)
-        if ev.status != "registration":
+        if ev.status != EventStatus.REGISTRATION:
             raise Refused("registration is closed: the event has started")
         if ev.mode != "online":
             raise Refused("bots play online events only")
@@ -218,7 +224,7 @@ async def add_bots(svc: Events, event_id: str, bot: str, count: int, most: int, 
                     bot=bot,
                     name=f"{bot.capitalize()} bot {have + k + 1}",
                     checked_in=True,
-                    status="registered",
+                    status=EntrantStatus.REGISTERED,
                     created_at=now(),
                 )
             )
@@ -229,7 +235,7 @@ async def seed(svc: Events, event_id: str, by_rating: bool, given: Sequence[int]
     first; ``by_rating`` fills the order from the ratings instead."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await director_event(svc, db, event_id, by)
-        if ev.status != "registration":
+        if ev.status != EventStatus.REGISTRATION:
             raise Refused("the draw is made: seeds are fixed")
         rows = (await db.scalars(select(Entrant).where(Entrant.event_id == event_id))).all()
         if by_rating:

@@ -15,7 +15,7 @@ from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import get_spec
 from boneyard.server.errors import NotAllowed, NotFound, Refused
 from boneyard.server.events.notify import Notes
-from boneyard.server.events.service import ACTIVE, Events
+from boneyard.server.events.service import ACTIVE, LIVE, Events
 from boneyard.server.events.settings import (
     BEFORE_START_ONLY,
     DEFAULTS,
@@ -31,7 +31,6 @@ from boneyard.store.statuses import EventStatus
 from boneyard.tournament import Schedule, TournamentError
 
 COLUMNS = ("name", "game", "format", "mode", "schedule", "cap", "starts_at", "rated")
-LIVE = ("registration", "running", "paused")
 
 
 def aware(t: datetime | None) -> datetime | None:
@@ -132,7 +131,7 @@ async def create(svc: Events, given: dict[str, Any], by: int) -> str:
         schedule="",
         settings={},
         cap=64,
-        status="registration",
+        status=EventStatus.REGISTRATION,
         director_id=by,
         rated=True,
         created_at=now(),
@@ -154,7 +153,7 @@ async def edit(svc: Events, event_id: str, given: dict[str, Any], by: int) -> No
         await svc.need_director(db, ev, by)
         if ev.status not in LIVE:
             raise Refused(f"the event is {ev.status}: nothing to change")
-        apply_settings(ev, given, started=ev.status != "registration")
+        apply_settings(ev, given, started=ev.status != EventStatus.REGISTRATION)
         Events.action(db, ev, by, "edit", {"fields": sorted(given)}, None)
     svc.wake_scheduler.set()
 

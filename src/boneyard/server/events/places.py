@@ -10,14 +10,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.server import validation
 from boneyard.server.errors import NotFound, Refused
-from boneyard.server.events.entry import enter, entrant_of, late_entry, may_enter
-from boneyard.server.events.service import Events, seat_of
+from boneyard.server.events.entry import enter_person, entrant_of, late_entry, may_enter
+from boneyard.server.events.service import LIVE, Events, seat_of
 from boneyard.server.tables.clock import now
 from boneyard.store.event_queries import entrant_games_in_play
 from boneyard.store.events import Entrant, Event, EventOffer
 from boneyard.store.models import User
 from boneyard.store.seats import Seat
-from boneyard.store.statuses import EntrantStatus, OfferStatus
+from boneyard.store.statuses import EntrantStatus, EventStatus, OfferStatus
 
 Moves = list[tuple[str | None, int]]
 """The live tables and seats where a replaced entrant plays."""
@@ -32,7 +32,7 @@ def offered(db: AsyncSession, ev: Event, entrant: int | None, username: str, not
             event_id=ev.id,
             entrant_id=entrant,
             username=username,
-            status="pending",
+            status=OfferStatus.PENDING,
             note=note or None,
             created_at=now(),
         )
@@ -72,7 +72,7 @@ async def invite(svc: Events, event_id: str, username: str, note: str, by: int) 
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await svc.need_event(db, event_id)
         await svc.need_director(db, ev, by)
-        if ev.status != "registration" and not late_entry(ev):
+        if ev.status != EventStatus.REGISTRATION and not late_entry(ev):
             raise Refused("the event has started: it takes no new entrants")
         offered(db, ev, None, username, note)
         Events.action(db, ev, by, "invite", {"to": username}, note)
@@ -98,7 +98,7 @@ async def take_place(
         e.user_id, e.bot = None, bot
         e.name = f"{bot.capitalize()} bot ({old})"[:40]
         e.checked_in = True
-    if ev.status != "registration":
+    if ev.status != EventStatus.REGISTRATION:
         e.status, e.checked_in = EntrantStatus.PLAYING, True
     rows = await entrant_games_in_play(db, ev.id, e.id)
     Events.action(db, ev, by, "replace", {"entrant": e.id, "was": old, "now": e.name}, note)
@@ -135,7 +135,12 @@ async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Any) 
     """The pending offer to ``user`` (404 otherwise, whoever it is to)."""
     offer = await db.get(EventOffer, offer_id)
     mine = offer is not None and user.username is not None and offer.username == user.username
-    if offer is None or offer.event_id != event_id or not mine or offer.status != "pending":
+    if (
+        offer is None
+        or offer.event_id != event_id
+        or not mine
+        or offer.status != OfferStatus.PENDING
+    ):
         raise NotFound("no such offer")
     return offer
 
@@ -148,7 +153,7 @@ async def accept(svc: Events, event_id: str, offer_id: int, user: Any) -> None:
             ev = await svc.need_event(db, event_id)
             if await svc.is_director(db, ev, user.id):
                 raise Refused("a director runs the event and does not play in it")
-            if ev.status not in ("registration", "running", "paused"):
+            if ev.status not in LIVE:
                 raise Refused(f"the event is {ev.status}")
             if await entrant_of(db, event_id, user.id) is not None:
                 raise Refused("you are already an entrant of this event")
@@ -168,16 +173,7 @@ async def taken(
     """The entrant ``person`` becomes by accepting ``offer``: a new one (an invitation,
     checked in) or the one whose place was offered."""
     if offer.entrant_id is None:
-        e = Entrant(
-            event_id=ev.id,
-            user_id=person.id,
-            name=person.display_name,
-            checked_in=True,
-            status="registered",
-            created_at=now(),
-        )
-        await enter(db, ev, e)
-        return e, []
+        return await enter_person(db, ev, person, checked_in=True), []
     found = await db.get(Entrant, offer.entrant_id)
     if found is None:
         raise NotFound("no such offer")

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.server.errors import NotFound, Refused
-from boneyard.server.events.service import ACTIVE, Events, history
+from boneyard.server.events.service import ACTIVE, RUNNING, Events, history
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Event, EventAction, EventGame
 from boneyard.store.statuses import EventStatus, MatchGameStatus
@@ -51,7 +51,7 @@ async def running_or_finished(svc: Events, db: AsyncSession, event_id: str, by: 
     """The event, started (perhaps finished), which ``by`` directs."""
     ev = await svc.need_event(db, event_id)
     await svc.need_director(db, ev, by)
-    if ev.bracket is None or ev.status not in ("running", "paused", "finished"):
+    if ev.bracket is None or ev.status not in (*RUNNING, EventStatus.FINISHED):
         raise Refused(f"the event is {ev.status}, not in play")
     return ev
 
@@ -192,7 +192,7 @@ async def settle(svc: Events, db: AsyncSession, ev: Event) -> None:
     t = await svc.rebuild(db, ev)
     await svc.check_consistent(db, ev, t)
     ev.bracket = t.to_json()
-    if ev.status == "finished" and not t.is_over:
+    if ev.status == EventStatus.FINISHED and not t.is_over:
         ev.status, ev.finished_at = EventStatus.RUNNING, None
 
 

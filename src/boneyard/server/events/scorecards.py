@@ -125,7 +125,7 @@ async def card_of(
     g = await db.get(EventGame, game_id)
     if g is None or g.event_id != event_id:
         raise NotFound("no such game")
-    if g.status != "reported":
+    if g.status != MatchGameStatus.REPORTED:
         raise Refused(f"that game is {g.status}, not awaiting a signature")
     a = await db.get(Entrant, g.side_a)
     b = await db.get(Entrant, g.side_b)

@@ -50,6 +50,8 @@ ACTIVE = (
 GONE = (EntrantStatus.NO_SHOW, EntrantStatus.WITHDRAWN)
 """Entrants whose matches are forfeited at once."""
 RUNNING = (EventStatus.RUNNING, EventStatus.PAUSED)
+LIVE = (EventStatus.REGISTRATION, *RUNNING)
+"""Events not over: still taking entrants, or in play."""
 
 
 def seat_of(e: Entrant) -> Seat:
@@ -297,7 +299,7 @@ class Events:
             match_id=match_id,
             number=number,
             kind=kind,
-            status="playing",
+            status=MatchGameStatus.PLAYING,
             side_a=a,
             side_b=b,
             seat_a=0,

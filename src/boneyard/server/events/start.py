@@ -59,7 +59,7 @@ async def start(svc: Events, event_id: str, user_id: int | None) -> None:
             ev = await db.get(Event, event_id, with_for_update=True) if found else None
             if ev is None:
                 raise NotFound("no such event")
-            if ev.status != "registration":
+            if ev.status != EventStatus.REGISTRATION:
                 raise Refused(f"the event is {ev.status}: it cannot start")
             entrants = (
                 await db.scalars(

@@ -213,7 +213,7 @@ class Lobby:
         if len(table_id) <= 32 and storable(table_id):
             async with self.tables.sessions() as db:
                 status = await repo.status_of(db, table_id)
-            if status == "broken":
+            if status == TableStatus.BROKEN:
                 raise Gone(
                     "this game could not be restored after a server change: the operator "
                     "has been told",
