@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 
 from boneyard.store.models import GameTable, TablePlayer
+from boneyard.store.statuses import TableStatus
 
 RUNNING = ("open", "playing")
 """The statuses of a table not yet over."""
@@ -45,7 +46,7 @@ async def count_created(db: AsyncSession, user_id: int, *, bot_only: bool) -> in
     if bot_only:
         q = q.where(GameTable.status.in_(RUNNING), GameTable.bot_only.is_(True))
     else:
-        q = q.where(GameTable.status == "open")
+        q = q.where(GameTable.status == TableStatus.OPEN)
     return int(await db.scalar(q) or 0)
 
 
@@ -77,7 +78,7 @@ async def history(
     the ``broken`` ones."""
     where = [TablePlayer.user_id == user_id, _visible(user_id, viewer)]
     if not broken:
-        where.append(GameTable.status != "broken")
+        where.append(GameTable.status != TableStatus.BROKEN)
     rows = await db.execute(
         select(GameTable, TablePlayer.seat)
         .options(defer(GameTable.record))  # (large; read only when needed)
@@ -91,17 +92,7 @@ async def history(
 
 async def played_per_game(db: AsyncSession, user_id: int, viewer: int | None) -> dict[str, int]:
     """Finished games ``user_id`` played, per game, of the tables ``viewer`` may see."""
-    rows = await db.execute(
-        select(GameTable.game, func.count())
-        .join(TablePlayer, TablePlayer.table_id == GameTable.id)
-        .where(
-            TablePlayer.user_id == user_id,
-            _visible(user_id, viewer),
-            GameTable.status == "over",
-        )
-        .group_by(GameTable.game)
-    )
-    return {game: int(n) for game, n in rows.all()}
+    return await _per_game(db, user_id, viewer, func.count())
 
 
 async def won_per_game(db: AsyncSession, user_id: int, viewer: int | None) -> dict[str, int]:
@@ -112,13 +103,21 @@ async def won_per_game(db: AsyncSession, user_id: int, viewer: int | None) -> di
     partners = result["partnerships"].as_boolean()
     seat = TablePlayer.seat
     won = or_(winner == seat, and_(partners.is_(True), winner % 2 == seat % 2))
+    return await _per_game(db, user_id, viewer, func.sum(case((won, 1), else_=0).cast(Integer)))
+
+
+async def _per_game(
+    db: AsyncSession, user_id: int, viewer: int | None, counted: Any
+) -> dict[str, int]:
+    """``counted`` (an aggregate) over the finished tables of ``user_id`` that ``viewer`` may
+    see, per game."""
     rows = await db.execute(
-        select(GameTable.game, func.sum(case((won, 1), else_=0).cast(Integer)))
+        select(GameTable.game, counted)
         .join(TablePlayer, TablePlayer.table_id == GameTable.id)
         .where(
             TablePlayer.user_id == user_id,
             _visible(user_id, viewer),
-            GameTable.status == "over",
+            GameTable.status == TableStatus.OVER,
         )
         .group_by(GameTable.game)
     )
@@ -133,7 +132,7 @@ async def without_result(db: AsyncSession, user_id: int, limit: int) -> list[str
         .join(TablePlayer, TablePlayer.table_id == GameTable.id)
         .where(
             TablePlayer.user_id == user_id,
-            GameTable.status == "over",
+            GameTable.status == TableStatus.OVER,
             GameTable.settings["result"].as_string().is_(None),
         )
         .limit(limit)
@@ -164,7 +163,7 @@ async def waiting(db: AsyncSession, since: datetime, limit: int) -> Sequence[Any
     ``since``, newest first, at most ``limit``."""
     rows = await db.execute(
         select(GameTable.id, GameTable.game, GameTable.seats, GameTable.created_by)
-        .where(GameTable.status == "open", GameTable.created_at > since)
+        .where(GameTable.status == TableStatus.OPEN, GameTable.created_at > since)
         .order_by(GameTable.created_at.desc())
         .limit(limit)
     )
