@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
-from sqlalchemy.ext.asyncio import create_async_engine
 
-from bench.faults import create_database, drop_database
 from boneyard.store.db import MIGRATIONS
 from boneyard.store.events import Event
+from tests.store.helpers import migrate_to, needs_postgres, on_scratch_postgres
 
 AT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
@@ -71,13 +67,6 @@ def test_highrise_tables_and_events_stored_before_keep_the_literal_block(tmp_pat
     assert ev == {"early_block": False}
 
 
-def _migrate(conn: sa.Connection, up: bool, revision: str) -> None:
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.attributes["connection"] = conn
-    (command.upgrade if up else command.downgrade)(cfg, revision)
-
-
 def _bot_schema(conn: sa.Connection) -> tuple[bool, bool]:
     """Whether ``users.is_bot`` and the ``api_tokens`` table exist."""
     inspector = sa.inspect(conn)
@@ -88,7 +77,7 @@ def _bot_schema(conn: sa.Connection) -> tuple[bool, bool]:
 def _bot_accounts_up_down_up(conn: sa.Connection) -> list[tuple[bool, bool]]:
     seen = []
     for up, revision in ((True, "head"), (False, "0006"), (True, "head")):
-        _migrate(conn, up, revision)
+        migrate_to(conn, up, revision)
         seen.append(_bot_schema(conn))
     return seen
 
@@ -99,25 +88,9 @@ def test_bot_accounts_migrate_up_and_down_on_sqlite(tmp_path: Path) -> None:
         assert _bot_accounts_up_down_up(conn) == [(True, True), (False, False), (True, True)]
 
 
-POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
-
-
-@pytest.mark.skipif(not POSTGRES, reason="needs BONEYARD_TEST_POSTGRES_URL (.ci/run sets it)")
+@needs_postgres
 def test_bot_accounts_migrate_up_and_down_on_postgresql() -> None:
     """Revision 0007 (bot accounts) upgrades, downgrades to 0006 and upgrades again on a fresh
     PostgreSQL database;"""
-    assert POSTGRES is not None
-    url = asyncio.run(create_database(POSTGRES))
-
-    async def run() -> list[tuple[bool, bool]]:
-        engine = create_async_engine(url)
-        try:
-            async with engine.begin() as conn:
-                return await conn.run_sync(_bot_accounts_up_down_up)
-        finally:
-            await engine.dispose()
-
-    try:
-        assert asyncio.run(run()) == [(True, True), (False, False), (True, True)]
-    finally:
-        asyncio.run(drop_database(POSTGRES, url))
+    seen = on_scratch_postgres(_bot_accounts_up_down_up)
+    assert seen == [(True, True), (False, False), (True, True)]

@@ -9,26 +9,23 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import os
 import shutil
 import sqlite3
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient
 
 from bench.faults import _plain, create_database, drop_database
 from boneyard.core.records import record_from_json
 from boneyard.games import registry
 from tests.server.conftest import ROOMY, make_app, post, use
+from tests.store.helpers import POSTGRES, needs_postgres, run_sync
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "previous_release"
 MANIFEST = json.loads((FIXTURES / "manifest.json").read_text())
-POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
 Counts = dict[str, int]
 
 
@@ -132,7 +129,7 @@ def assert_kept(before: Counts, after: Counts) -> None:
     assert grew <= {"sessions"}, grew
 
 
-@pytest.mark.skipif(not POSTGRES, reason="needs BONEYARD_TEST_POSTGRES_URL (.ci/run sets it)")
+@needs_postgres
 def test_the_previous_release_postgresql_database_upgrades_with_nothing_lost() -> None:
     assert POSTGRES is not None
     url = asyncio.run(create_database(POSTGRES))
@@ -142,18 +139,9 @@ def test_the_previous_release_postgresql_database_upgrades_with_nothing_lost() -
              _plain(url)],
             check=True, capture_output=True,
         )  # fmt: skip
-        before = asyncio.run(pg_counts(url))
+        before = run_sync(url, counts_of)
         with TestClient(old_app(url)) as c:
             check_site(c, MANIFEST["postgresql"])
-        assert_kept(before, asyncio.run(pg_counts(url)))
+        assert_kept(before, run_sync(url, counts_of))
     finally:
         asyncio.run(drop_database(POSTGRES, url))
-
-
-async def pg_counts(url: str) -> Counts:
-    engine = create_async_engine(url)
-    try:
-        async with engine.connect() as conn:
-            return await conn.run_sync(counts_of)
-    finally:
-        await engine.dispose()

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -20,8 +17,8 @@ from bench.faults import create_database, drop_database
 from boneyard.store.db import MIGRATIONS, make_engine, migrate, sessionmaker, sqlite_url
 from boneyard.store.models import GameTable
 from boneyard.store.statuses import CHECKED, TableStatus
+from tests.store.helpers import POSTGRES, migrate_to, needs_postgres, on_scratch_postgres
 
-POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
 AT = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
 
 
@@ -75,7 +72,7 @@ def test_sqlite_refuses_a_status_outside_its_enum(tmp_path: Path) -> None:
     assert "ck_game_tables_status" in said[0] and "ck_table_log_kind" in said[3]
 
 
-@pytest.mark.skipif(not POSTGRES, reason="needs BONEYARD_TEST_POSTGRES_URL (.ci/run sets it)")
+@needs_postgres
 def test_postgresql_refuses_a_status_outside_its_enum() -> None:
     assert POSTGRES is not None
     url = asyncio.run(create_database(POSTGRES))
@@ -88,13 +85,9 @@ def test_postgresql_refuses_a_status_outside_its_enum() -> None:
 
 
 def _checks_up_down_up(conn: sa.Connection) -> list[set[str]]:
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.attributes["connection"] = conn
     seen = []
-    for step, revision in ((command.upgrade, "head"), (command.downgrade, "0007"),
-                           (command.upgrade, "head")):  # fmt: skip
-        step(cfg, revision)
+    for up, revision in ((True, "head"), (False, "0007"), (True, "head")):
+        migrate_to(conn, up, revision)
         inspector = sa.inspect(conn)
         seen.append({c["name"] for t, _ in CHECKED for c in inspector.get_check_constraints(t)})
     return seen
@@ -108,20 +101,6 @@ def test_the_checks_go_and_come_back_with_the_migration_on_sqlite(tmp_path: Path
         assert _checks_up_down_up(conn) == [WANTED, set(), WANTED]
 
 
-@pytest.mark.skipif(not POSTGRES, reason="needs BONEYARD_TEST_POSTGRES_URL (.ci/run sets it)")
+@needs_postgres
 def test_the_checks_go_and_come_back_with_the_migration_on_postgresql() -> None:
-    assert POSTGRES is not None
-    url = asyncio.run(create_database(POSTGRES))
-
-    async def run() -> list[set[str]]:
-        engine = create_async_engine(url)
-        try:
-            async with engine.begin() as conn:
-                return await conn.run_sync(_checks_up_down_up)
-        finally:
-            await engine.dispose()
-
-    try:
-        assert asyncio.run(run()) == [WANTED, set(), WANTED]
-    finally:
-        asyncio.run(drop_database(POSTGRES, url))
+    assert on_scratch_postgres(_checks_up_down_up) == [WANTED, set(), WANTED]
