@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 
 from boneyard.core.records import record_from_json
 from boneyard.games.registry import get_spec
+from boneyard.server.tables.commands import Inspect
 from tests.server.conftest import make_app, post, register, use
 
 SCALE = 0.01  # a 30-second clock runs 0.3 s
@@ -152,15 +153,15 @@ def test_the_replaced_person_takes_the_seat_back_with_a_fresh_clock(db_path: str
 
 
 def my_clock(c: TestClient, tid: str) -> dict[str, Any]:
-    """Ann's clock once it runs (the bot may lead), read under the table's lock (a view built
-    while a move is being committed may still count from the entry before)."""
+    """Ann's clock once it runs (the bot may lead), read by the table's actor between two
+    commands (a view built while a move is being committed may still count from the entry
+    before)."""
     with c.websocket_connect(f"/ws/tables/{tid}") as ws:
         receive_until(ws, lambda m: m.get("moves") and m["clock"]["seat"] == 0)
     table = live(c, tid)
 
     async def status() -> Any:
-        async with table.lock:
-            return table.clock.status(table)
+        return await table.ask(Inspect(c.app.state.tables.clock.status))  # type: ignore[attr-defined]
 
     out = dict(c.portal.call(status))  # type: ignore[union-attr]
     assert out["seat"] == 0

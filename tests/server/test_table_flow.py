@@ -206,7 +206,7 @@ def test_the_hands_end_stays_until_everyone_continues(db_path: str) -> None:
             assert 50 < end["deadline"] - msg["server_time"] <= 60
             assert table.state.awaiting_deal and table.hands_dealt() == 1  # not dealt yet
             entry = log[end["entry"]]
-            record = table.record()
+            record = tableview.record(table)
             assert entry["type"] == "hand_end"
             assert [sorted(h) for h in entry["hands"]] == [sorted(h) for h in kept(record, entry)]
             assert msg["view"]["layout"], "the final board is still there"
@@ -290,7 +290,7 @@ def test_resigning_a_two_player_game_gives_the_opponent_the_win(db_path: str) ->
         assert msg["result"]["winner"] == 1 and msg["result"]["reason"] == "resign"
         assert msg["moves"] == [] and msg["log"]["entries"][-1]["text"] == "ann resigned: bob wins."
         table = live(c, tid)
-        assert table.status == "over" and table.record()["meta"]["ending"]["winner"] == 1
+        assert table.status == "over" and tableview.record(table)["meta"]["ending"]["winner"] == 1
         use(c, bob)
         assert post(c, f"/api/tables/{tid}/again").status_code == 200
         # Both are people: rated, the resigner as the loser.
@@ -318,7 +318,7 @@ def test_resigning_with_three_players_leaves_the_seat_to_a_bot_placed_last(db_pa
             ws.send_json({"type": "reclaim"})
             assert "a bot plays no seat of yours" in error_of(ws)["message"]
         table = live(c, tid)
-        assert table.seats[0].resigned and table.result().winner != 0
+        assert table.seats[0].resigned and tableview.table_result(table).winner != 0
         assert table.settings["seat_changes"][0]["event"] == "resigned"
         assert any(e["type"] == "seat" and "resigned" in e["text"] for e in table.movelog.entries)
 
@@ -576,7 +576,7 @@ def test_the_guided_first_hand_hints_at_each_step(db_path: str) -> None:
 
 
 def test_the_leaderboard_lists_people_on_a_familiar_scale(db_path: str) -> None:
-    from boneyard.server.tables.manager import now
+    from boneyard.server.tables.live import now
     from boneyard.store.events import PlayerRating
 
     with TestClient(make_app(db_path)) as c:
@@ -619,7 +619,7 @@ def test_a_bot_that_says_it_answers_at_once_is_asked_on_the_loop(
     import asyncio
 
     from boneyard.bots import GreedyBot
-    from boneyard.server.tables import manager
+    from boneyard.server.tables import live as live_table
 
     where: dict[bool, list[bool]] = {True: [], False: []}
 
@@ -639,7 +639,7 @@ def test_a_bot_that_says_it_answers_at_once_is_asked_on_the_loop(
             bot.blocks = True  # type: ignore[misc]
         return bot
 
-    monkeypatch.setattr(manager, "make", make)
+    monkeypatch.setattr(live_table, "make", make)
     with TestClient(make_app(db_path)) as c:
         c.get("/api/me")
         register(c, "watcher")

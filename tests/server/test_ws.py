@@ -173,18 +173,19 @@ def test_each_seat_view_is_built_once_for_all_its_sockets(
 ) -> None:
     """Two spectators and a player with two tabs: a move builds one view per seat (three), and
     the sockets of one seat get the same frame; nobody gets another seat's."""
-    from boneyard.server.tables.manager import LiveTable
+    from boneyard.server.tables import tableview
+    from boneyard.server.tables.live import LiveTable
 
     tid, ann, bob = two_player_table(client)
     live = client.app.state.tables.live[tid]  # type: ignore[attr-defined]
     built: list[int | None] = []
-    view = LiveTable.view
+    view = tableview.view
 
-    def counted(self: LiveTable, seat: int | None, full_log: bool = True) -> Any:
+    def counted(table: LiveTable, seat: int | None, clock: Any, full_log: bool = True) -> Any:
         built.append(seat)
-        return view(self, seat, full_log)
+        return view(table, seat, clock, full_log)
 
-    monkeypatch.setattr(LiveTable, "view", counted)
+    monkeypatch.setattr(tableview, "view", counted)
     with (
         socket(client, None, tid) as s1,
         socket(client, None, tid) as s2,

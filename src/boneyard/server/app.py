@@ -35,11 +35,11 @@ from boneyard.server.settings import SiteSettings
 from boneyard.server.tables.between import HAND_PAUSE
 from boneyard.server.tables.broadcast import make_broadcaster
 from boneyard.server.tables.chat import Chat
-from boneyard.server.tables.clock import TurnClock
 from boneyard.server.tables.endings import Endings
+from boneyard.server.tables.live import CLAIM_AFTER
 from boneyard.server.tables.manager import DB_ERRORS, SEED_WINDOW, TableManager
 from boneyard.server.tables.router import router as tables_router
-from boneyard.server.tables.tableview import CLAIM_AFTER
+from boneyard.server.tables.seating import Seating
 from boneyard.server.tables.ws import TableSocket
 from boneyard.server.webfiles import WEB
 from boneyard.server.workers import Workers
@@ -102,6 +102,7 @@ def create_app(
         bot_pace=bot_pace,
         hand_pause=hand_pause,
         claim_after=claim_after,
+        clock_scale=clock_scale,
     )
     rate = Limits(storage_for(shared), limits)
     accounts = Accounts(sessions, cfg, rate)
@@ -110,7 +111,8 @@ def create_app(
     workers = Workers(cfg)
     replays = Replays(workers, rate, tables.metrics)
     analyses = Analyses(workers, cfg.analysis_worlds, rate, tables.metrics)
-    tables.clock = turn_clock = TurnClock(tables, clock_scale)
+    turn_clock = tables.clock
+    Seating(tables)  # (the seat commands: join, abandon, reclaim, reseat)
     table_chat = Chat(sessions, rate, tables)
     event_site = EventSite(tables, sessions, accounts, ERRORS)
 
@@ -158,7 +160,7 @@ def create_app(
     app.include_router(ratings_router)  # (its /leaderboard page before the events' pages)
     app.include_router(event_site.router)
     local = Limits(LocalStorage(), limits)  # per-socket counters: a socket lives in one process
-    socket = TableSocket(tables, accounts, table_chat, turn_clock, rate, local, endings)
+    socket = TableSocket(tables, accounts, table_chat, rate, local)
     app.include_router(tables_router(tables, socket, table_chat, endings, deps.need_user, ERRORS))
     app.include_router(site.router)
     app.include_router(profiles_router)

@@ -19,7 +19,7 @@ from boneyard.server.accounts.service import Accounts, Me
 from boneyard.server.lobby.service import Lobby
 from boneyard.server.ratelimit import Limits
 from boneyard.server.tables import access
-from boneyard.server.tables.manager import LiveTable
+from boneyard.server.tables.live import LiveTable
 from boneyard.server.workers import Workers
 
 

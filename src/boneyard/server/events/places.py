@@ -13,6 +13,7 @@ from boneyard.server.errors import NotFound, Refused
 from boneyard.server.events.entry import enter_person, entrant_of, late_entry, may_enter
 from boneyard.server.events.service import LIVE, Events, seat_of
 from boneyard.server.tables.clock import now
+from boneyard.server.tables.commands import Reseat
 from boneyard.store.event_queries import entrant_games_in_play
 from boneyard.store.events import Entrant, Event, EventOffer
 from boneyard.store.models import User
@@ -121,14 +122,7 @@ async def reseat(svc: Events, table_id: str, seat_no: int, seat: Seat) -> None:
     table = await svc.tables.get(table_id)
     if table is None:
         return
-    async with table.lock:
-        await svc.tables.refresh_shared(table)
-        seats = list(table.seats)
-        seats[seat_no] = seat
-        await svc.tables.save_seats(table, seats)
-        table.make_bots()
-        await table.broadcast()
-    svc.tables.schedule_bots(table)
+    await table.ask(Reseat(seat_no, seat))  # (tables.seating)
 
 
 async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Any) -> EventOffer:

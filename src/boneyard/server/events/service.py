@@ -26,7 +26,8 @@ from boneyard.server.errors import NotAllowed, NotFound, Refused
 from boneyard.server.events.notify import Notes
 from boneyard.server.events.settings import clock_rule, rebuilt, setting
 from boneyard.server.tables.clock import ClockIn, aware, clock_settings, now
-from boneyard.server.tables.manager import LiveTable, TableManager
+from boneyard.server.tables.live import LiveTable
+from boneyard.server.tables.manager import TableManager
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
 from boneyard.store.models import GameTable
 from boneyard.store.seats import BotSeat, PersonSeat, Seat
@@ -278,7 +279,7 @@ class Events:
 
     def halt_later(self, table_id: str, why: str) -> None:
         """Stop a table whose game no longer counts (in the background: it waits for the
-        table's lock, never while this event's commit holds it up)."""
+        table's actor, never while this event's commit holds it up)."""
         self.tables.spawn(self.tables.halt(table_id, why))
 
     async def _start_table(self, event_id: str, tid: str) -> None:

@@ -24,7 +24,8 @@ from boneyard.server.events import (
 from boneyard.server.events.context import Context
 from boneyard.server.events.timeouts import on_timeout
 from boneyard.server.ratings import store as ratings_store
-from boneyard.server.tables.manager import LiveTable, TableManager
+from boneyard.server.tables.live import LiveTable
+from boneyard.server.tables.manager import TableManager
 from boneyard.store.events import Event, EventGame
 
 log = logging.getLogger("boneyard.events")

@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from boneyard.server.events.service import Events, history
 from boneyard.server.tables.clock import now
-from boneyard.server.tables.manager import LiveTable
+from boneyard.server.tables.live import LiveTable
 from boneyard.store.events import Event, EventGame
 from boneyard.store.statuses import EventStatus, MatchGameStatus
 from boneyard.tournament import event_from_json

@@ -10,7 +10,7 @@ from boneyard.core.protocol import JSON
 from boneyard.server.deps import LobbyDep, NeedUser, TableDep, VisibleTable
 from boneyard.server.errors import ERRORS, NotAllowed, Refused
 from boneyard.server.lobby.schemas import JoinIn, QuickIn, SeatIn, TableIn
-from boneyard.server.tables import access
+from boneyard.server.tables import access, tableview
 
 router = APIRouter(responses=ERRORS)
 
@@ -78,6 +78,6 @@ async def record(table: VisibleTable) -> JSONResponse:
     if table.state is None or not table.ended:
         raise Refused("the record is available once the game is over")
     return JSONResponse(
-        table.record(),
+        tableview.record(table),
         headers={"Content-Disposition": f'attachment; filename="boneyard-{table.id}.json"'},
     )

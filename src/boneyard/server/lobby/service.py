@@ -27,7 +27,9 @@ from boneyard.server.lobby.sitebots import check_site_bot, site_bots
 from boneyard.server.ratelimit import TooMany
 from boneyard.server.tables import access
 from boneyard.server.tables.clock import DEFAULT_GRACE, DEFAULT_PER_MOVE, ClockIn, clock_settings
-from boneyard.server.tables.manager import LiveTable, TableManager, first_commitment, now
+from boneyard.server.tables.commands import Join
+from boneyard.server.tables.live import LiveTable, now
+from boneyard.server.tables.manager import TableManager, first_commitment
 from boneyard.server.validation import storable
 from boneyard.store import tables as repo
 from boneyard.store.models import GameTable
@@ -223,21 +225,7 @@ class Lobby:
     async def take_seat(self, table: LiveTable, seat: int, user: Me) -> None:
         """Seat ``user`` at open seat ``seat`` (a seat kept for a bot account: only that one),
         or :class:`Refused` with the reason."""
-        async with table.lock:
-            await self.tables.refresh_shared(table)  # another process may have seated someone
-            if table.status != TableStatus.OPEN:
-                raise Refused("the game has already started")
-            if any(s.user_id == user.id for s in table.seats):
-                raise Refused("you already have a seat at this table")
-            if seat >= len(table.seats) or table.seats[seat].kind != SeatKind.OPEN:
-                raise Refused("that seat is not free")
-            kept = table.seats[seat].invited
-            if kept and kept.user_id != user.id:
-                raise Refused(f"that seat is kept for the bot {kept.name}")
-            seats = list(table.seats)
-            seats[seat] = PersonSeat(user_id=user.id, name=user.display_name)
-            await self.tables.save_seats(table, seats)
-            await table.broadcast()
+        await table.ask(Join(seat, user.id, user.display_name))  # (tables.seating)
 
     async def my_games(self, user: Me) -> list[JSON]:
         """``user``'s tables, newest first (from the per-person index)."""

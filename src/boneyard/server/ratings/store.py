@@ -22,7 +22,8 @@ from sqlalchemy import ColumnElement, String, cast, func, literal, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.core.protocol import GameResult
-from boneyard.server.tables.manager import LiveTable, now
+from boneyard.server.tables import tableview
+from boneyard.server.tables.live import LiveTable, now
 from boneyard.store.events import PlayerRating
 from boneyard.store.models import User
 from boneyard.store.seats import Seat
@@ -95,7 +96,7 @@ async def rate_table(
 ) -> bool:
     """Update the ratings after ``table``'s game ended; false when the game is not rated (see
     the module docstring; ``rate_bots``: the operator's ``rate_bot_games``)."""
-    result: GameResult | None = table.result()
+    result: GameResult | None = tableview.table_result(table)
     if result is None:
         return False
     held = [holder(s) for s in table.seats]

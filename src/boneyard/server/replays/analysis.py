@@ -35,7 +35,8 @@ from boneyard.server.metrics import Metrics
 from boneyard.server.ratelimit import Limits
 from boneyard.server.replays import jobs
 from boneyard.server.replays.service import run_job
-from boneyard.server.tables.manager import LiveTable
+from boneyard.server.tables import tableview
+from boneyard.server.tables.live import LiveTable
 from boneyard.server.workers import Busy, TooSlow, Workers, encode
 
 log = logging.getLogger("boneyard.server.replays.analysis")
@@ -124,7 +125,7 @@ class Analyses:
         """The analysis of ``seat`` at a finished table, as JSON lines (see :meth:`lines`)."""
         if table.state is None or not table.state.is_over:
             raise Refused("the analysis is available once the game is over")
-        record = table.record()
+        record = tableview.record(table)
         if seat >= len(record.get("seats") or []):
             raise Refused(f"there is no seat {seat + 1} at this table")
         return await self.lines(jobs.canonical(record), seat, address)

@@ -18,7 +18,9 @@ from boneyard.server.metrics import Metrics
 from boneyard.server.ratelimit import Limits
 from boneyard.server.replays import jobs
 from boneyard.server.replays.steps import hand_ends
-from boneyard.server.tables.manager import LiveTable
+from boneyard.server.tables import tableview
+from boneyard.server.tables.commands import Inspect
+from boneyard.server.tables.live import LiveTable
 from boneyard.server.workers import Busy as WorkersBusy
 from boneyard.server.workers import TooSlow, Workers
 
@@ -61,7 +63,9 @@ class Replays:
             raise Refused("the replay is available once the game is over")
         body = self.cache.get(table.id)
         if body is None:
-            body = await run_job(self.workers, self.metrics, jobs.replay, table.record(), table.id)
+            body = await run_job(
+                self.workers, self.metrics, jobs.replay, tableview.record(table), table.id
+            )
             assert isinstance(body, bytes)
             self.cache[table.id] = body
         return body
@@ -70,8 +74,7 @@ class Replays:
         """The ends (winner, award, scores) of the hands ``table`` has finished."""
         key = (table.id, table.version)
         if key not in self.ends:
-            async with table.lock:
-                self.ends[key] = hand_ends(table)
+            self.ends[key] = await table.ask(Inspect(hand_ends))  # (not mid-commit)
         return self.ends[key]
 
     async def upload(self, body: bytes, address: str) -> bytes:

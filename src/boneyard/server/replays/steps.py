@@ -21,10 +21,10 @@ from boneyard.core.errors import RecordError
 from boneyard.core.protocol import JSON, GameState
 from boneyard.core.records import Record, record_from_json
 from boneyard.games.registry import get_spec
-from boneyard.server.tables import handend
+from boneyard.server.tables import handend, tableview
 
 if TYPE_CHECKING:
-    from boneyard.server.tables.manager import LiveTable
+    from boneyard.server.tables.live import LiveTable
 
 MAX_EVENTS = 5_000
 """Events in one replayed record (the longest real games have a few hundred)."""
@@ -135,7 +135,7 @@ def hand_ends(table: LiveTable) -> list[JSON]:
     st = table.state
     if st is None:
         return []
-    record = record_from_json(table.record())
+    record = record_from_json(tableview.record(table))
     out: list[JSON] = []
     lines: Iterator[JSON] = get_spec(table.game).replay(record)
     for line in lines:

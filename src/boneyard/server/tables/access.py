@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import secrets
 
-from fastapi import HTTPException
-
 from boneyard.core.protocol import JSON
-from boneyard.server.tables.manager import LiveTable
+from boneyard.server.errors import NotFound
+from boneyard.server.tables.live import LiveTable
 
 MAX_TOKEN = 100
 """The longest invite token looked at (longer ones are refused unread)."""
@@ -54,9 +53,9 @@ def may_see(table: LiveTable, user_id: int | None, invite: str | None) -> bool:
 
 
 def check_access(table: LiveTable, user_id: int | None, invite: str | None) -> None:
-    """HTTP 404 "no such table" unless :func:`may_see`."""
+    """:class:`NotFound` ("no such table": 404) unless :func:`may_see`."""
     if not may_see(table, user_id, invite):
-        raise HTTPException(404, "no such table (a private table opens with its invite link)")
+        raise NotFound("no such table (a private table opens with its invite link)")
 
 
 def invite_json(table: LiveTable) -> JSON:

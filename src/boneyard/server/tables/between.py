@@ -7,6 +7,10 @@ view carries the hand's end (the final board, every seat's remaining tiles, the 
 passed. A thrown-in deal (High Five: nobody holds a double) is not a hand's end: it is dealt
 again as before (``TableManager.arm_redeal``).
 
+:class:`Breaks` is the table's dealer between hands: it runs the ``Continue`` commands (the last
+one deals, in the same turn of the table's actor: the players see the new hand, not first a pause
+that everyone has ended) and, when the pause is over, sends the table's actor a ``Deal`` command.
+
 Fairness is unchanged (docs/fairness.md): the next hand's commitment was published with the
 previous deal, the players' seeds for it are taken until the deal, and the ended hand's server
 seed is revealed as soon as it ended. A bot-only table deals at once.
@@ -20,12 +24,19 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from boneyard.core.errors import IllegalActionError
+from boneyard.server.tables.actor import Command
+from boneyard.server.tables.broadcast import Broadcaster
+from boneyard.server.tables.commands import Continue, ContinuedElsewhere, Deal
 
 if TYPE_CHECKING:
-    from boneyard.server.tables.manager import LiveTable, TableManager
+    from boneyard.server.tables.live import LiveTable
+
+Ask = Callable[["LiveTable", Command], Awaitable[Any]]
+Dealer = Callable[["LiveTable", Deal], Awaitable[None]]
 
 HAND_PAUSE = 20.0
 """Seconds the next deal waits at most for everyone to press Continue."""
@@ -52,10 +63,16 @@ def hand_ended(table: LiveTable) -> bool:
 
 
 class Breaks:
-    """The hand-end pauses of one :class:`TableManager`'s tables."""
+    """The hand-end pauses of the live tables: ``ask`` sends a table's actor a command, ``deal``
+    is the handler of its ``Deal`` (run inside a ``Continue``), ``broadcaster`` tells the other
+    processes who continued."""
 
-    def __init__(self, manager: TableManager, pause: float = HAND_PAUSE) -> None:
-        self.manager = manager
+    def __init__(
+        self, ask: Ask, deal: Dealer, broadcaster: Broadcaster, pause: float = HAND_PAUSE
+    ) -> None:
+        self.ask = ask
+        self.deal = deal
+        self.broadcaster = broadcaster
         self.pause = pause
         self.timers: dict[str, asyncio.Task[None]] = {}
 
@@ -83,7 +100,7 @@ class Breaks:
         if delay > 0:
             await asyncio.sleep(delay)
         self.timers.pop(table.id, None)
-        await self.manager.deal_awaited(table)
+        await self.ask(table, Deal())
 
     def resume(self, table: LiveTable) -> bool:
         """After a load or a catch-up: a table that waits after a hand's end waits on (counted
@@ -108,46 +125,42 @@ class Breaks:
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
 
-    async def press(self, table: LiveTable, seat: int | None, hand: Any) -> None:
-        """``seat`` pressed Continue after hand ``hand``: deal when every person has.
+    async def press(self, table: LiveTable, c: Continue) -> None:
+        """``c.seat`` pressed Continue after hand ``c.hand`` (the command's handler).
 
         Raises :class:`IllegalActionError` with the reason (nothing changed)."""
-        async with table.lock:
-            if seat is None:
-                raise IllegalActionError("only a seated player presses Continue")
-            if not isinstance(hand, int) or isinstance(hand, bool):
-                raise IllegalActionError('"hand" must be the number of the hand that ended')
-            if table.break_until is None or not hand_ended(table):
-                raise IllegalActionError("no hand is waiting to be continued")
-            st = table.state
-            assert st is not None
-            if hand != st.hands_dealt - 1:
-                raise IllegalActionError(f"hand {hand} is not the hand that just ended")
-            table.continued.add(seat)
-            done = set(people(table)) <= table.continued
-            if not done:
-                await table.broadcast()
-        await self.manager.broadcaster.publish(
-            table.id, {"type": "continued", "hand": hand, "seat": seat}, local=False
-        )
-        if done:
-            await self.manager.deal_awaited(table)
+        seat, hand = c.seat, c.hand
+        if seat is None:
+            raise IllegalActionError("only a seated player presses Continue")
+        if not isinstance(hand, int) or isinstance(hand, bool):
+            raise IllegalActionError('"hand" must be the number of the hand that ended')
+        if table.break_until is None or not hand_ended(table):
+            raise IllegalActionError("no hand is waiting to be continued")
+        st = table.state
+        assert st is not None
+        if hand != st.hands_dealt - 1:
+            raise IllegalActionError(f"hand {hand} is not the hand that just ended")
+        table.continued.add(seat)
+        message = {"type": "continued", "hand": hand, "seat": seat}
+        await self.broadcaster.publish(table.id, message, local=False)
+        await self._deal_if_all_continued(table)
 
     async def on_continued(self, table: LiveTable, message: dict[str, Any]) -> None:
-        """Another process's Continue (broadcast): note it, deal when everyone has."""
-        seat, hand = message.get("seat"), message.get("hand")
+        """Another process's Continue (a broadcast message): a command to the table."""
+        await self.ask(table, ContinuedElsewhere(message.get("seat"), message.get("hand")))
+
+    async def pressed_elsewhere(self, table: LiveTable, c: ContinuedElsewhere) -> None:
+        """Note another process's Continue (the command's handler)."""
         st = table.state
-        if not isinstance(seat, int) or st is None or hand != st.hands_dealt - 1:
+        if not isinstance(c.seat, int) or st is None or c.hand != st.hands_dealt - 1:
             return
-        async with table.lock:
-            if table.break_until is None:
-                return
-            table.continued.add(seat)
-            done = set(people(table)) <= table.continued
-            if not done:
-                await table.broadcast()
-        if done:
-            await self.manager.deal_awaited(table)
+        if table.break_until is not None:
+            table.continued.add(c.seat)
+            await self._deal_if_all_continued(table)
+
+    async def _deal_if_all_continued(self, table: LiveTable) -> None:
+        if set(people(table)) <= table.continued:
+            await self.deal(table, Deal())
 
     async def close(self) -> None:
         """Stop the timers (on shutdown)."""

@@ -28,12 +28,13 @@ from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.server.ratelimit import Limits
 from boneyard.server.tables import protocol
-from boneyard.server.tables.manager import now
+from boneyard.server.tables.live import now
 from boneyard.store.models import ChatMessage, ChatMute, User
 from boneyard.store.upsert import insert_ignore
 
 if TYPE_CHECKING:
-    from boneyard.server.tables.manager import Client, LiveTable, TableManager
+    from boneyard.server.tables.live import Client, LiveTable
+    from boneyard.server.tables.manager import TableManager
 
 MAX_CHAT = 300
 HISTORY = 50

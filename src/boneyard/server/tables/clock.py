@@ -18,22 +18,25 @@ A table may be created with a clock (``game_tables.settings["clock"]``, e.g.
    ``meta.substitutions`` lists it (seat, hand, sequence number, bot, the person replaced).
 
 The replaced person may **take the seat back** at any time before the game ends (WebSocket
-``{"type": "reclaim"}`` or ``POST /api/tables/{id}/reclaim``); their clock then starts afresh.
+``{"type": "reclaim"}`` or ``POST /api/tables/{id}/reclaim``: boneyard.server.tables.seating);
+their clock then starts afresh.
 A disconnected person's clock keeps running (no separate rule). Deadlines are derived from
 persisted timestamps, so a restarted server resumes every clock where it was; a seat is never
 abandoned sooner than ``grace`` seconds after the server started (downtime is not the player's
 fault, and they get the warning first).
 
 ``scale`` multiplies every duration (tests run a 60-second clock in a fraction of a second).
+
+The clock reads the tables and reacts to their events (:meth:`TurnClock.react`: rearm after every
+change); it changes a table only by sending its actor a command (``Warn``, ``Abandon``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -43,11 +46,15 @@ from pydantic import BaseModel, Field
 from boneyard.bots import BOTS
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
-from boneyard.store.seats import PersonSeat, Seat
-from boneyard.store.statuses import SeatChange, TableStatus
+from boneyard.server.tables.actor import Command, TableEvent
+from boneyard.server.tables.commands import Abandon, Warn
+from boneyard.store.statuses import TableStatus
 
 if TYPE_CHECKING:
-    from boneyard.server.tables.manager import LiveTable, TableManager
+    from boneyard.server.tables.live import LiveTable
+
+Ask = Callable[["LiveTable", Command], Awaitable[Any]]
+"""Sends a table's actor a command (``TableManager.ask``)."""
 
 log = logging.getLogger("boneyard.server.tables.clock")
 
@@ -118,21 +125,24 @@ class Plan:
 
 
 class TurnClock:
-    """Runs the clocks of every table of one :class:`TableManager` (one asyncio task per table
-    whose person seat is to act).
+    """Runs the clocks of the live tables (one asyncio task per table whose person seat is to
+    act): ``tables`` lists them, ``ask`` sends one a command.
 
     ``scale`` multiplies every duration (1.0 in production).
     """
 
-    def __init__(self, manager: TableManager, scale: float = 1.0) -> None:
-        self.manager = manager
+    def __init__(
+        self, ask: Ask, tables: Callable[[], Iterable[LiveTable]], scale: float = 1.0
+    ) -> None:
+        self.ask = ask
+        self.tables = tables
         self.scale = scale
         self.started = now()
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.wakes: dict[str, asyncio.Event] = {}
         self.closed = False
         # Asked first when a seat's grace ends (events decide what a time-out means at their
-        # tables); true: handled, no bot takes the seat. Called without the table's lock.
+        # tables); true: handled, no bot takes the seat. Called outside the table's actor.
         self.on_timeout: TimeoutHook | None = None
 
     # -- the plan --------------------------------------------------------------------------------
@@ -193,8 +203,12 @@ class TurnClock:
 
     # -- the tasks -------------------------------------------------------------------------------
 
+    async def react(self, table: LiveTable, _c: Command, _e: Sequence[TableEvent]) -> None:
+        """A table changed (its actor's events): its clock is considered again."""
+        self.arm(table)
+
     def arm(self, table: LiveTable) -> None:
-        """(Re)consider the table's clock: called after every change of the table."""
+        """(Re)consider the table's clock (after a change, at start-up)."""
         if self.closed or self.settings(table) is None:
             return
         task = self.tasks.get(table.id)
@@ -209,8 +223,7 @@ class TurnClock:
     def resume_all(self) -> None:
         """Start the clocks of the tables loaded at start-up."""
         self.started = now()
-        for table in list(self.manager.live.values()):
-            table.clock = self
+        for table in list(self.tables()):
             self.arm(table)
 
     async def close(self) -> None:
@@ -237,18 +250,15 @@ class TurnClock:
                     try:
                         hook = self.on_timeout
                         if hook is None or not await hook(table, p.seat, p.version):
-                            await self._abandon(table, p)
+                            level = str((self.settings(table) or {}).get("bot") or FALLBACK_BOT)
+                            await self.ask(table, Abandon(p.seat, p.version, level))
                     except Exception:  # e.g. the database is down: try again shortly
                         log.exception("table %s: the abandonment failed", table.id)
                         await asyncio.sleep(1.0)
                     continue
                 if p.phase == "grace" and warned != (p.version, p.seat):
                     warned = (p.version, p.seat)
-                    async with table.lock:  # not while a move is being committed
-                        if self.plan(table) is not None:
-                            await self._send_all(
-                                table, {"type": "clock", "clock": self.status(table)}
-                            )
+                    await self.ask(table, Warn(p.seat, p.version))  # (not mid-commit)
                     continue
                 end = p.deadline if p.phase == "move" else p.grace_end
                 delay = max(0.0, (end - now()).total_seconds()) + 0.001
@@ -262,93 +272,12 @@ class TurnClock:
             if self.tasks.get(table.id) is asyncio.current_task():
                 del self.tasks[table.id]
 
-    @staticmethod
-    async def _send_all(table: LiveTable, message: JSON) -> None:
+    async def warn(self, table: LiveTable, c: Warn) -> None:
+        """Tell every socket that the grace of ``c.seat`` began (if it still has)."""
+        p = self.plan(table)
+        if p is None or (p.seat, p.version) != (c.seat, c.version):
+            return
+        message = {"type": "clock", "clock": self.status(table)}
         for client in list(table.clients):
             with contextlib.suppress(Exception):
                 await client.send(message)
-
-    # -- seat changes ------------------------------------------------------------------------------
-
-    async def _abandon(self, table: LiveTable, plan: Plan) -> None:
-        """The grace is over: a bot takes the seat (committed, then broadcast)."""
-        async with table.lock:
-            await self.manager.refresh_shared(table)  # (another process may have acted)
-            p = self.plan(table)
-            if (
-                p is None
-                or p.phase != "abandon"
-                or (p.seat, p.version) != (plan.seat, plan.version)
-            ):
-                return
-            cfg = self.settings(table) or {}
-            level = str(cfg.get("bot") or FALLBACK_BOT)
-            # (the replaced person's sockets now watch)
-            await self.manager.bot_takes_seat(table, p.seat, level, SeatChange.ABANDONED)
-            log.info("table %s: seat %d abandoned, %s bot plays on", table.id, p.seat, level)
-            await table.broadcast()
-        self.manager.schedule_bots(table)
-
-    async def reclaim(self, table: LiveTable, user_id: int | None) -> int:
-        """Give the replaced person their seat back; returns the seat.
-
-        Raises :class:`BoneyardError` with the reason when they cannot.
-        """
-        if user_id is None:
-            raise BoneyardError("sign in to take back a seat")
-        async with table.lock:
-            await self.manager.refresh_shared(table)
-            st = table.state
-            seat = next(
-                (
-                    i
-                    for i, s in enumerate(table.seats)
-                    if s.kind == "bot"
-                    and not s.resigned
-                    and (s.replaced.user_id if s.replaced else None) == user_id
-                ),
-                None,
-            )
-            if seat is None:
-                raise BoneyardError("a bot plays no seat of yours at this table")
-            if st is None or table.ended:
-                raise BoneyardError("the game is over")
-            old = table.seats[seat]
-            gone = old.replaced.name if old.replaced else ""
-            seats = list(table.seats)
-            at = now()
-            seats[seat] = PersonSeat(
-                user_id=user_id, name=old.name or gone, reclaimed_at=at.isoformat()
-            )
-            settings = copy.deepcopy(table.settings or {})
-            settings.setdefault("seat_changes", []).append(
-                {
-                    "event": SeatChange.RECLAIMED,
-                    "seat": seat,
-                    "hand": table.hands_dealt() - 1,
-                    "seq": table.version,
-                    "name": gone,
-                    "at": at.isoformat(),
-                }
-            )
-            await self.manager.save_seats(table, seats, settings)
-            table.bots.pop(seat, None)
-            await table.broadcast()
-        return seat
-
-
-def public_seat_name(seat: Seat) -> str | None:
-    """The name the lobby and the table show: ``bot (replacing NAME)`` for an abandoned seat.
-
-    >>> from boneyard.store.seats import BotSeat, Someone
-    >>> public_seat_name(BotSeat(bot="medium", name="Ann", replaced=Someone(user_id=1, name="Ann")))
-    'bot (replacing Ann)'
-    """
-    if seat.replaced is not None:
-        return f"bot (replacing {seat.replaced.name})"
-    return seat.name
-
-
-def substitutions(settings: dict[str, Any] | None) -> list[JSON]:
-    """The seat changes for the record's ``meta.substitutions``."""
-    return list((settings or {}).get("seat_changes") or [])

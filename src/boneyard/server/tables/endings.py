@@ -7,7 +7,7 @@
   ends with no result and no rating (status ``aborted``).
 * **Claim** (``{"type": "claim", "seat": s, "how": "win" | "bot"}``): at a table without a turn
   clock, once seat ``s``'s person has been disconnected for ``claim_after`` seconds (a minute:
-  ``tableview.CLAIM_AFTER``, or the site's ``--claim-after``): the win
+  ``live.CLAIM_AFTER``, or the site's ``--claim-after``): the win
   (two players), or a bot plays the seat until its person takes it back (like the clock's
   abandonment; ``seat_changes`` event ``handed``).
 * **Rematch** (``{"type": "rematch"}``, at the game's end): the same seats and options at a new
@@ -22,13 +22,15 @@ hears of it. Tournament tables refuse all of this: their director decides forfei
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.protocol import JSON
-from boneyard.server.tables import presence
+from boneyard.server.tables import presence, tableview
 from boneyard.server.tables.clock import DEFAULT_BOT, FALLBACK_BOT
-from boneyard.server.tables.manager import LiveTable, TableManager, now
+from boneyard.server.tables.commands import Abort, Claim, Rematch, Resign
+from boneyard.server.tables.live import LiveTable, now
+from boneyard.server.tables.manager import TableManager
 from boneyard.server.tables.tableview import abortable
 from boneyard.store.models import GameTable
 from boneyard.store.seats import BotSeat, OpenSeat, PersonSeat, Seat
@@ -72,6 +74,10 @@ class Endings:
     def __init__(self, tables: TableManager, lobby: Lobby) -> None:
         self.tables = tables
         self.lobby = lobby
+        tables.handle(Resign, self.resign)
+        tables.handle(Abort, self.abort)
+        tables.handle(Claim, self.claim)
+        tables.handle(Rematch, self.rematch)
 
     # -- checks -------------------------------------------------------------------------------
 
@@ -99,73 +105,70 @@ class Endings:
 
     # -- resign, abort, claim ------------------------------------------------------------------
 
-    async def resign(self, table: LiveTable, user_id: int | None) -> None:
-        """``user_id`` resigns (see the module docstring)."""
-        async with table.lock:
-            await self.tables.refresh_shared(table)
-            seat = self.my_seat(table, user_id)
-            self.in_play(table)
-            if len(table.seats) == 2:
-                ending = self.ending(table, "resign", seat, 1 - seat)
-                await self.finish(table, ending, TableStatus.OVER)
-            else:
-                await self.stand_in(table, seat, SeatChange.RESIGNED)
-        await self.after(table)
+    async def resign(self, table: LiveTable, c: Resign) -> None:
+        """``c.user_id`` resigns (see the module docstring)."""
+        user_id = c.user_id
+        await self.tables.refresh_shared(table)
+        seat = self.my_seat(table, user_id)
+        self.in_play(table)
+        if len(table.seats) == 2:
+            ending = self.ending(table, "resign", seat, 1 - seat)
+            await self.finish(table, ending, TableStatus.OVER)
+        else:
+            await self.stand_in(table, seat, SeatChange.RESIGNED)
 
-    async def abort(self, table: LiveTable, user_id: int | None) -> None:
-        """``user_id`` aborts the game before everyone has moved in the first hand."""
-        async with table.lock:
-            await self.tables.refresh_shared(table)
-            seat = self.my_seat(table, user_id)
-            self.in_play(table)
-            if not abortable(table):
-                raise IllegalActionError(
-                    "too late to abort: every player has moved (you may resign instead)"
-                )
-            await self.finish(table, self.ending(table, "abort", seat, None), TableStatus.ABORTED)
-        await self.after(table)
+    async def abort(self, table: LiveTable, c: Abort) -> None:
+        """``c.user_id`` aborts the game before everyone has moved in the first hand."""
+        user_id = c.user_id
+        await self.tables.refresh_shared(table)
+        seat = self.my_seat(table, user_id)
+        self.in_play(table)
+        if not abortable(table):
+            raise IllegalActionError(
+                "too late to abort: every player has moved (you may resign instead)"
+            )
+        await self.finish(table, self.ending(table, "abort", seat, None), TableStatus.ABORTED)
 
-    async def claim(self, table: LiveTable, user_id: int | None, seat: Any, how: Any) -> None:
-        """``user_id`` claims the win over, or hands to a bot, the seat ``seat`` whose person
-        has been away for ``claim_after`` seconds (a table without a clock)."""
-        async with table.lock:
-            await self.tables.refresh_shared(table)
-            mine = self.my_seat(table, user_id)
-            self.in_play(table)
-            if (table.settings or {}).get("clock"):
+    async def claim(self, table: LiveTable, c: Claim) -> None:
+        """``c.user_id`` claims the win over, or hands to a bot, the seat ``c.seat`` whose
+        person has been away for ``claim_after`` seconds (a table without a clock)."""
+        user_id, seat, how = c.user_id, c.seat, c.how
+        await self.tables.refresh_shared(table)
+        mine = self.my_seat(table, user_id)
+        self.in_play(table)
+        if (table.settings or {}).get("clock"):
+            raise IllegalActionError(
+                "this table has a turn clock: a bot takes an absent player's seat when "
+                "their time runs out"
+            )
+        if how not in ("win", "bot"):
+            raise IllegalActionError('"how" is "win" or "bot"')
+        if (
+            not isinstance(seat, int)
+            or isinstance(seat, bool)
+            or not (0 <= seat < len(table.seats))
+        ):
+            raise IllegalActionError('"seat" must be the number of a seat at this table')
+        if seat == mine or table.seats[seat].kind != "person":
+            raise IllegalActionError("you can claim only another person's seat")
+        presence.sync(table)
+        gone = presence.away_for(table, seat)
+        if gone < table.claim_after:
+            name = table.seats[seat].name
+            if gone == 0:
+                raise IllegalActionError(f"{name} is at the table")
+            raise IllegalActionError(
+                f"{name} has been away for {int(gone)} s: you may claim after "
+                f"{int(table.claim_after)} s"
+            )
+        if how == "win":
+            if len(table.seats) != 2:
                 raise IllegalActionError(
-                    "this table has a turn clock: a bot takes an absent player's seat when "
-                    "their time runs out"
+                    "with more than two players, hand the absent player's seat to a bot"
                 )
-            if how not in ("win", "bot"):
-                raise IllegalActionError('"how" is "win" or "bot"')
-            if (
-                not isinstance(seat, int)
-                or isinstance(seat, bool)
-                or not (0 <= seat < len(table.seats))
-            ):
-                raise IllegalActionError('"seat" must be the number of a seat at this table')
-            if seat == mine or table.seats[seat].kind != "person":
-                raise IllegalActionError("you can claim only another person's seat")
-            presence.sync(table)
-            gone = presence.away_for(table, seat)
-            if gone < table.claim_after:
-                name = table.seats[seat].name
-                if gone == 0:
-                    raise IllegalActionError(f"{name} is at the table")
-                raise IllegalActionError(
-                    f"{name} has been away for {int(gone)} s: you may claim after "
-                    f"{int(table.claim_after)} s"
-                )
-            if how == "win":
-                if len(table.seats) != 2:
-                    raise IllegalActionError(
-                        "with more than two players, hand the absent player's seat to a bot"
-                    )
-                await self.finish(table, self.ending(table, "claim", seat, mine), TableStatus.OVER)
-            else:
-                await self.stand_in(table, seat, SeatChange.HANDED)
-        await self.after(table)
+            await self.finish(table, self.ending(table, "claim", seat, mine), TableStatus.OVER)
+        else:
+            await self.stand_in(table, seat, SeatChange.HANDED)
 
     def ending(self, table: LiveTable, reason: str, seat: int, winner: int | None) -> JSON:
         """An early ending, as ``settings["ending"]`` keeps it."""
@@ -179,12 +182,12 @@ class Endings:
         }
 
     async def finish(self, table: LiveTable, ending: JSON, status: TableStatus) -> None:
-        """End the game early: commit the ending and status (with the record), then tell
-        every socket (the caller holds the lock)."""
+        """End the game early: commit the ending and status (with the record); the table's
+        actor then tells every socket and runs the game-over hooks."""
         old = table.settings
         table.settings = {**(table.settings or {}), "ending": ending}
         try:
-            record = table.record()
+            record = tableview.record(table)
             async with self.tables.sessions() as db, db.begin():
                 row = await db.get(GameTable, table.id)
                 if row is None:
@@ -197,57 +200,44 @@ class Endings:
         self.tables.lobby_version += 1
         self.tables.breaks.clear(table)
         table.log().note_changes(table.settings, table.version)
-        await table.broadcast()
 
     async def stand_in(self, table: LiveTable, seat: int, event: SeatChange) -> None:
         """A bot plays ``seat`` from now on (``resigned``: to the end, placed last; ``handed``:
-        until its person takes it back). The caller holds the lock."""
+        until its person takes it back)."""
         resigned = event == SeatChange.RESIGNED
         await self.tables.bot_takes_seat(table, seat, stand_in(table), event, resigned)
         presence.sync(table)
-        await table.broadcast()
-
-    async def after(self, table: LiveTable) -> None:
-        """After a change: tell the other processes; the hooks of a game that ended (ratings,
-        the stored result); bots move on."""
-        await self.tables.announce(table)
-        if table.status == TableStatus.OVER and (table.settings or {}).get("ending"):
-            self.tables.game_over(table)
-        self.tables.schedule_bots(table)
 
     # -- rematch, play again ---------------------------------------------------------------------
 
-    async def rematch(self, table: LiveTable, user_id: int | None) -> None:
-        """``user_id`` accepts a rematch; the new table is made when every person has."""
-        created: LiveTable | None = None
-        async with table.lock:
-            await self.tables.refresh_shared(table)
-            if (table.settings or {}).get("event"):
-                raise IllegalActionError("this is a tournament game: the event sets the next one")
-            held = people(table)
-            seat = next((i for i, u in held.items() if u == user_id), None)
-            if seat is None:
-                raise IllegalActionError("only the players of this game can ask for a rematch")
-            if table.status != TableStatus.OVER:
-                raise IllegalActionError("a rematch is offered once the game is over")
-            offer = dict((table.settings or {}).get("rematch") or {"accepted": [], "table": None})
-            if offer.get("table"):
-                raise IllegalActionError("the rematch has started already")
-            offer["accepted"] = sorted(set(offer.get("accepted") or []) | {seat})
-            # A bot account accepts at once, as the built-in bots do (its program is told of
-            # the new table's seat by its event stream).
-            waited = {i for i, u in held.items() if u not in table.bot_users}
-            if waited <= set(offer["accepted"]):
-                created = await self.new_table(table, None)
-                offer["table"] = created.id
-            settings = {**(table.settings or {}), "rematch": offer}
-            async with self.tables.sessions() as db, db.begin():
-                row = await db.get(GameTable, table.id)
-                if row is not None:
-                    row.settings = settings
-            table.settings = settings
-            await table.broadcast()
-        await self.tables.announce(table)
+    async def rematch(self, table: LiveTable, c: Rematch) -> None:
+        """``c.user_id`` accepts a rematch; the new table is made when every person has."""
+        user_id = c.user_id
+        await self.tables.refresh_shared(table)
+        if (table.settings or {}).get("event"):
+            raise IllegalActionError("this is a tournament game: the event sets the next one")
+        held = people(table)
+        seat = next((i for i, u in held.items() if u == user_id), None)
+        if seat is None:
+            raise IllegalActionError("only the players of this game can ask for a rematch")
+        if table.status != TableStatus.OVER:
+            raise IllegalActionError("a rematch is offered once the game is over")
+        offer = dict((table.settings or {}).get("rematch") or {"accepted": [], "table": None})
+        if offer.get("table"):
+            raise IllegalActionError("the rematch has started already")
+        offer["accepted"] = sorted(set(offer.get("accepted") or []) | {seat})
+        # A bot account accepts at once, as the built-in bots do (its program is told of
+        # the new table's seat by its event stream).
+        waited = {i for i, u in held.items() if u not in table.bot_users}
+        if waited <= set(offer["accepted"]):
+            created = await self.new_table(table, None)
+            offer["table"] = created.id
+        settings = {**(table.settings or {}), "rematch": offer}
+        async with self.tables.sessions() as db, db.begin():
+            row = await db.get(GameTable, table.id)
+            if row is not None:
+                row.settings = settings
+        table.settings = settings
 
     async def new_table(self, table: LiveTable, me: int | None) -> LiveTable:
         """A table like ``table``: the same seats (a rematch), or ``me`` with the same bots and

@@ -9,12 +9,10 @@ that seat's own observation and legal moves only (``action_points``): it knows n
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boneyard.core.protocol import JSON
-
-if TYPE_CHECKING:
-    from boneyard.server.tables.manager import LiveTable
+from boneyard.server.tables.live import LiveTable
 
 
 def first_hand(table: LiveTable) -> bool:

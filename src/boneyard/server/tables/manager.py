@@ -1,8 +1,10 @@
-"""Live tables: one actor (an asyncio lock) per table serialises every command.
+"""Live tables: one actor per table (boneyard.server.tables.actor) takes every command in turn.
 
 A table's truth is its log in the database. An accepted action is applied to a copy of the state,
 appended to the log with the next sequence number and committed, and only then does the live state
-move on and every socket get its fresh view. Each outbound view is built from
+move on; the actor then emits the table's events and the reactions registered here send every
+socket its fresh view, rearm the clock, tell the other processes and let the bots move. Each
+outbound view is built from
 ``state.observation(seat).to_json()`` for that socket's seat (``None``: a spectator); no code path
 sends the state itself.
 """
@@ -17,8 +19,8 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from sqlalchemy import and_, func, or_, select, update
@@ -26,15 +28,23 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.bots import make_bot
-from boneyard.bots.plugins import make
 from boneyard.core.errors import BoneyardError, IllegalActionError
-from boneyard.core.protocol import JSON, GameResult, GameState, blocks
+from boneyard.core.protocol import JSON, GameState, blocks
 from boneyard.games.registry import get_spec
 from boneyard.server.metrics import Metrics
 from boneyard.server.tables import between, fairness, presence, tableview
+from boneyard.server.tables import commands as cmd
+from boneyard.server.tables.actor import (
+    Command,
+    Seated,
+    StatusChanged,
+    TableActor,
+    TableEvent,
+)
 from boneyard.server.tables.broadcast import Broadcaster, InMemoryBroadcaster
-from boneyard.server.tables.clock import TurnClock, public_seat_name, substitutions
-from boneyard.server.tables.movelog import MoveLog, hands_of
+from boneyard.server.tables.clock import TurnClock
+from boneyard.server.tables.live import CLAIM_AFTER, LiveTable, now, seat_names
+from boneyard.server.tables.movelog import hands_of
 from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, HandSeed, LogEntry
 from boneyard.store.players import add_players, bot_accounts
@@ -43,276 +53,6 @@ from boneyard.store.statuses import SeatChange, TableStatus
 from boneyard.store.writer import LogWriter, Row, Write, entry_row, seed_row
 
 log = logging.getLogger("boneyard.server")
-
-Sender = Callable[[JSON], Awaitable[None]]
-
-
-def now() -> datetime:
-    """The current time (UTC)."""
-    return datetime.now(UTC)
-
-
-def seat_names(seats: Sequence[Seat]) -> list[str]:
-    """The names written in the record's ``seats``."""
-    return [s.name or f"Seat {i + 1}" for i, s in enumerate(seats)]
-
-
-@dataclass(eq=False)
-class Client:
-    """One connected socket: where to send and which seat it sees (``None``: spectator);
-    ``session`` (the hash of its session token) and ``close`` end it when its session ends."""
-
-    send: Sender
-    seat: int | None
-    user_id: int | None = None
-    session: str = ""
-    close: Callable[[], Awaitable[None]] | None = None
-    presence: bool = False  # it asked to hear who comes and goes (boneyard.server.tables.presence)
-
-
-@dataclass(eq=False)
-class LiveTable:
-    """A table in memory: its state rebuilt from the log, its sockets and its lock."""
-
-    id: str
-    game: str
-    options: dict[str, Any]
-    seats: list[Seat]
-    status: str
-    state: GameState | None = None
-    version: int = 0
-    seeds: dict[int, tuple[str, str]] = field(default_factory=dict)
-    # Fairness (docs/fairness.md): the table's scheme, the next hand's committed seed
-    # (hand, server seed, commitment) and the client seeds by hand and seat.
-    scheme: str = fairness.SCHEME
-    pending: tuple[int, str, str] | None = None
-    client_seeds: dict[int, dict[int, str]] = field(default_factory=dict)
-    # A private table is not listed; seeing it needs its invite token (or a seat).
-    private: bool = False
-    invite_token: str | None = None
-    created_by: int | None = None
-    hand_scores: list[Any] = field(default_factory=list)
-    clients: list[Client] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bots: dict[int, Any] = field(default_factory=dict)
-    bot_task: asyncio.Task[None] | None = None
-    # Table settings (game_tables.settings), the time of the last log entry, the turn clock.
-    settings: dict[str, Any] = field(default_factory=dict)
-    last_at: datetime | None = None
-    # The status the database has (``status`` runs ahead of it while a commit is in flight).
-    stored_status: str = ""
-    clock: TurnClock | None = None
-    created_at: datetime | None = None
-    # No person seated, no seat open: its bots move only while someone watches.
-    bot_only: bool = False
-    # The seated accounts that are bot accounts (boneyard.server.botapi.service): labelled as bots.
-    bot_users: frozenset[int] = frozenset()
-    # The public move log (tables.movelog) and how much of it the last broadcast sent.
-    movelog: MoveLog | None = None
-    log_sent: int = 0
-    # Between hands (tables.between): when the next deal is due (server time, seconds
-    # since the epoch; None: no hand-end pause) and the seats whose person pressed Continue.
-    break_until: float | None = None
-    continued: set[int] = field(default_factory=set)
-    # Who is connected (tables.presence): the people other processes hold sockets of,
-    # by process, and since when each person seat has had no socket (server time).
-    remote: dict[str, set[int]] = field(default_factory=dict)
-    away: dict[int, float] = field(default_factory=dict)
-    claim_after: float = tableview.CLAIM_AFTER  # (the site's: TableManager.claim_after)
-
-    def make_bots(self) -> None:
-        """Bot players for the bot seats (their own randomness: they never see the state)."""
-        self.bots = {
-            i: make(s.bot, random.Random(secrets.randbits(64)), local=False)
-            for i, s in enumerate(self.seats)
-            if s.bot is not None
-        }
-
-    def seat_of(self, user_id: int | None) -> int | None:
-        """The seat ``user_id`` plays now (``None``: none; a seat a bot took over is the bot's)."""
-        if user_id is None:
-            return None
-        return next((i for i, s in enumerate(self.seats) if s.user_id == user_id), None)
-
-    @property
-    def ended(self) -> bool:
-        """Whether the game is over: played to its end, or ended early (resigned, a win
-        claimed, aborted: ``settings["ending"]``)."""
-        if (self.settings or {}).get("ending"):
-            return True
-        return self.state is not None and self.state.is_over
-
-    def result(self) -> GameResult | None:
-        """The table's result: the game's, or the ending's (a resignation or a claimed win);
-        a seat resigned and played out by a bot never wins (docs/rules-notes.md)."""
-        return tableview.table_result(self)
-
-    def log(self) -> MoveLog:
-        """The move log (made on first use)."""
-        if self.movelog is None:
-            self.movelog = MoveLog(self.game, seat_names(self.seats), self.options)
-        return self.movelog
-
-    def reseat_clients(self) -> None:
-        """After the seats changed: every socket sees from the seat its person plays now."""
-        for client in self.clients:
-            client.seat = self.seat_of(client.user_id)
-
-    # -- views -------------------------------------------------------------------------------
-
-    def hands_dealt(self) -> int:
-        """How many hands have been dealt."""
-        return len(self.seeds)
-
-    def hand_finished(self, hand: int) -> bool:
-        """Whether hand ``hand`` is over (its seed may then be revealed)."""
-        st = self.state
-        if st is None:
-            return False
-        last = self.hands_dealt() - 1
-        return hand < last or self.ended or st.awaiting_deal
-
-    def seat_seeds(self, hand: int) -> list[str | None]:
-        """The client seeds of ``hand`` by seat (``None``: that seat added none)."""
-        given = self.client_seeds.get(hand, {})
-        return [given.get(i) for i in range(len(self.seats))]
-
-    def fairness_json(self, seat: int | None = None) -> list[JSON]:
-        """Per dealt hand: the commitment, the client seeds (public from the deal on) and the
-        server seed once the hand is over; then, while the game goes on, the next hand's
-        commitment with the seats that added a seed (and ``my_seed``, this seat's own)."""
-        out: list[JSON] = []
-        for h in sorted(self.seeds):
-            seed, commit = self.seeds[h]
-            item: JSON = {"hand": h, "commitment": commit}
-            if self.scheme == fairness.SCHEME:
-                item["client_seeds"] = self.seat_seeds(h)
-            if self.hand_finished(h):
-                item["seed"] = seed
-            out.append(item)
-        nxt = self.pending
-        over = self.ended
-        if nxt is not None and nxt[0] == self.hands_dealt() and not over:
-            given = self.client_seeds.get(nxt[0], {})
-            item = {"hand": nxt[0], "commitment": nxt[2], "next": True, "seeded": sorted(given)}
-            if seat is not None:
-                item["my_seed"] = given.get(seat)
-            out.append(item)
-        return out
-
-    def public_json(self) -> JSON:
-        """What anyone may know about the table (no game state)."""
-        return {
-            "id": self.id,
-            "game": self.game,
-            "title": get_spec(self.game).title,
-            "options": self.options,
-            "seats": [
-                {
-                    "seat": i,
-                    "kind": s.kind,
-                    "name": public_seat_name(s),
-                    "bot": s.bot,
-                    "user_id": s.user_id,
-                    **({"bot_account": True} if s.user_id in self.bot_users else {}),
-                    **({"invited": s.invited.name} if s.invited else {}),
-                    **({"replacing": s.replaced.model_dump()} if s.replaced else {}),
-                }
-                for i, s in enumerate(self.seats)
-            ],
-            "status": self.status,
-            "private": self.private,
-            "tournament": bool((self.settings or {}).get("event")),
-            # Created full: dealt when the players' seeds for hand 0 are in, at the latest then.
-            **({"start_by": self.settings["start_by"]} if self.waits_for_seeds() else {}),
-            # A game of an event (its page links the match and the next game), and why a game
-            # was stopped (boneyard.server.events).
-            **({"event": self._event_ref()} if self.settings.get("event") else {}),
-            **({"halted": self.settings["halted"]} if self.settings.get("halted") else {}),
-        }
-
-    def _event_ref(self) -> JSON:
-        s = self.settings
-        return {"id": s.get("event"), "match": s.get("match"), "game": s.get("game")}
-
-    def waits_for_seeds(self) -> bool:
-        """Whether this table was created full and waits for its players' seeds to deal."""
-        return self.status == "open" and bool((self.settings or {}).get("start_by"))
-
-    def view(self, seat: int | None, full_log: bool = True) -> JSON:
-        """The message for a client of ``seat``: built only from that seat's observation, and
-        the table's public facts (the move log: all of it, or with ``full_log`` false what the
-        last broadcast has not sent; who is connected; the hand end; how the game ended)."""
-        msg: JSON = {
-            "type": "view",
-            "version": self.version,
-            "seat": seat,
-            "table": self.public_json(),
-            "fairness": self.fairness_json(seat),
-            "hand_scores": self.hand_scores,
-            "clock": self.clock.status(self) if self.clock is not None else None,
-        }
-        if self.private and seat is not None:
-            msg["invite"] = self.invite_token
-        tableview.add_public(self, msg, seat, full_log)
-        st = self.state
-        if st is None:
-            msg["view"] = None
-            msg["moves"] = []
-            return msg
-        obs = st.observation(seat)
-        spec = get_spec(self.game)
-        msg["view"] = obs.to_json()
-        live = not self.ended and self.status != "closed"
-        msg["moves"] = (
-            [{"event": a.to_event(), "text": spec.describe_action(a)} for a in obs.legal_actions]
-            if live
-            else []
-        )
-        result = self.result()
-        msg["result"] = (
-            None
-            if result is None
-            else {"winner": result.winner, "scores": list(result.scores), "reason": result.reason}
-        )
-        tableview.add_private(self, msg, seat, obs)
-        return msg
-
-    def record(self) -> JSON:
-        """The record so far with fairness meta (only served once the game is over)."""
-        assert self.state is not None
-        rec = self.state.record()
-        meta = dict(rec.get("meta") or {})
-        hands = [f for f in self.fairness_json() if not f.get("next")]
-        meta["fairness"] = {"scheme": self.scheme, "hands": hands}
-        meta["table"] = self.id
-        meta["generator"] = "boneyard serve"
-        if substitutions(self.settings):
-            meta["substitutions"] = substitutions(self.settings)
-        ending = tableview.record_ending(self)
-        if ending is not None:
-            meta["ending"] = ending
-        rec["meta"] = meta
-        return rec
-
-    async def broadcast(self) -> None:
-        """Send every client its fresh view (a dead socket is dropped). Each seat's view is
-        built once, however many sockets see from that seat (spectators share theirs)."""
-        views: dict[int | None, JSON] = {}
-        for client in list(self.clients):
-            seat = client.seat
-            view = views.get(seat)
-            if view is None:
-                view = views[seat] = self.view(seat, full_log=False)
-            try:
-                await client.send(view)
-            except Exception:  # a closed socket: forget it
-                with contextlib.suppress(ValueError):
-                    self.clients.remove(client)
-        if self.movelog is not None:
-            self.log_sent = len(self.movelog.entries)
-        if self.clock is not None:
-            self.clock.arm(self)
 
 
 class StaleError(Exception):
@@ -330,6 +70,10 @@ SITE = "*"
 DB_ERRORS = (SQLAlchemyError, OSError)
 """What a database outage raises (IntegrityError, a lost race, is handled before these)."""
 MessageHandler = Callable[["LiveTable", dict[str, Any]], Awaitable[None]]
+Handler = Callable[["LiveTable", Any], Awaitable[Any]]
+"""Runs one command at a table (registered by the module whose work it is)."""
+Reaction = Callable[["LiveTable", Command, Sequence[TableEvent]], Awaitable[None]]
+"""Hears the events one command caused at a table (in the actor, after the command)."""
 
 
 class TableManager:
@@ -348,7 +92,8 @@ class TableManager:
         pause_unwatched: bool = True,
         bot_pace: float = 1.0,
         hand_pause: float = between.HAND_PAUSE,
-        claim_after: float = tableview.CLAIM_AFTER,
+        claim_after: float = CLAIM_AFTER,
+        clock_scale: float = 1.0,
     ):
         self.sessions = sessions
         # Log writes of every table go through one group-commit writer.
@@ -374,7 +119,11 @@ class TableManager:
         self.redealers: dict[str, asyncio.Task[None]] = {}
         self.closing = False  # set on shutdown: bots stop after the move they are making
         self.live: dict[str, LiveTable] = {}
-        self.clock: TurnClock | None = None  # set by create_app (boneyard.server.tables.clock)
+        # What each command type runs (tables.commands), and who hears the events it caused.
+        self.commands: dict[type[Command], Handler] = {}
+        self.reactions: list[Reaction] = []
+        # The turn clock (tables.clock): it reads the tables and sends their actors commands.
+        self.clock = TurnClock(self.ask, lambda: list(self.live.values()), clock_scale)
         # Table events between processes (tables.broadcast) and their handlers by type.
         self.broadcaster = broadcaster or InMemoryBroadcaster()
         self.handlers: dict[str, MessageHandler] = {}
@@ -392,9 +141,84 @@ class TableManager:
         self.site_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
         self.expirer: asyncio.Task[None] | None = None
         self.on_game_over.append(self.store_result)
-        # The pause after a hand's end (boneyard.server.tables.between).
-        self.breaks = between.Breaks(self, hand_pause)
+        # The pause after a hand's end (boneyard.server.tables.between): the dealer.
+        self.breaks = between.Breaks(self.ask, self._deal, self.broadcaster, hand_pause)
         self.on_message("continued", self.breaks.on_continued)
+        self._register()
+
+    # -- the actors: commands and the events they cause ---------------------------------------
+
+    def handle(self, kind: type[Command], handler: Handler) -> None:
+        """Run ``handler`` for the commands of type ``kind`` (one handler per type)."""
+        if kind in self.commands:
+            raise ValueError(f"{kind.__name__} has a handler already")
+        self.commands[kind] = handler
+
+    async def ask(self, table: LiveTable, command: Command) -> Any:
+        """Have ``table``'s actor run ``command``; its answer (or what it raised)."""
+        return await table.ask(command)
+
+    async def _run(self, table: LiveTable, command: Command) -> Any:
+        handler = self.commands.get(type(command))
+        if handler is None:
+            raise TypeError(f"no handler for {type(command).__name__}")
+        return await handler(table, command)
+
+    async def _react(
+        self, table: LiveTable, command: Command, events: Sequence[TableEvent]
+    ) -> None:
+        for reaction in self.reactions:
+            await reaction(table, command, events)
+
+    def _register(self) -> None:
+        """The commands run here, and the reactions in the order they hear a table's events:
+        the bookkeeping, the broadcaster, the clock, the other processes, the bots."""
+        for kind, handler in (
+            (cmd.Act, self._act),
+            (cmd.Start, self._start),
+            (cmd.Deal, self._deal),
+            (cmd.BotMove, self._bot_move),
+            (cmd.Seed, self._seed),
+            (cmd.Halt, self._halt),
+            (cmd.Close, self._close),
+            (cmd.CatchUp, self._catch_up),
+            (cmd.Inspect, self._inspect),
+            (cmd.Warn, self.clock.warn),
+            (cmd.Continue, self.breaks.press),
+            (cmd.ContinuedElsewhere, self.breaks.pressed_elsewhere),
+        ):
+            self.handle(kind, handler)
+        self.reactions += [
+            self._bookkeeping,
+            self._broadcast,
+            self.clock.react,
+            self._announce,
+            self._drive_bots,
+        ]
+
+    async def _bookkeeping(
+        self, table: LiveTable, command: Command, events: Sequence[TableEvent]
+    ) -> None:
+        """The lobby's list is read anew after a seat or status change; a game that ended here
+        runs the game-over hooks (an ending read from another process ran them there)."""
+        if any(isinstance(e, Seated | StatusChanged) for e in events):
+            self.lobby_version += 1
+        over = any(isinstance(e, StatusChanged) and e.after == TableStatus.OVER for e in events)
+        if over and command.shared:
+            self.game_over(table)
+
+    async def _broadcast(self, table: LiveTable, _c: Command, _e: Sequence[TableEvent]) -> None:
+        await tableview.send_views(table, self.clock)
+
+    async def _announce(self, table: LiveTable, command: Command, _e: Sequence[TableEvent]) -> None:
+        if command.shared:
+            await self.announce(table)
+
+    async def _drive_bots(self, table: LiveTable, _c: Command, _e: Sequence[TableEvent]) -> None:
+        self.schedule_bots(table)
+
+    async def _inspect(self, table: LiveTable, c: cmd.Inspect) -> Any:
+        return c.look(table)
 
     def _observe_commit(self, writes: int, seconds: float) -> None:
         self.metrics.commit_writes.observe(writes)
@@ -410,11 +234,15 @@ class TableManager:
         async with self.sessions() as db:
             ids = (
                 await db.scalars(
-                    select(GameTable.id).where(GameTable.status.in_(("open", "playing")))
+                    select(GameTable.id).where(
+                        GameTable.status.in_((TableStatus.OPEN, TableStatus.PLAYING))
+                    )
                 )
             ).all()
             broken = await db.scalar(
-                select(func.count()).select_from(GameTable).where(GameTable.status == "broken")
+                select(func.count())
+                .select_from(GameTable)
+                .where(GameTable.status == TableStatus.BROKEN)
             )
         self.metrics.broken_tables.set(broken or 0)
         resumed = 0
@@ -424,6 +252,7 @@ class TableManager:
                 if not self.breaks.resume(table):  # (a hand's end keeps its pause)
                     await self.deal_awaited(table)
                 self.arm_start(table)
+                self.schedule_bots(table)
                 resumed += 1
         return resumed
 
@@ -434,7 +263,7 @@ class TableManager:
         log.error("table %s does not replay and is set aside: %s", table_id, exc, exc_info=exc)
         async with self.sessions() as db, db.begin():
             row = await db.get(GameTable, table_id)
-            if row is None or row.status == "broken":
+            if row is None or row.status == TableStatus.BROKEN:
                 return
             settings = dict(row.settings or {})
             settings["broken"] = {
@@ -447,29 +276,28 @@ class TableManager:
         self.metrics.broken_tables.inc()
 
     async def deal_awaited(self, table: LiveTable) -> None:
+        """Have ``table`` deal if its game awaits a deal (the dealer's command)."""
+        await table.ask(cmd.Deal())
+
+    async def _deal(self, table: LiveTable, _c: cmd.Deal) -> None:
         """Deal if the game awaits a deal (a thrown-in hand's redeal, one whose commit failed,
-        or a table left waiting by a server that stopped), then let the bots move."""
-        dealt = False
-        async with table.lock:
-            st = table.state
-            due = st is not None and st.awaiting_deal and not table.ended
-            if st is not None and due and table.status == "playing":
-                try:
-                    dealt = await self._deal_now(table, st)
-                except DB_ERRORS as exc:  # try again in a few seconds
-                    self.metrics.db_errors.inc()
-                    log.warning("table %s: dealing failed: %s", table.id, exc)
-                    self.breaks.retry(table) if table.break_until else self.arm_redeal(table)
-                    return
-                self.breaks.clear(table)
-                await table.broadcast()
-        if dealt:
-            await self.announce(table)
-        self.schedule_bots(table)
+        a hand's end everyone has seen, or a table left waiting by a server that stopped)."""
+        st = table.state
+        due = st is not None and st.awaiting_deal and not table.ended
+        if st is None or not due or table.status != TableStatus.PLAYING:
+            return
+        try:
+            await self._deal_now(table, st)
+        except DB_ERRORS as exc:  # try again in a few seconds
+            self.metrics.db_errors.inc()
+            log.warning("table %s: dealing failed: %s", table.id, exc)
+            self.breaks.retry(table) if table.break_until else self.arm_redeal(table)
+            return
+        self.breaks.clear(table)
 
     async def _deal_now(self, table: LiveTable, st: GameState) -> bool:
-        """Deal the awaited hand on a copy of ``st``, commit, then take it (the caller holds
-        the lock); returns whether it did. Another process that dealt first wins."""
+        """Deal the awaited hand on a copy of ``st``, commit, then take it (a command's
+        handler); returns whether it did. Another process that dealt first wins."""
         new = st.copy()
         scores, seeds, mark = list(table.hand_scores), dict(table.seeds), table.log().mark()
         table.state = new
@@ -519,23 +347,27 @@ class TableManager:
         except Exception as exc:  # its log no longer replays: the others go on without it
             await self.set_aside(table_id, exc)
             return None
-        if table is not None:
-            self.live.setdefault(table_id, table)
-            self.lobby_version += 1  # (a table made here or elsewhere)
-            return self.live[table_id]
-        return None
+        if table is None:
+            return None
+        live = self.live.setdefault(table_id, table)
+        if live.actor is None:
+            live.actor = TableActor(live, partial(self._run, live), partial(self._react, live))
+        self.lobby_version += 1  # (a table made here or elsewhere)
+        return live
 
     async def _load(self, table_id: str) -> LiveTable | None:
         async with self.sessions() as db:
             row = await db.get(GameTable, table_id)
-            if row is None or row.status == "broken":
+            if row is None or row.status == TableStatus.BROKEN:
                 return None
             seeds, entries = await log_rows(db, table_id)
             bots = await bot_accounts(db, row.seats)
-        table = LiveTable(row.id, row.game, dict(row.options), list(row.seats), row.status)
+        table = LiveTable(
+            row.id, row.game, dict(row.options), list(row.seats), TableStatus(row.status)
+        )
         table.bot_users = bots
-        table.stored_status = row.status
-        table.settings, table.clock = dict(row.settings or {}), self.clock
+        table.stored_status = TableStatus(row.status)
+        table.settings = dict(row.settings or {})
         table.private, table.invite_token = bool(row.private), row.invite_token
         table.created_by, table.created_at = row.created_by, row.created_at
         table.bot_only = bool(row.bot_only)
@@ -544,7 +376,7 @@ class TableManager:
             table.scheme = fairness.SCHEME_V1  # begun before client seeds: keeps its rule
         _take_seeds(table, seeds, entries)
         table.make_bots()
-        if row.status != "open":
+        if row.status != TableStatus.OPEN:
             state = fairness.new_state(row.game, row.options, seat_names(row.seats))
             _replay_entries(table, state, entries)
             table.state = state
@@ -552,9 +384,9 @@ class TableManager:
         return table
 
     async def refresh(self, table: LiveTable) -> bool:
-        """Catch ``table`` up from the database (the caller holds its lock): its seats, status,
-        new hand seeds and only the log entries after its version. Returns whether it changed.
-        """
+        """Catch ``table`` up from the database (a command's handler, in the actor): its seats,
+        status, new hand seeds and only the log entries after its version. Returns whether it
+        changed."""
         async with self.sessions() as db:
             row = await db.get(GameTable, table.id)
             if row is None:
@@ -603,34 +435,31 @@ class TableManager:
                 self.breaks.clear(table)
         if changed and table.state is not None:
             table.log().note_changes(table.settings, table.version)
-        table.stored_status = row.status
+        table.stored_status = TableStatus(row.status)
         if row.status != table.status:
-            table.status = row.status
+            table.status = TableStatus(row.status)
             changed = True
         if changed:
             self.lobby_version += 1
         return changed
 
     async def refresh_shared(self, table: LiveTable) -> None:
-        """With several processes, refresh ``table`` before changing it (the caller holds its
-        lock): another process may have moved it on or changed its seats."""
+        """With several processes, refresh ``table`` before changing it (a command's handler):
+        another process may have moved it on or changed its seats."""
         if self.broadcaster.distributed:
             await self.refresh(table)
 
     async def catch_up(self, table: LiveTable) -> None:
-        """Refresh ``table`` from the database and, if it changed, send its sockets fresh views.
+        """Refresh ``table`` from the database (its sockets get fresh views if it changed)."""
+        await table.ask(cmd.CatchUp())
 
-        A database fault is logged and counted; the table keeps what it had.
-        """
-        async with table.lock:
-            try:
-                changed = await self.refresh(table)
-            except DB_ERRORS as exc:
-                self.metrics.db_errors.inc()
-                log.warning("catching table %s up failed: %s", table.id, exc)
-                return
-            if changed:
-                await table.broadcast()
+    async def _catch_up(self, table: LiveTable, _c: cmd.CatchUp) -> None:
+        """A database fault is logged and counted; the table keeps what it had."""
+        try:
+            await self.refresh(table)
+        except DB_ERRORS as exc:
+            self.metrics.db_errors.inc()
+            log.warning("catching table %s up failed: %s", table.id, exc)
 
     async def announce(self, table: LiveTable) -> None:
         """Tell the other processes that ``table`` changed (after a commit)."""
@@ -686,7 +515,7 @@ class TableManager:
                 await db.execute(
                     select(LogEntry.table_id, func.max(LogEntry.created_at))
                     .join(GameTable, GameTable.id == LogEntry.table_id)
-                    .where(GameTable.status == "playing")
+                    .where(GameTable.status == TableStatus.PLAYING)
                     .group_by(LogEntry.table_id)
                 )
             ).all()
@@ -752,12 +581,12 @@ class TableManager:
             stale = select(GameTable.id).where(
                 or_(
                     and_(
-                        GameTable.status == "open",
+                        GameTable.status == TableStatus.OPEN,
                         GameTable.bot_only.is_(False),
                         GameTable.created_at < open_cut,
                     ),
                     and_(
-                        GameTable.status.in_(("open", "playing")),
+                        GameTable.status.in_((TableStatus.OPEN, TableStatus.PLAYING)),
                         GameTable.bot_only.is_(True),
                         func.coalesce(last, GameTable.created_at) < idle_cut,
                     ),
@@ -766,7 +595,7 @@ class TableManager:
             ids = list((await db.scalars(stale)).all())
             if ids:
                 await db.execute(
-                    update(GameTable).where(GameTable.id.in_(ids)).values(status="closed")
+                    update(GameTable).where(GameTable.id.in_(ids)).values(status=TableStatus.CLOSED)
                 )
                 self.lobby_version += 1
         for tid in ids:
@@ -774,11 +603,12 @@ class TableManager:
             if table is not None and not table.clients:
                 self.live.pop(tid, None)
             elif table is not None:
-                async with table.lock:
-                    table.status = table.stored_status = "closed"
-                    await table.broadcast()
+                await table.ask(cmd.Close())
             await self.announce_id(tid)
         return ids
+
+    async def _close(self, table: LiveTable, _c: cmd.Close) -> None:
+        table.status = table.stored_status = TableStatus.CLOSED
 
     async def announce_id(self, table_id: str) -> None:
         """Tell the other processes that the table ``table_id`` changed."""
@@ -792,13 +622,13 @@ class TableManager:
         w = Write(table.id, entries=entries, seeds=seeds)
         st = table.state
         if st is not None:
-            status = "over" if st.is_over else "playing"
+            status = TableStatus.OVER if st.is_over else TableStatus.PLAYING
             if status != table.stored_status:
                 w.status = status
-                w.record = table.record() if st.is_over else None
+                w.record = tableview.record(table) if st.is_over else None
         await self.writer.write(w)
         if w.status is not None:
-            table.stored_status = w.status
+            table.stored_status = TableStatus(w.status)
             self.lobby_version += 1
         if entries:
             table.last_at = entries[-1]["created_at"]  # committed: the clock counts from it
@@ -809,8 +639,8 @@ class TableManager:
         seats: list[Seat],
         settings: dict[str, Any] | None = None,
     ) -> None:
-        """Commit new ``seats`` (and ``settings``) of ``table``, take them in memory, reseat its
-        sockets and tell the other processes (the caller holds the lock and broadcasts here).
+        """Commit new ``seats`` (and ``settings``) of ``table``, take them in memory and reseat
+        its sockets (a command's handler: the actor tells the sockets and the other processes).
 
         With several processes the caller first refreshes the table (another process may have
         changed the seats since)."""
@@ -823,13 +653,11 @@ class TableManager:
                 await add_players(db, table.id, seats, row.created_at)
             table.bot_users = await bot_accounts(db, seats)
         table.seats = seats
-        self.lobby_version += 1
         if settings is not None:
             table.settings = settings
             if table.state is not None:
                 table.log().note_changes(settings, table.version)
         table.reseat_clients()
-        await self.announce(table)
 
     async def bot_takes_seat(
         self,
@@ -841,8 +669,8 @@ class TableManager:
     ) -> None:
         """A ``level`` bot plays ``seat`` in its person's place from now on (``event``:
         abandoned, resigned, handed; ``resigned``: the bot plays it out, placed last), written
-        in the table's ``seat_changes`` and committed by :meth:`save_seats` (the caller holds
-        the lock and broadcasts)."""
+        in the table's ``seat_changes`` and committed by :meth:`save_seats` (a command's
+        handler)."""
         old = table.seats[seat]
         name = str(old.name or f"Seat {seat + 1}")
         seats = list(table.seats)
@@ -906,22 +734,21 @@ class TableManager:
         timer = self.starters.pop(table.id, None)
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
-        async with table.lock:
-            await self.refresh_shared(table)  # seats taken through another process
-            if table.status != "open":
-                raise BoneyardError("the table has already started")
-            if any(s.kind == "open" for s in table.seats):
-                raise BoneyardError("every seat must be taken before the start")
-            table.state = fairness.new_state(table.game, table.options, seat_names(table.seats))
-            table.status = "playing"
-            try:
-                await self._advance(table, [], [])
-            except Exception:
-                table.state, table.status = None, "open"
-                raise
-            await table.broadcast()
-        await self.announce(table)
-        self.schedule_bots(table)
+        await table.ask(cmd.Start())
+
+    async def _start(self, table: LiveTable, _c: cmd.Start) -> None:
+        await self.refresh_shared(table)  # seats taken through another process
+        if table.status != TableStatus.OPEN:
+            raise BoneyardError("the table has already started")
+        if any(s.kind == "open" for s in table.seats):
+            raise BoneyardError("every seat must be taken before the start")
+        table.state = fairness.new_state(table.game, table.options, seat_names(table.seats))
+        table.status = TableStatus.PLAYING
+        try:
+            await self._advance(table, [], [])
+        except Exception:
+            table.state, table.status = None, TableStatus.OPEN
+            raise
 
     async def _advance(
         self, table: LiveTable, entries: list[Row], seeds: list[Row], deal: bool = True
@@ -990,35 +817,35 @@ class TableManager:
         reason); in both cases nothing changed.
         """
         started = time.perf_counter()
-        async with table.lock:
-            st = table.state
-            if st is None:
-                raise IllegalActionError("the game has not started yet")
-            if table.status == "closed":
-                halted = table.settings.get("halted")
-                raise IllegalActionError(
-                    f"this game was stopped: {halted}"
-                    if halted
-                    else "this table was closed: nobody played at it for too long"
-                )
-            if not isinstance(seq, int) or isinstance(seq, bool) or seq != table.version:
-                raise StaleError()
-            if seat is None:
-                raise IllegalActionError("you are watching this table, not playing at it")
-            if table.ended:
-                raise IllegalActionError("the game is over")
-            if st.current_seat != seat:
-                raise IllegalActionError("it is not your turn")
-            if not isinstance(event, dict):
-                raise IllegalActionError('"action" must be an object of record event fields')
-            await self._apply(table, seat, get_spec(table.game).action_from_move(st, event))
-            await table.broadcast()
+        await table.ask(cmd.Act(seat, seq, event))
         self.metrics.action_seconds.observe(time.perf_counter() - started)
-        await self.announce(table)
-        self.schedule_bots(table)
+
+    async def _act(self, table: LiveTable, c: cmd.Act) -> None:
+        st = table.state
+        if st is None:
+            raise IllegalActionError("the game has not started yet")
+        if table.status == TableStatus.CLOSED:
+            halted = table.settings.get("halted")
+            raise IllegalActionError(
+                f"this game was stopped: {halted}"
+                if halted
+                else "this table was closed: nobody played at it for too long"
+            )
+        seq, seat, event = c.seq, c.seat, c.event
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq != table.version:
+            raise StaleError()
+        if seat is None:
+            raise IllegalActionError("you are watching this table, not playing at it")
+        if table.ended:
+            raise IllegalActionError("the game is over")
+        if st.current_seat != seat:
+            raise IllegalActionError("it is not your turn")
+        if not isinstance(event, dict):
+            raise IllegalActionError('"action" must be an object of record event fields')
+        await self._apply(table, seat, get_spec(table.game).action_from_move(st, event))
 
     async def _apply(self, table: LiveTable, seat: int, action: Any) -> None:
-        """Apply on a copy, commit, then move the live state (the caller holds the lock)."""
+        """Apply on a copy, commit, then move the live state (a command's handler, in the actor)."""
         st = table.state
         assert st is not None
         new = st.copy()
@@ -1055,8 +882,7 @@ class TableManager:
             moves.reset(mark)
             raise
         if new.is_over:
-            table.status = "over"
-            self.game_over(table)
+            table.status = TableStatus.OVER  # (the actor's event runs the game-over hooks)
         elif pause:
             self.breaks.begin(table)
 
@@ -1080,20 +906,20 @@ class TableManager:
         an event decided it otherwise (a ruling, a forfeit, a time-out), so nobody plays on in a
         game that no longer counts. Committed, then broadcast; its bots and clock stop."""
         table = await self.get(table_id)
-        if table is None:
+        if table is not None:
+            await table.ask(cmd.Halt(why))
+
+    async def _halt(self, table: LiveTable, c: cmd.Halt) -> None:
+        if table.status not in (TableStatus.OPEN, TableStatus.PLAYING):
             return
-        async with table.lock:
-            if table.status not in ("open", "playing"):
-                return
-            async with self.sessions() as db, db.begin():
-                row = await db.get(GameTable, table_id)
-                if row is not None:
-                    row.status = TableStatus.CLOSED
-                    row.settings = {**(row.settings or {}), "halted": why[:200]}
-            table.status = table.stored_status = "closed"
-            table.settings = {**table.settings, "halted": why[:200]}
-            await table.broadcast()
-        await self.announce(table)
+        why = c.why[:200]
+        async with self.sessions() as db, db.begin():
+            row = await db.get(GameTable, table.id)
+            if row is not None:
+                row.status = TableStatus.CLOSED
+                row.settings = {**(row.settings or {}), "halted": why}
+        table.status = table.stored_status = TableStatus.CLOSED
+        table.settings = {**table.settings, "halted": why}
 
     def game_over(self, table: LiveTable) -> None:
         """Run every ``on_game_over`` hook for ``table`` in the background."""
@@ -1109,7 +935,7 @@ class TableManager:
     # -- client seeds (docs/fairness.md) ----------------------------------------------------
 
     async def _read_client_seeds(self, table: LiveTable, hand: int) -> None:
-        """The client seeds of ``hand`` as the database has them (the caller holds the lock)."""
+        """The client seeds of ``hand`` as the database has them (a command's handler)."""
         async with self.sessions() as db:
             row = await _hand_seed(db, table.id, hand)
         if row is not None and row.client_seeds:
@@ -1123,57 +949,66 @@ class TableManager:
         Raises :class:`IllegalActionError` with the reason (nothing changed) when the seed is
         refused: a spectator, a hand already dealt or not committed yet, a malformed seed.
         """
-        async with table.lock:
-            if seat is None:
-                raise IllegalActionError(
-                    "only a seated player can add a seed: you are watching this table"
-                )
-            if table.scheme != fairness.SCHEME:
-                raise IllegalActionError(
-                    f"this table deals by {table.scheme}, which takes no client seeds"
-                )
-            if table.ended:
-                raise IllegalActionError("the game is over: there is no hand left to seed")
-            if not isinstance(hand, int) or isinstance(hand, bool) or hand < 0:
-                raise IllegalActionError('"hand" must be the number of a hand (0 is the first)')
-            nxt = table.pending
-            dealt = table.hands_dealt()
-            if hand < dealt:
-                raise IllegalActionError(
-                    f"hand {hand} is already dealt: a seed counts only before its deal"
-                )
-            if nxt is None or nxt[0] != hand:
-                raise IllegalActionError(
-                    f"the server has not committed to hand {hand} yet (the next hand is {dealt})"
-                )
-            seed = fairness.check_client_seed(seed)
-            async with self.sessions() as db, db.begin():
-                row = await _hand_seed(db, table.id, hand)
-                if row is None:  # pragma: no cover - the pending seed is always stored
-                    raise IllegalActionError("the next hand has no committed seed")
-                merged = {str(k): v for k, v in (row.client_seeds or {}).items()}
-                merged[str(seat)] = seed
-                row.client_seeds = merged
-            # (the database's, which may hold seeds another process took)
-            table.client_seeds[hand] = {int(k): v for k, v in merged.items()}
-            if self.seeded_for_start(table):  # deal now: every player's seed is in
-                timer = self.starters.pop(table.id, None)
-                if timer is not None:
-                    timer.cancel()
-                self.starters[table.id] = asyncio.create_task(self.start_when_due(table))
-            elif self.seeded_for_redeal(table):  # a thrown-in hand: redeal now
-                timer = self.redealers.pop(table.id, None)
-                if timer is not None:
-                    timer.cancel()
-                self.redealers[table.id] = asyncio.create_task(self.deal_awaited(table))
-            return {
-                "type": "seed",
-                "hand": hand,
-                "seat": seat,
-                "seed": seed,
-                "commitment": nxt[2],
-                "version": table.version,
-            }
+        answer: JSON = await table.ask(cmd.Seed(seat, hand, seed))
+        return answer
+
+    async def _seed(self, table: LiveTable, c: cmd.Seed) -> JSON:
+        seat, hand = c.seat, c.hand
+        if seat is None:
+            raise IllegalActionError(
+                "only a seated player can add a seed: you are watching this table"
+            )
+        if table.scheme != fairness.SCHEME:
+            raise IllegalActionError(
+                f"this table deals by {table.scheme}, which takes no client seeds"
+            )
+        if table.ended:
+            raise IllegalActionError("the game is over: there is no hand left to seed")
+        if not isinstance(hand, int) or isinstance(hand, bool) or hand < 0:
+            raise IllegalActionError('"hand" must be the number of a hand (0 is the first)')
+        nxt = table.pending
+        dealt = table.hands_dealt()
+        if hand < dealt:
+            raise IllegalActionError(
+                f"hand {hand} is already dealt: a seed counts only before its deal"
+            )
+        if nxt is None or nxt[0] != hand:
+            raise IllegalActionError(
+                f"the server has not committed to hand {hand} yet (the next hand is {dealt})"
+            )
+        seed = fairness.check_client_seed(c.seed)
+        async with self.sessions() as db, db.begin():
+            row = await _hand_seed(db, table.id, hand)
+            if row is None:  # pragma: no cover - the pending seed is always stored
+                raise IllegalActionError("the next hand has no committed seed")
+            merged = {str(k): v for k, v in (row.client_seeds or {}).items()}
+            merged[str(seat)] = seed
+            row.client_seeds = merged
+        # (the database's, which may hold seeds another process took)
+        table.client_seeds[hand] = {int(k): v for k, v in merged.items()}
+        self._deal_when_seeded(table)
+        return {
+            "type": "seed",
+            "hand": hand,
+            "seat": seat,
+            "seed": seed,
+            "commitment": nxt[2],
+            "version": table.version,
+        }
+
+    def _deal_when_seeded(self, table: LiveTable) -> None:
+        """Every player's seed is in: start the table, or redeal a thrown-in hand, now (in a
+        task of its own: the seed's command is still running)."""
+        if self.seeded_for_start(table):
+            timer = self.starters.pop(table.id, None)
+            if timer is not None:
+                timer.cancel()
+            self.starters[table.id] = asyncio.create_task(self.start_when_due(table))
+        elif self.seeded_for_redeal(table):
+            timer = self.redealers.pop(table.id, None)
+            if timer is not None:
+                timer.cancel()
+            self.redealers[table.id] = asyncio.create_task(self.deal_awaited(table))
 
     # -- bots --------------------------------------------------------------------------------
 
@@ -1204,6 +1039,7 @@ class TableManager:
         return max(self.bot_delay, pace)
 
     async def _run_bots(self, table: LiveTable) -> None:
+        """The bot driver: while a bot is to act, wait its pace and send its move's command."""
         while not self.closing:
             st = table.state
             if st is None or table.ended or st.current_seat not in table.bots:
@@ -1211,36 +1047,36 @@ class TableManager:
             delay = self.pace(table)
             if delay:
                 await asyncio.sleep(delay)
-            if self.closing:
+            if self.closing or self.paused(table):
+                return  # (nobody watches any more: paused)
+            try:
+                if not await table.ask(cmd.BotMove()):
+                    return
+            except StaleError:
+                continue
+            except UnavailableError:
+                log.warning("bot at table %s waits for the database", table.id)
                 return
-            if self.paused(table):
-                return  # nobody watches any more: paused
-            async with table.lock:
-                st = table.state
-                if st is None or table.ended or st.current_seat not in table.bots:
-                    return
-                if table.status != "playing":
-                    return  # halted (boneyard.server.events)
-                seat = st.current_seat
-                try:
-                    bot: Any = table.bots[seat]
-                    obs: Any = st.observation(seat)
-                    if not blocks(bot):  # it says it answers in microseconds: no thread
-                        action = bot.choose(obs)
-                    else:  # a search of up to a second, in a thread, one table at a time
-                        async with self.thinking:
-                            action = await asyncio.to_thread(bot.choose, obs)
-                    await self._apply(table, seat, action)
-                except StaleError:
-                    continue
-                except UnavailableError:
-                    log.warning("bot at table %s waits for the database", table.id)
-                    return
-                except Exception:
-                    log.exception("bot move failed at table %s", table.id)
-                    return
-                await table.broadcast()
-            await self.announce(table)
+            except Exception:
+                log.exception("bot move failed at table %s", table.id)
+                return
+
+    async def _bot_move(self, table: LiveTable, _c: cmd.BotMove) -> bool:
+        st = table.state
+        if st is None or table.ended or st.current_seat not in table.bots:
+            return False
+        if table.status != TableStatus.PLAYING:
+            return False  # halted (boneyard.server.events)
+        seat = st.current_seat
+        bot: Any = table.bots[seat]
+        obs: Any = st.observation(seat)
+        if not blocks(bot):  # it says it answers in microseconds: no thread
+            action = bot.choose(obs)
+        else:  # a search of up to a second, in a thread, one table at a time
+            async with self.thinking:
+                action = await asyncio.to_thread(bot.choose, obs)
+        await self._apply(table, seat, action)
+        return True
 
     async def close(self) -> None:
         """Stop the bot tasks, the game-over hooks and the broadcaster (on shutdown)."""
@@ -1265,6 +1101,9 @@ class TableManager:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        for table in list(self.live.values()):  # (each finishes the command it works on)
+            if table.actor is not None:
+                await table.actor.stop()
         await self.writer.close()  # the writes already queued are committed
 
 
@@ -1337,7 +1176,7 @@ async def inspect_log(sessions: async_sessionmaker[AsyncSession], table_id: str)
         "replays_until": 0,
         "error": None,
     }
-    table = LiveTable(row.id, row.game, dict(row.options), list(row.seats), row.status)
+    table = LiveTable(row.id, row.game, dict(row.options), list(row.seats), TableStatus(row.status))
     _take_seeds(table, seeds, entries)
     try:
         state = fairness.new_state(row.game, row.options, seat_names(row.seats))

@@ -17,12 +17,11 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boneyard.core.protocol import JSON
-
-if TYPE_CHECKING:
-    from boneyard.server.tables.manager import LiveTable, TableManager
+from boneyard.server.tables.broadcast import Broadcaster
+from boneyard.server.tables.live import LiveTable
 
 PROCESS = secrets.token_hex(6)
 """This process, in presence messages."""
@@ -39,6 +38,21 @@ def online_users(table: LiveTable) -> set[int]:
 def local_users(table: LiveTable) -> list[int]:
     """The people with a socket open to ``table`` in this process."""
     return sorted({c.user_id for c in table.clients if c.user_id is not None})
+
+
+def presence_json(table: LiveTable) -> list[JSON | None]:
+    """Per seat: ``{"online", "away_since"}`` for a person's seat, ``None`` for a bot or an open
+    seat."""
+    users = online_users(table)
+    out: list[JSON | None] = []
+    for i, s in enumerate(table.seats):
+        if s.kind != "person":
+            out.append(None)
+            continue
+        online = s.user_id in users
+        away = None if online else table.away.get(i)
+        out.append({"online": online, "away_since": away})
+    return out
 
 
 def sync(table: LiveTable, at: float | None = None) -> bool:
@@ -68,17 +82,17 @@ def away_for(table: LiveTable, seat: int, at: float | None = None) -> float:
 
 
 class Presence:
-    """Presence of the tables of one :class:`TableManager` (see the module docstring)."""
+    """Presence of the live tables (see the module docstring): ``broadcaster`` tells the other
+    processes (whose messages of type ``presence`` go to :meth:`on_remote`)."""
 
-    def __init__(self, manager: TableManager) -> None:
-        self.manager = manager
-        manager.on_message("presence", self.on_remote)
+    def __init__(self, broadcaster: Broadcaster) -> None:
+        self.broadcaster = broadcaster
 
     async def changed(self, table: LiveTable) -> None:
         """A socket of ``table`` opened or closed here: tell the other processes, and this
         process's listening sockets if a seat came or went."""
         came_or_went = sync(table)
-        await self.manager.broadcaster.publish(
+        await self.broadcaster.publish(
             table.id,
             {"type": "presence", "process": PROCESS, "users": local_users(table)},
             local=False,
@@ -98,8 +112,6 @@ class Presence:
     @staticmethod
     async def send(table: LiveTable) -> None:
         """``{"type": "presence"}`` to the sockets that asked for it."""
-        from boneyard.server.tables.tableview import presence_json
-
         message: JSON = {
             "type": "presence",
             "presence": presence_json(table),

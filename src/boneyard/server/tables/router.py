@@ -15,6 +15,7 @@ from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.server.tables.access import MAX_TOKEN, invite_json
 from boneyard.server.tables.chat import Chat, ChatError
+from boneyard.server.tables.commands import Reclaim
 from boneyard.server.tables.endings import Endings, people
 from boneyard.server.tables.manager import TableManager
 from boneyard.server.tables.ws import TableSocket
@@ -54,10 +55,8 @@ def router(
         table = await tables.get(table_id) if len(table_id) <= 32 else None
         if table is None:
             raise HTTPException(404, "no such table")
-        if table.clock is None:
-            raise HTTPException(400, "this table has no clock")
         try:
-            seat = await table.clock.reclaim(table, user.id)
+            seat = await table.ask(Reclaim(user.id))
         except BoneyardError as exc:
             raise HTTPException(400, str(exc)) from None
         return {**table.public_json(), "your_seat": seat}

@@ -19,18 +19,93 @@ None of it depends on the seat except ``guide``: the log is the same for everyon
 
 from __future__ import annotations
 
+import contextlib
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boneyard.core.protocol import JSON, GameResult
+from boneyard.games.registry import get_spec
+from boneyard.server.tables.clock import TurnClock
+from boneyard.server.tables.guide import hint
+from boneyard.server.tables.live import LiveTable, substitutions
+from boneyard.server.tables.presence import presence_json
 from boneyard.store.statuses import TableStatus
 
-if TYPE_CHECKING:
-    from boneyard.server.tables.manager import LiveTable
 
-CLAIM_AFTER = 60.0
-"""Seconds a person seat must have been disconnected before the others may claim the win or
-hand it to a bot (tables without a clock; docs/server.md)."""
+def view(table: LiveTable, seat: int | None, clock: TurnClock, full_log: bool = True) -> JSON:
+    """The message for a client of ``seat``: built only from that seat's observation, and
+    the table's public facts (the move log: all of it, or with ``full_log`` false what the
+    last broadcast has not sent; who is connected; the hand end; how the game ended)."""
+    msg: JSON = {
+        "type": "view",
+        "version": table.version,
+        "seat": seat,
+        "table": table.public_json(),
+        "fairness": table.fairness_json(seat),
+        "hand_scores": table.hand_scores,
+        "clock": clock.status(table),
+    }
+    if table.private and seat is not None:
+        msg["invite"] = table.invite_token
+    add_public(table, msg, seat, full_log)
+    st = table.state
+    if st is None:
+        msg["view"] = None
+        msg["moves"] = []
+        return msg
+    obs = st.observation(seat)
+    spec = get_spec(table.game)
+    msg["view"] = obs.to_json()
+    live = not table.ended and table.status != TableStatus.CLOSED
+    msg["moves"] = (
+        [{"event": a.to_event(), "text": spec.describe_action(a)} for a in obs.legal_actions]
+        if live
+        else []
+    )
+    result = table_result(table)
+    msg["result"] = (
+        None
+        if result is None
+        else {"winner": result.winner, "scores": list(result.scores), "reason": result.reason}
+    )
+    add_private(table, msg, seat, obs)
+    return msg
+
+
+async def send_views(table: LiveTable, clock: TurnClock) -> None:
+    """Send every client its fresh view (a dead socket is dropped). Each seat's view is built
+    once, however many sockets see from that seat (spectators share theirs)."""
+    views: dict[int | None, JSON] = {}
+    for client in list(table.clients):
+        seat = client.seat
+        message = views.get(seat)
+        if message is None:
+            message = views[seat] = view(table, seat, clock, full_log=False)
+        try:
+            await client.send(message)
+        except Exception:  # a closed socket: forget it
+            with contextlib.suppress(ValueError):
+                table.clients.remove(client)
+    if table.movelog is not None:
+        table.log_sent = len(table.movelog.entries)
+
+
+def record(table: LiveTable) -> JSON:
+    """The record so far with fairness meta (only served once the game is over)."""
+    assert table.state is not None
+    rec = table.state.record()
+    meta = dict(rec.get("meta") or {})
+    hands = [f for f in table.fairness_json() if not f.get("next")]
+    meta["fairness"] = {"scheme": table.scheme, "hands": hands}
+    meta["table"] = table.id
+    meta["generator"] = "boneyard serve"
+    if substitutions(table.settings):
+        meta["substitutions"] = substitutions(table.settings)
+    ending = record_ending(table)
+    if ending is not None:
+        meta["ending"] = ending
+    rec["meta"] = meta
+    return rec
 
 
 def add_public(table: LiveTable, msg: JSON, seat: int | None, full_log: bool) -> None:
@@ -58,28 +133,9 @@ def add_private(table: LiveTable, msg: JSON, seat: int | None, obs: Any) -> None
     """Add what only ``seat`` sees: the hints of a guided first hand."""
     if seat is None or not (table.settings or {}).get("guide"):
         return
-    from boneyard.server.tables.guide import hint
-
     tip = hint(table, seat, obs, msg)
     if tip is not None:
         msg["guide"] = tip
-
-
-def presence_json(table: LiveTable) -> list[JSON | None]:
-    """Per seat: ``{"online", "away_since"}`` for a person's seat, ``None`` for a bot or an open
-    seat."""
-    from boneyard.server.tables.presence import online_users
-
-    users = online_users(table)
-    out: list[JSON | None] = []
-    for i, s in enumerate(table.seats):
-        if s.kind != "person":
-            out.append(None)
-            continue
-        online = s.user_id in users
-        away = None if online else table.away.get(i)
-        out.append({"online": online, "away_since": away})
-    return out
 
 
 def hand_end_json(table: LiveTable) -> JSON | None:

@@ -22,18 +22,10 @@ from boneyard.server import validation
 from boneyard.server.accounts.service import Accounts
 from boneyard.server.botapi.service import bot_sender
 from boneyard.server.ratelimit import Limits
-from boneyard.server.tables import access, protocol
+from boneyard.server.tables import access, commands, protocol, tableview
 from boneyard.server.tables.chat import Chat
-from boneyard.server.tables.clock import TurnClock
-from boneyard.server.tables.endings import Endings
-from boneyard.server.tables.manager import (
-    DB_ERRORS,
-    SITE,
-    Client,
-    LiveTable,
-    StaleError,
-    TableManager,
-)
+from boneyard.server.tables.live import Client, LiveTable
+from boneyard.server.tables.manager import DB_ERRORS, SITE, StaleError, TableManager
 from boneyard.server.tables.presence import Presence
 
 MAX_WS_MESSAGE = 4096
@@ -47,17 +39,14 @@ class TableSocket:
         tables: TableManager,
         accounts: Accounts,
         chat: Chat,
-        clock: TurnClock,
         limits: Limits,
         local: Limits,
-        endings: Endings,
     ) -> None:
         self.tables = tables
-        self.endings = endings
-        self.presence = Presence(tables)
+        self.presence = Presence(tables.broadcaster)
+        tables.on_message("presence", self.presence.on_remote)
         self.accounts = accounts
         self.chat = chat
-        self.clock = clock
         self.limits = limits
         self.local = local  # per-socket counters: a socket lives in one process
         tables.site_handlers["sessions_ended"] = self.sessions_ended
@@ -114,7 +103,7 @@ class TableSocket:
         person = str(user_id) if user_id is not None else _address(websocket)
         sock = secrets.token_hex(8)
         try:
-            await client.send(table.view(client.seat))
+            await client.send(tableview.view(table, client.seat, self.tables.clock))
             await self.chat.send_history(table, client)
             await self.presence.changed(table)
             while True:
@@ -162,7 +151,7 @@ class TableSocket:
             case protocol.Resync():
                 if self.tables.broadcaster.distributed:
                     await self.tables.catch_up(table)
-                await client.send(table.view(client.seat))
+                await client.send(tableview.view(table, client.seat, self.tables.clock))
                 await self.chat.send_history(table, client)
             case protocol.Chat() | protocol.Mute():
                 await self.chat.handle(table, client, msg)
@@ -170,7 +159,7 @@ class TableSocket:
                 await self.seed(websocket, table, client, msg)
             case protocol.Reclaim():
                 try:
-                    await self.clock.reclaim(table, client.user_id)
+                    await table.ask(commands.Reclaim(client.user_id))
                 except BoneyardError as exc:
                     await error(websocket, table, str(exc))
             case protocol.Continue() | protocol.Leave() | protocol.Claim():
@@ -185,19 +174,20 @@ class TableSocket:
         client: Client,
         msg: protocol.Continue | protocol.Leave | protocol.Claim,
     ) -> None:
-        """Continue after a hand, resign, abort, claim, rematch (tables.between and
-        tables.endings); the answer is the views every socket gets."""
+        """Continue after a hand, resign, abort, claim, rematch: commands to the table's actor
+        (run by tables.between and tables.endings); the answer is the views every socket gets."""
+        user = client.user_id
         match msg:
             case protocol.Continue():
-                await self.tables.breaks.press(table, client.seat, msg.hand)
+                await table.ask(commands.Continue(client.seat, msg.hand))
             case protocol.Claim():
-                await self.endings.claim(table, client.user_id, msg.seat, msg.how)
+                await table.ask(commands.Claim(user, msg.seat, msg.how))
             case protocol.Leave(type="resign"):
-                await self.endings.resign(table, client.user_id)
+                await table.ask(commands.Resign(user))
             case protocol.Leave(type="abort"):
-                await self.endings.abort(table, client.user_id)
+                await table.ask(commands.Abort(user))
             case protocol.Leave():
-                await self.endings.rematch(table, client.user_id)
+                await table.ask(commands.Rematch(user))
 
     async def seed(
         self, websocket: WebSocket, table: LiveTable, client: Client, msg: protocol.Seed
@@ -225,7 +215,7 @@ class TableSocket:
         try:
             await self.tables.act(table, client.seat, msg.seq, msg.action)
         except StaleError:
-            view = table.view(client.seat)
+            view = tableview.view(table, client.seat, self.tables.clock)
             view["type"] = "resync"
             view["message"] = "the table moved on: here is the current view"
             await client.send(view)
