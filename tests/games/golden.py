@@ -11,6 +11,7 @@ from typing import Any
 from boneyard.core.errors import RecordError
 from boneyard.core.protocol import GameState
 from boneyard.core.records import record_from_json
+from boneyard.core.words import Ending, hand_end, reveal
 from boneyard.games.registry import get_spec
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
@@ -70,3 +71,33 @@ def replay_error(doc: Doc) -> RecordError:
     if error is None:
         raise AssertionError("the record replayed without error")
     return error
+
+
+def endings(doc: Doc) -> list[Ending]:
+    """Every finished hand of a record document as a player may know it once it is over: its
+    ``hand_end`` line, and the tiles every seat kept (each seat's observed tiles before the
+    hand's last event, with that event's tiles moved: what the table reveals)."""
+    record = record_from_json(doc)
+    spec = get_spec(record.game)
+    before: dict[int, tuple[list[list[str]], bool]] = {}
+    for position in spec.positions(record):
+        state = position.state  # (the walk's own state: read it now)
+        if position.action is not None:
+            hands = [held(state.observation(s).to_json()) for s in range(state.num_seats)]
+            partners = bool(state.observation(None).to_json().get("partnerships"))
+            before[position.hand] = (hands, partners)
+    out = []
+    for line in spec.replay(record):
+        if line.get("type") == "hand_end":
+            hands, partners = before[line["hand"]]
+            last = (record.hands[line["hand"]].get("events") or [])[-1]
+            kept = tuple(tuple(h) for h in reveal(hands, last))
+            out.append(Ending(record.seats, hand_end(line), kept, record.options, partners))
+    return out
+
+
+def held(view: Doc) -> list[str]:
+    """The tiles a seat's observation shows it holds (Highrise: a drawn tile still to place)."""
+    tiles = [str(t) for t in view.get("hand") or []]
+    drawn = view.get("drawn")
+    return [*tiles, drawn] if isinstance(drawn, str) and drawn not in tiles else tiles

@@ -181,6 +181,9 @@ def test_a_game_followed_from_its_log_to_its_end(site: str, browser: Any, game: 
     expect(page.locator("#status")).to_have_text("connected")
     wait_until(page, "document.querySelector('#hand button.hand-tile') !== null")
     select_a_tile(page)
+    # The fairness list names the coming hand as the game calls it (High Fives deals a pass).
+    word = "Pass" if game == "high-fives" else "Hand"
+    expect(page.locator("#fairness li.next")).to_contain_text(f"{word} 2 (next)")
     shot(page, f"table-{game}-desktop")
     for name, size in PHONES.items():
         fits(page, f"table-{game}-{name}", size)

@@ -1,16 +1,20 @@
 """The server's shape, held by its own tests: every route function fits on a screen (thin
-handlers that parse, call a service and shape the answer; issue 19)."""
+handlers that parse, call a service and shape the answer; issue 19), and neither the server nor
+the browser client branches on a game's name (a game is known in one place, its spec: issue 17)."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import inspect
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from starlette.routing import BaseRoute, Mount
 
+from boneyard.games.registry import MODULES
 from tests.server.conftest import make_app
 
 LONGEST = 60
@@ -69,3 +73,81 @@ def test_a_long_route_is_caught(tmp_path: Path) -> None:
     spec.loader.exec_module(loaded)
     app.add_api_route("/longer", loaded.long_route)
     assert lengths(app.routes)["long_route.long_route"] == LONGEST + 1
+
+
+# -- a game is known in one place (issue 17): no per-game branch in the server or the client ----
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "boneyard"
+GAME_NAMES = frozenset(MODULES)
+
+
+def game_names_in(node: ast.AST) -> set[str]:
+    """The games' record names ``node`` states: a string, or one in a tuple, list or set."""
+    if isinstance(node, ast.Constant) and node.value in GAME_NAMES:
+        return {node.value}
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return set().union(*(game_names_in(e) for e in node.elts))
+    return set()
+
+
+def branches_on_a_game(source: str) -> list[int]:
+    """The lines of ``source`` that branch on a game's name: a comparison with it, a dict keyed
+    by it or a ``case`` of it (a default value or a docstring example is no branch)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+        elif isinstance(node, ast.Dict):
+            sides = [k for k in node.keys if k is not None]
+        elif isinstance(node, ast.MatchValue):
+            sides = [node.value]
+        else:
+            continue
+        if any(game_names_in(side) for side in sides):
+            found.append(node.lineno)
+    return found
+
+
+JS_BRANCH = re.compile(r"""[!=]==?\s*["'](%s)["']|["'](%s)["']\s*[!=]==?""" % (("|".join(map(re.escape, GAME_NAMES)),) * 2))  # fmt: skip
+"""A script comparing something with a game's name (its ``GAMES`` table, keyed by the name every
+view gives, is how the client dispatches)."""
+
+
+def test_the_server_never_branches_on_a_games_name() -> None:
+    """What a game says or does is asked of its spec (a hand's end in words, what it calls a
+    hand...): no module of the server compares a game's name, nor keys a table by it."""
+    modules = sorted((SRC / "server").rglob("*.py"))
+    assert len(modules) > 50
+    found = {
+        str(m.relative_to(SRC)): lines
+        for m in modules
+        if (lines := branches_on_a_game(m.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+
+
+def test_the_browser_client_compares_no_games_name() -> None:
+    scripts = sorted((SRC / "web").glob("*.js"))
+    assert any(s.name == "fairness.js" for s in scripts)
+    found = {s.name for s in scripts if JS_BRANCH.search(s.read_text(encoding="utf-8"))}
+    assert found == set()
+
+
+def test_a_branch_on_a_games_name_is_caught() -> None:
+    """The walk finds each way of branching, and lets a default value and a docstring be."""
+    source = '''
+def f(game: str = "highfive") -> str:
+    """>>> f("highrise")"""
+    if game == "high-fives":
+        return "Pass"
+    if game in ("highfive", "merry-go-round"):
+        return "x"
+    match game:
+        case "highrise":
+            return "y"
+    return {"highrise": "worth"}.get(game, "pips")
+'''
+    assert branches_on_a_game(source) == [4, 6, 9, 11]
+    assert JS_BRANCH.search('const unit = msg.table.game === "high-fives" ? "Pass" : "Hand";')
+    assert not JS_BRANCH.search('const GAMES = { "highfive": { board: fivesBoard } };')
+    assert not JS_BRANCH.search("const unit = msg.table.hand_word || 'Hand';")

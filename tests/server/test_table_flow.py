@@ -12,6 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from boneyard.core.protocol import GameResult
+from boneyard.core.words import same
 from boneyard.server.tables import handend, tableview
 from boneyard.server.tables.movelog import ACTIONS
 from boneyard.store.seats import load_seats
@@ -98,7 +99,7 @@ def kept(record: Msg, end: Msg) -> list[list[str]]:
         if "draw" in e:
             hands[seat].append(e["draw"])
         if "play" in e:
-            hands[seat] = [t for t in hands[seat] if not handend.same(t, e["play"])]
+            hands[seat] = [t for t in hands[seat] if not same(t, e["play"])]
     return hands
 
 

@@ -2,9 +2,9 @@
 
 A spec is everything the rest of Boneyard may ask of a game: its name, player counts, options
 and presets, a new game, the state a record reaches, the positions of a record, its replay
-lines, the action a record event or a player's move names, its search (for the expert bot) and
-its text view. Nothing outside ``boneyard.games`` imports a game's package (an import-linter
-contract); code that serves every game holds a :data:`AnySpec` and a
+lines, the action a record event or a player's move names, its search (for the expert bot), its
+text view and its words for a hand's end. Nothing outside ``boneyard.games`` imports a game's
+package (an import-linter contract); code that serves every game holds a :data:`AnySpec` and a
 :data:`~boneyard.core.protocol.GameState`. Adding a game is one package with a ``SPEC`` and one
 line in :data:`MODULES` (docs/games.md).
 """
@@ -21,6 +21,7 @@ from boneyard.core.cards import CardRule
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.protocol import Action, Event, GameState, Observation, State
 from boneyard.core.records import JSON, Record
+from boneyard.core.words import Explainer, plain_end
 from boneyard.games import walk
 from boneyard.games.walk import LineFeed, LinesOf, Position, RecordReader
 
@@ -109,6 +110,12 @@ class GameSpec(Generic[S, A, E, Ob]):
     """``figure(words)``: a position reached by a few plays written in the game's notation, as
     the view the site's board draws (the rules pages' pictures); raises FigureError when the
     game does not allow it."""
+    explain_hand_end: Explainer = plain_end
+    """``explain_hand_end(ending)``: how a finished hand was scored, sentence by sentence, in a
+    player's words (:class:`~boneyard.core.words.Ending`: public facts only; the game's
+    ``handend`` module, built from :mod:`boneyard.core.words`)."""
+    hand_word: str = "Hand"
+    """What the game calls a hand where a person reads it (High Fives deals a ``Pass``)."""
 
     def from_record(self, record: Record) -> S:
         """The state ``record`` reaches, every hand and event checked; raises RecordError."""

@@ -54,8 +54,9 @@ const results = new Map(); // "hand:seed:commitment" -> verdict text
 export function renderFairness(ol, msg, tableId) {
   ol.replaceChildren();
   const seat = msg ? msg.seat : null;
-  // (High Fives deals the whole set once a pass, over several deals: a commitment is a pass's)
-  const unit = msg && msg.table && msg.table.game === "high-fives" ? "Pass" : "Hand";
+  // What the game calls a hand (High Fives deals the whole set once a pass, over several deals:
+  // a commitment is a pass's)
+  const unit = (msg && msg.table && msg.table.hand_word) || "Hand";
   for (const f of (msg && msg.fairness) || []) {
     const li = el("li", { "data-hand": f.hand });
     if (f.next) {

@@ -28,6 +28,7 @@ from boneyard.core.options import OptionsMemo
 from boneyard.games.high_fives.actions import Claim, HighFivesAction, Turn
 from boneyard.games.high_fives.events import HighFivesEvent
 from boneyard.games.high_fives.figures import capture_view
+from boneyard.games.high_fives.handend import explain_hand_end
 from boneyard.games.high_fives.lines import lines_of
 from boneyard.games.high_fives.observation import HighFivesObservation, observation_from_json
 from boneyard.games.high_fives.record import READER
@@ -94,6 +95,8 @@ SPEC: GameSpec[HighFivesState, HighFivesAction, HighFivesEvent, HighFivesObserva
     search=SEARCH,
     card=card,
     figure=capture_view,
+    explain_hand_end=explain_hand_end,
+    hand_word="Pass",
 )
 """The High Fives entry for :mod:`boneyard.games.registry`."""
 

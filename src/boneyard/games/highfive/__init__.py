@@ -33,6 +33,7 @@ from boneyard.games.highfive.actions import (
     Ruling,
 )
 from boneyard.games.highfive.events import HighFiveEvent
+from boneyard.games.highfive.handend import explain_hand_end
 from boneyard.games.highfive.lines import lines_of
 from boneyard.games.highfive.observation import HighFiveObservation, observation_from_json
 from boneyard.games.highfive.options import PRESETS, HighFiveOptions
@@ -142,4 +143,5 @@ SPEC: GameSpec[HighFiveState, HighFiveAction, HighFiveEvent, HighFiveObservation
     search=SEARCH,
     card=card,
     figure=figure,
+    explain_hand_end=explain_hand_end,
 )

@@ -24,6 +24,7 @@ from boneyard.core.options import OptionsMemo
 from boneyard.games.highrise.actions import Draw, HighriseAction, Pass, Place
 from boneyard.games.highrise.events import HighriseEvent
 from boneyard.games.highrise.figures import tower_view
+from boneyard.games.highrise.handend import explain_hand_end
 from boneyard.games.highrise.lines import lines_of
 from boneyard.games.highrise.observation import HighriseObservation, observation_from_json
 from boneyard.games.highrise.options import HighriseOptions, build_highrise_options
@@ -76,6 +77,7 @@ SPEC: GameSpec[HighriseState, HighriseAction, HighriseEvent, HighriseObservation
     search=SEARCH,
     card=card,
     figure=tower_view,
+    explain_hand_end=explain_hand_end,
 )
 
 __all__ = [

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from boneyard.core.errors import RecordError
 from boneyard.core.protocol import JSON, GameState
 from boneyard.core.records import Record, record_from_json
+from boneyard.core.words import reveal
 from boneyard.games.registry import get_spec
 from boneyard.server.tables import handend, tableview
 
@@ -117,7 +118,7 @@ def _hand_end(record: Record, h: int, line: JSON, step: JSON, before: list[list[
     events = record.hands[h].get("events") or []
     kept: list[list[str]] | None = None
     if events and before and line.get("reason") != "redeal":
-        kept = handend.reveal(before, events[-1])
+        kept = reveal(before, events[-1])
         view["hands"] = kept
     words = handend.explain(
         record.game,

@@ -192,6 +192,7 @@ class LiveTable:
             "id": self.id,
             "game": self.game,
             "title": get_spec(self.game).title,
+            "hand_word": get_spec(self.game).hand_word,
             "options": self.options,
             "seats": [
                 {

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from boneyard.core.protocol import JSON, GameState, game_end_line
+from boneyard.core.words import listing, reveal, same
 from boneyard.games.registry import get_spec
 from boneyard.server.tables import handend
 
@@ -44,11 +45,6 @@ RULINGS = {
     "COMMISSIONER": "the commissioner's ruling",
     "FALSE_DOMINO": "a false domino",
 }
-
-
-def hand_word(game: str) -> str:
-    """What a game calls a hand where a person reads it (High Fives deals a pass)."""
-    return "Pass" if game == "high-fives" else "Hand"
 
 
 def action_text(who: str, line: JSON) -> str:
@@ -150,7 +146,7 @@ class MoveLog:
         if state.hands_dealt != self._hand:
             self._hand, self._events = state.hands_dealt, 0
             hand = state.hands_dealt - 1
-            word = hand_word(self.game)
+            word = spec.hand_word
             self._add({"type": "deal", "hand": hand, "text": f"{word} {hand + 1} is dealt"})
         events = state.events
         hand = state.hands_dealt - 1
@@ -196,10 +192,10 @@ class MoveLog:
         hands: list[list[str]] | None = None
         if line.get("reason") != "redeal" and before is not None:
             last = state.events[-1].to_json() if state.events else {}
-            hands = handend.reveal(before() if callable(before) else before, last)
+            hands = reveal(before() if callable(before) else before, last)
         partners = bool(state.observation(None).to_json().get("partnerships"))
         entry: JSON = {**line, "hands": hands}
-        entry["text"] = handend.summary(self.names, line, hand_word(self.game))
+        entry["text"] = handend.summary(self.names, line, get_spec(self.game).hand_word)
         entry["explain"] = handend.explain(
             self.game, self.names, line, hands, self.options, partners
         )
@@ -262,7 +258,7 @@ def game_end_entry(names: Sequence[str], line: JSON) -> JSON:
         text = f"Game over: {names[w]} wins."
     else:
         won = [names[i] for i in line.get("winners") or [] if 0 <= i < len(names)]
-        text = f"Game over: {handend.listing(won)} share the win." if won else "Game over."
+        text = f"Game over: {listing(won)} share the win." if won else "Game over."
     return {**line, "text": text}
 
 
@@ -275,7 +271,7 @@ def hands_of(state: GameState) -> list[list[str]]:
         hand = view.get("hand")
         tiles = [str(t) for t in hand] if isinstance(hand, list) else []
         drawn = view.get("drawn")  # (Highrise: a drawn tile still to place)
-        if isinstance(drawn, str) and not any(handend.same(drawn, t) for t in tiles):
+        if isinstance(drawn, str) and not any(same(drawn, t) for t in tiles):
             tiles.append(drawn)
         out.append(tiles)
     return out
