@@ -10,8 +10,10 @@ the broadcaster sends the views, the clock rearms, the dealer and the bot driver
 next command. A reaction never changes the table itself: it puts a command on the queue, from a
 task of its own (a command that waited for another from inside the actor would wait forever).
 
-The caller of :meth:`TableActor.ask` gets the handler's answer or its exception (nothing changed);
-a caller that goes away (a closed socket) does not take its command back: once queued it runs.
+The caller of :meth:`TableActor.ask` gets the handler's answer or its exception (nothing changed)
+once the reactions are done. A command asked of an idle actor runs in the caller's task (no hop
+through the event loop); one asked while another runs is queued, and a caller that then goes
+away (a closed socket) does not take it back: once queued it runs.
 """
 
 from __future__ import annotations
@@ -140,18 +142,40 @@ class TableActor:
         self.running: Command | None = None
 
     async def ask(self, command: Command) -> Any:
-        """Queue ``command`` and wait for its answer (raises what its handler raised)."""
+        """Run ``command`` after those before it; its answer (or what its handler raised).
+
+        An idle actor runs it at once in the caller's task (no hop through the event loop: a
+        move's latency is the rules, the commit and the views); a busy one queues it, and its
+        worker takes the queue once the command in hand is done."""
+        if self.running is None and self.queue.empty() and self._worker_idle():
+            return await self._inline(command)
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         done.add_done_callback(_heard)  # (a caller that went away: its error is not lost noise)
         self.queue.put_nowait((command, done))
-        if self.task is None or self.task.done():
+        if self.running is None and self._worker_idle():
             self.task = asyncio.create_task(self._work())
-        return await asyncio.shield(done)
+        return await asyncio.shield(done)  # (a caller that goes away leaves it queued)
 
     @property
     def busy(self) -> bool:
         """Whether a command is being worked on or waits."""
         return self.running is not None or not self.queue.empty()
+
+    def _worker_idle(self) -> bool:
+        return self.task is None or self.task.done()
+
+    async def _inline(self, command: Command) -> Any:
+        """Run ``command`` in the caller's task; what was queued meanwhile goes to the worker."""
+        self.running = command
+        try:
+            answer, failure = await self._process(command)
+        finally:
+            self.running = None
+            if not self.queue.empty() and self._worker_idle():
+                self.task = asyncio.create_task(self._work())
+        if failure is not None:
+            raise failure
+        return answer
 
     async def _work(self) -> None:
         """Take the queued commands one at a time; the task ends when the queue is empty.
@@ -160,26 +184,30 @@ class TableActor:
         while not self.queue.empty():
             command, done = self.queue.get_nowait()
             self.running = command
-            before = Snapshot.of(self.table)
-            answer: Any = None
-            failure: BaseException | None = None
             try:
-                answer = await self.handle(command)
+                answer, failure = await self._process(command)
             except asyncio.CancelledError:
                 done.cancel()
-                self.running = None
                 raise
-            except Exception as exc:  # the caller hears it; the actor goes on
-                failure = exc
-            try:
-                await self._emit(command, before)
             finally:
                 self.running = None
-                if not done.cancelled():
-                    if failure is not None:
-                        done.set_exception(failure)
-                    else:
-                        done.set_result(answer)
+            if not done.cancelled():
+                if failure is not None:
+                    done.set_exception(failure)
+                else:
+                    done.set_result(answer)
+
+    async def _process(self, command: Command) -> tuple[Any, Exception | None]:
+        """Run ``command``'s handler, then emit the events it caused; its answer or failure."""
+        before = Snapshot.of(self.table)
+        answer: Any = None
+        failure: Exception | None = None
+        try:
+            answer = await self.handle(command)
+        except Exception as exc:  # the caller hears it; the actor goes on
+            failure = exc
+        await self._emit(command, before)
+        return answer, failure
 
     async def _emit(self, command: Command, before: Snapshot) -> None:
         """The events ``command`` caused, to the reactions (a failed command may have changed
