@@ -162,6 +162,7 @@ class FivesLayout:
         "_count",
         "_first",
         "_open",
+        "avail_values",
         "connected",
         "order",
         "out_value",
@@ -188,6 +189,9 @@ class FivesLayout:
         self._count = 0
         self._avail: list[int] | None = None
         self._avail_policy = _NONE
+        self.avail_values: list[int] = []
+        """The value of each port in the list the last :meth:`available_slots` returned (small
+        ints: the compiled build boxes them without allocating)."""
 
     def copy(self) -> FivesLayout:
         """An independent copy."""
@@ -205,7 +209,24 @@ class FivesLayout:
         avail = self._avail
         new._avail = None if avail is None or avail is self._open else avail
         new._avail_policy = self._avail_policy
+        new.avail_values = self.avail_values  # never changed in place
         return new
+
+    def reset(self) -> None:
+        """Empty the layout for the next hand (cheaper than a new one: only the placed tiles'
+        entries are cleared)."""
+        for t in self.order:
+            self.role[t] = _NONE
+            self.parent[t] = _NONE
+            self.connected[t] = 0
+        self.order = []
+        self._open = []
+        self.spinners = []
+        self._first = _NONE
+        self._count = 0
+        self._avail = None
+        self._avail_policy = _NONE
+        self.avail_values = []
 
     # --- views ------------------------------------------------------------------------------
 
@@ -286,6 +307,7 @@ class FivesLayout:
         slots = self._available(policy)
         self._avail = slots
         self._avail_policy = policy
+        self.avail_values = [self.slot_value(s) for s in slots]
         return slots
 
     def _available(self, policy: int) -> list[int]:
@@ -324,9 +346,10 @@ class FivesLayout:
         """Whether ``tile`` matches port ``code`` of ``anchor`` and that port is open to play
         now: a listed play is applied after this check alone."""
         slot = anchor << SLOT_BITS | code
-        for s in self.available_slots(policy):
-            if s == slot:
-                return (PIP_MASK[self.slot_value(slot)] >> tile) & 1 == 1
+        slots = self.available_slots(policy)
+        for k in range(len(slots)):
+            if slots[k] == slot:
+                return (PIP_MASK[self.avail_values[k]] >> tile) & 1 == 1
         return False
 
     # --- placing ----------------------------------------------------------------------------

@@ -153,10 +153,13 @@ class PlayTable(Generic[P]):
         """Every placement of a tile of ``hand`` (a bit mask) on the ends ``policy`` opens, port
         by port in the layout's order, tiles ascending within a port."""
         out: list[P] = []
-        for slot in layout.available_slots(policy):
-            m = hand & PIP_MASK[layout.slot_value(slot)]
+        slots = layout.available_slots(policy)
+        values = layout.avail_values
+        for k in range(len(slots)):
+            m = hand & PIP_MASK[values[k]]
             if not m:
                 continue
+            slot = slots[k]
             row = self._rows[slot]
             while m:
                 low = m & -m
@@ -175,7 +178,8 @@ PLAYS: Final = PlayTable(Play)
 
 def can_place(layout: FivesLayout, policy: int, hand: int) -> bool:
     """Whether a tile of ``hand`` fits an end ``policy`` opens (the layout is not empty)."""
-    return any(hand & PIP_MASK[layout.slot_value(slot)] for slot in layout.available_slots(policy))
+    layout.available_slots(policy)
+    return any(hand & PIP_MASK[v] for v in layout.avail_values)
 
 
 def play_ids(action: Play, layout: FivesLayout, first: str) -> tuple[int, int]:

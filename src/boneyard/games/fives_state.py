@@ -107,11 +107,12 @@ class FivesState(GameBase[A, E, Ob]):
 
     def _start(self, hands: list[list[int]], bone: list[int]) -> None:
         """Lay out the next hand's tiles; the game then says who plays first."""
-        self.hands_doc.append((hands, bone.copy(), None))
+        # The boneyard list is never changed in place, so the record may hold it too.
+        self.hands_doc.append((hands, bone, None))
         self.hands = hand_masks(hands)
         self.boneyard = bone
         self.bpos = 0
-        self.layout = FivesLayout()
+        self.layout.reset()
         self.events = []
         self.hands_dealt += 1
 
