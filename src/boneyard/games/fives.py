@@ -162,6 +162,7 @@ class FivesLayout:
         "_count",
         "_first",
         "_open",
+        "_vals",
         "avail_values",
         "connected",
         "order",
@@ -177,6 +178,8 @@ class FivesLayout:
         self.role: list[int] = [_NONE] * NUM_TILES
         """Each tile's :class:`Role` value (-1: not placed)."""
         self._open: list[int] = []
+        self._vals: list[int] = []
+        """The value of each open port, aligned with ``_open``."""
         self.spinners: list[int] = []
         """Spinner tile ids (a second one only through an uncaught misplaced spinner)."""
         self.connected: list[int] = [0] * NUM_TILES
@@ -199,6 +202,7 @@ class FivesLayout:
         new.order = self.order.copy()
         new.role = self.role.copy()
         new._open = self._open.copy()
+        new._vals = self._vals.copy()
         new.spinners = self.spinners.copy()
         new.connected = self.connected.copy()
         new._first = self._first
@@ -209,7 +213,8 @@ class FivesLayout:
         avail = self._avail
         new._avail = None if avail is None or avail is self._open else avail
         new._avail_policy = self._avail_policy
-        new.avail_values = self.avail_values  # never changed in place
+        # Values cached with a list of its own are never changed in place either.
+        new.avail_values = [] if new._avail is None else self.avail_values
         return new
 
     def reset(self) -> None:
@@ -221,6 +226,7 @@ class FivesLayout:
             self.connected[t] = 0
         self.order = []
         self._open = []
+        self._vals = []
         self.spinners = []
         self._first = _NONE
         self._count = 0
@@ -277,7 +283,7 @@ class FivesLayout:
 
     def open_values(self) -> list[int]:
         """Values of every open port (spinner edges included)."""
-        return [self.slot_value(s) for s in self._open]
+        return self._vals.copy()
 
     def _recount(self) -> int:
         role = self.role
@@ -307,7 +313,9 @@ class FivesLayout:
         slots = self._available(policy)
         self._avail = slots
         self._avail_policy = policy
-        self.avail_values = [self.slot_value(s) for s in slots]
+        self.avail_values = (
+            self._vals if slots is self._open else [self.slot_value(s) for s in slots]
+        )
         return slots
 
     def _available(self, policy: int) -> list[int]:
@@ -386,6 +394,8 @@ class FivesLayout:
             self.role[tile] = R_LEAD
             self._open.append(tile << SLOT_BITS | E1)
             self._open.append(tile << SLOT_BITS | E2)
+            self._vals.append(lo)
+            self._vals.append(hi)
         self._count = self._recount()
 
     def join(self, tile: int, anchor: int, code: int, touch: int = -1) -> None:
@@ -400,8 +410,10 @@ class FivesLayout:
         if k == n:
             raise IllegalActionError(f"{TILES[anchor]} has no open {PORT_NAMES[code]} end")
         self._avail = None
-        value = self.slot_value(slot)
+        vals = self._vals
+        value = vals[k]
         open_.pop(k)
+        vals.pop(k)
         # The count changes only where the joint is (RULES §1.3); brute_count checks this.
         count = self._count
         role = self.role
@@ -428,6 +440,7 @@ class FivesLayout:
                 role[tile] = R_DOUBLE
                 self.out_value[tile] = lo
                 open_.append(tile << SLOT_BITS | OUT)
+                vals.append(lo)
         else:
             role[tile] = R_LINE
             if touch < 0:
@@ -436,6 +449,7 @@ class FivesLayout:
             count += far
             self.out_value[tile] = far
             open_.append(tile << SLOT_BITS | OUT)
+            vals.append(far)
         self._count = count
 
     def count_after(self, tile: int, anchor: int, code: int) -> int:
@@ -473,6 +487,7 @@ class FivesLayout:
         for code in SPINNER_PORT_ORDER:
             if not (connected >> code) & 1:
                 self._open.append(tile << SLOT_BITS | code)
+                self._vals.append(LO[tile])
 
     def make_spinner(self, double: int, transfer_from_first: bool) -> None:
         """Turn a plain double into a spinner (an uncaught misplaced spinner, PDA 10d).
@@ -498,6 +513,7 @@ class FivesLayout:
         if transfer_from_first and first >= 0:
             new_open = [s for s in new_open if not (s >> SLOT_BITS == first and s & 7 >= END_A)]
         self._open = new_open
+        self._vals = [self.slot_value(s) for s in new_open]
         self.role[double] = R_SPINNER
         self.spinners.append(double)
         self.connected[double] = mask
