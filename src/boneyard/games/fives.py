@@ -162,6 +162,7 @@ class FivesLayout:
         "_count",
         "_first",
         "_open",
+        "_unsided",
         "_vals",
         "avail_values",
         "connected",
@@ -185,6 +186,8 @@ class FivesLayout:
         self.connected: list[int] = [0] * NUM_TILES
         """For each spinner: bit set of its connected port codes (0 for any other tile)."""
         self._first = _NONE
+        self._unsided = 0
+        """How many spinners have a side still open (their ends wait under ``SIDES_FIRST``)."""
         self.parent: list[int] = [_NONE] * NUM_TILES
         """The slot each placed tile joins (-1: the first tile, or not placed)."""
         self.out_value: list[int] = [0] * NUM_TILES
@@ -206,6 +209,7 @@ class FivesLayout:
         new.spinners = self.spinners.copy()
         new.connected = self.connected.copy()
         new._first = self._first
+        new._unsided = self._unsided
         new.parent = self.parent.copy()
         new.out_value = self.out_value.copy()
         new._count = self._count
@@ -218,17 +222,17 @@ class FivesLayout:
         return new
 
     def reset(self) -> None:
-        """Empty the layout for the next hand (cheaper than a new one: only the placed tiles'
-        entries are cleared)."""
-        for t in self.order:
-            self.role[t] = _NONE
-            self.parent[t] = _NONE
+        """Empty the layout for the next hand (cheaper than a new one)."""
+        for t in self.spinners:
             self.connected[t] = 0
+        self.role = [_NONE] * NUM_TILES
+        self.parent = [_NONE] * NUM_TILES
         self.order = []
         self._open = []
         self._vals = []
         self.spinners = []
         self._first = _NONE
+        self._unsided = 0
         self._count = 0
         self._avail = None
         self._avail_policy = _NONE
@@ -324,6 +328,8 @@ class FivesLayout:
         if policy == A_SIDES_FIRST:
             # A spinner's ends wait for both its sides: skip them until then (the open list
             # itself when nothing waits, which is nearly always).
+            if self._unsided == 0:
+                return self._open
             connected = self.connected
             for slot in self._open:
                 if slot & 7 >= END_A and connected[slot >> SLOT_BITS] & _SIDES != _SIDES:
@@ -422,6 +428,8 @@ class FivesLayout:
             was = self.connected[anchor]
             now = was | (1 << code)
             self.connected[anchor] = now
+            if was & _SIDES != _SIDES and now & _SIDES == _SIDES:
+                self._unsided -= 1
             if _at_most_one(was) and not _at_most_one(now):
                 count -= 2 * LO[anchor]
         elif anchor_role == R_DOUBLE:
@@ -484,6 +492,8 @@ class FivesLayout:
         if self._first < 0:
             self._first = tile
         self.connected[tile] = connected
+        if connected & _SIDES != _SIDES:
+            self._unsided += 1
         for code in SPINNER_PORT_ORDER:
             if not (connected >> code) & 1:
                 self._open.append(tile << SLOT_BITS | code)
@@ -517,6 +527,8 @@ class FivesLayout:
         self.role[double] = R_SPINNER
         self.spinners.append(double)
         self.connected[double] = mask
+        if mask & _SIDES != _SIDES:
+            self._unsided += 1
         self._count = self._recount()
 
     def port_value(self, anchor: int, code: int) -> int | None:

@@ -6,7 +6,7 @@ that common part: the actions (:class:`Play`, :class:`Draw`, :class:`Pass`), the
 and the placements of a hand (:class:`PlayTable`), dealing (:func:`deal_ids`)
 and the public views of the table (:class:`PlacedView`, :class:`PublicEvent`).
 
->>> from boneyard.games.fives import Availability, tile_id
+>>> from boneyard.games.fives import Availability, mask_of, tile_id
 >>> lay = FivesLayout()
 >>> lay.place(tile_id(5, 5))
 >>> hand = mask_of([tile_id(0, 5), tile_id(5, 6), tile_id(1, 2)])
@@ -40,7 +40,6 @@ from boneyard.games.fives import (
     TILES,
     FivesLayout,
     Port,
-    mask_of,
 )
 
 NAMES: Final[tuple[str, ...]] = tuple(str(t) for t in TILES)
@@ -251,7 +250,13 @@ def deal_ids(
 
 def hand_masks(hands: list[list[int]]) -> list[int]:
     """Each hand's tile ids as a bit mask."""
-    return [mask_of(h) for h in hands]
+    masks = []
+    for hand in hands:
+        m = 0
+        for t in hand:
+            m |= 1 << t
+        masks.append(m)
+    return masks
 
 
 # --- what everyone sees ----------------------------------------------------------------------

@@ -556,8 +556,12 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
                 return
         self.turn = (seat + 1) % self.n
         self.grace_used = -1
-        if self.bpos >= len(self.boneyard) and not any(self.can_place(i) for i in range(self.n)):
-            settlement.lock(self)
+        if self.bpos < len(self.boneyard):
+            return
+        for i in range(self.n):
+            if self.can_place(i):
+                return
+        settlement.lock(self)
 
     # --- payments (the hands' ends: boneyard.games.highfive.settlement) --------------------
 

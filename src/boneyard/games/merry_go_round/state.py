@@ -219,7 +219,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
 
     def _begin(self, hands: list[list[int]], bone: list[int], setter: int) -> None:
         self._start(hands, bone)
-        self.bend = max(0, len(bone) - self.reserve)
+        self.bend = len(bone) - self.reserve if len(bone) > self.reserve else 0
         self.setter = setter
         self.set_by = -1
         self.turn = setter
@@ -453,17 +453,19 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
                 return
             self.turn = (seat + 1) % self.n
             return
-        moves = self._placements(seat)
-        if moves:
-            raise IllegalActionError(f"seat {seat} must play: it holds {moves[0].tile}")
+        if self.can_place(seat):
+            held = self._placements(seat)[0].tile
+            raise IllegalActionError(f"seat {seat} must play: it holds {held}")
         if drawable:
             raise IllegalActionError(
                 f"seat {seat} cannot pass: the boneyard still has tiles to draw"
             )
         self.events.append(Passed(seat, tuple(self.scores)))
         self.turn = (seat + 1) % self.n
-        if not any(self.can_place(i) for i in range(self.n)):
-            self._block()
+        for i in range(self.n):
+            if self.can_place(i):
+                return
+        self._block()
 
     # --- scoring ----------------------------------------------------------------------------
 
