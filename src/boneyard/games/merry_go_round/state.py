@@ -371,7 +371,9 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
 
     def _play(self, action: Play) -> None:
         seat = self.turn
-        tile, anchor, code = self.resolve(action)
+        tile, anchor, code = action.key  # a listed play's ids; else the names, checked
+        if tile < 0:
+            tile, anchor, code = self.resolve(action)
         hand = self.hands[seat]
         if not (hand >> tile) & 1:
             raise IllegalActionError(f"seat {seat} does not hold {TILES[tile]}")
@@ -383,7 +385,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         else:
             self._refuse_play(tile, anchor, code)
         self.hands[seat] = hand & ~(1 << tile)
-        count = self.count
+        count = self.count if self.alone_only else lay.count
         side = self.side_of[seat]
         points = count // 5 if count > 0 and count % 5 == 0 else 0
         if points:
