@@ -25,6 +25,7 @@ HOT_MODULES = [
     "src/boneyard/games/highfive/events.py",
     "src/boneyard/games/highfive/state.py",
     "src/boneyard/games/highfive/actions.py",
+    "src/boneyard/games/highfive/settlement.py",
     "src/boneyard/games/merry_go_round/state.py",
     "src/boneyard/games/merry_go_round/actions.py",
     "src/boneyard/games/merry_go_round/scoring.py",

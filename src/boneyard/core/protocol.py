@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol, Self, TypeVar
 
 from boneyard.core.records import JSON as JSON
+from boneyard.core.state import GameResult as GameResult
+from boneyard.core.state import HandEnd as HandEnd
 
 
 class Action(Protocol):
@@ -92,46 +93,6 @@ class Observation(Protocol[A_co]):
     def action_weight(self, action: object) -> int:
         """Tie-break: the pips the action gets rid of (heaviest first); -1 for non-plays."""
         ...
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """How a finished game ended: the winner (``None`` for no single winner) and final scores."""
-
-    winner: int | None
-    scores: tuple[int, ...]
-    reason: str = "target"
-
-
-@dataclass(frozen=True, slots=True)
-class HandEnd:
-    """How a hand ended (RECORDS.md §5 ``hand_end``): ``awards`` per seat where the game writes
-    them (a block, a per-pair lock...), else ``None``.
-
-    >>> HandEnd(0, "domino", 1, 40, None, (10, 60)).to_json()["reason"]
-    'domino'
-    """
-
-    hand: int
-    reason: str
-    winner: int | None
-    award: int
-    awards: tuple[int, ...] | None
-    scores: tuple[int, ...]
-
-    def to_json(self) -> JSON:
-        """The ``hand_end`` replay line."""
-        line: JSON = {
-            "hand": self.hand,
-            "type": "hand_end",
-            "reason": self.reason,
-            "winner": self.winner,
-            "award": self.award,
-        }
-        if self.awards is not None:
-            line["awards"] = list(self.awards)
-        line["scores"] = list(self.scores)
-        return line
 
 
 def game_end_line(result: GameResult) -> JSON:

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
 
 from boneyard.core.errors import BoneyardError, check_seat
-from boneyard.core.protocol import GameResult, HandEnd
 from boneyard.core.records import FORMAT, JSON
 
 A = TypeVar("A")
@@ -192,5 +191,64 @@ class Value:
         return hash((type(self).__name__, self._values()))
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{name}={getattr(self, name)!r}" for name in type(self).__slots__)
+        names = getattr(type(self), "FIELDS", type(self).__slots__)
+        args = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
         return f"{type(self).__name__}({args})"
+
+
+class GameResult(Value):
+    """How a finished game ended: the winner (``None`` for no single winner) and final scores.
+
+    >>> GameResult(1, (40, 150))
+    GameResult(winner=1, scores=(40, 150), reason='target')
+    """
+
+    __slots__ = ("reason", "scores", "winner")
+    FIELDS: ClassVar[tuple[str, ...]] = ("winner", "scores", "reason")
+
+    def __init__(self, winner: int | None, scores: tuple[int, ...], reason: str = "target") -> None:
+        self.winner: Final = winner
+        self.scores: Final = scores
+        self.reason: Final = reason
+
+
+class HandEnd(Value):
+    """How a hand ended (RECORDS.md §5 ``hand_end``): ``awards`` per seat where the game writes
+    them (a block, a per-pair lock...), else ``None``. A compiled value: every hand makes one.
+
+    >>> HandEnd(0, "domino", 1, 40, None, (10, 60)).to_json()["reason"]
+    'domino'
+    """
+
+    __slots__ = ("award", "awards", "hand", "reason", "scores", "winner")
+    FIELDS: ClassVar[tuple[str, ...]] = ("hand", "reason", "winner", "award", "awards", "scores")
+
+    def __init__(
+        self,
+        hand: int,
+        reason: str,
+        winner: int | None,
+        award: int,
+        awards: tuple[int, ...] | None,
+        scores: tuple[int, ...],
+    ) -> None:
+        self.hand: Final = hand
+        self.reason: Final = reason
+        self.winner: Final = winner
+        self.award: Final = award
+        self.awards: Final = awards
+        self.scores: Final = scores
+
+    def to_json(self) -> JSON:
+        """The ``hand_end`` replay line."""
+        line: JSON = {
+            "hand": self.hand,
+            "type": "hand_end",
+            "reason": self.reason,
+            "winner": self.winner,
+            "award": self.award,
+        }
+        if self.awards is not None:
+            line["awards"] = list(self.awards)
+        line["scores"] = list(self.scores)
+        return line

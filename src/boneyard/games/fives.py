@@ -92,8 +92,14 @@ class Role(IntEnum):
     SPINNER = 3
 
 
-E1, E2, OUT, SIDE_A, SIDE_B, END_A, END_B = range(7)
-"""Port codes."""
+# Port codes.
+E1: Final = 0
+E2: Final = 1
+OUT: Final = 2
+SIDE_A: Final = 3
+SIDE_B: Final = 4
+END_A: Final = 5
+END_B: Final = 6
 PORT_NAMES: Final = ("E1", "E2", "OUT", "SIDE_A", "SIDE_B", "END_A", "END_B")
 PORT_CODE: Final = {name: i for i, name in enumerate(PORT_NAMES)}
 SPINNER_PORT_ORDER: Final = (SIDE_A, SIDE_B, END_A, END_B)
@@ -112,68 +118,127 @@ class Availability(IntEnum):
     """Merry-Go-Round ``any_order``: the set's four edges in any order, then anything."""
 
 
-# Module constants for the hot paths: compiled, they are C statics rather than class lookups.
-R_LEAD: Final = Role.LEAD_SINGLE
-R_LINE: Final = Role.LINE_SINGLE
-R_DOUBLE: Final = Role.PLAIN_DOUBLE
-R_SPINNER: Final = Role.SPINNER
-A_SIDES_FIRST: Final = Availability.SIDES_FIRST
-A_ANY: Final = Availability.ANY
-A_CROSS_SIDES_THEN_ENDS: Final = Availability.CROSS_SIDES_THEN_ENDS
+# The same values as plain ints for the hot paths: compiled, they are C constants, and the
+# comparisons are machine ones (an enum member would be compared as a Python object).
+R_LEAD: Final = 0
+R_LINE: Final = 1
+R_DOUBLE: Final = 2
+R_SPINNER: Final = 3
+A_SIDES_FIRST: Final = 0
+A_ANY: Final = 1
+A_CROSS_SIDES_THEN_ENDS: Final = 2
 
 Port = tuple[int, int, int]
-"""An open port: ``(value, anchor tile id, port code)``."""
+"""An open port as the layout shows it: ``(value, anchor tile id, port code)``."""
+
+SLOT_BITS: Final = 3
+"""A port inside the layout is one small int, its *slot*: ``anchor << SLOT_BITS | code`` (below
+256, so the compiled build never allocates one)."""
+NUM_SLOTS: Final = NUM_TILES << SLOT_BITS
+_SIDES: Final = (1 << SIDE_A) | (1 << SIDE_B)
+_CROSS: Final = _SIDES | (1 << END_A) | (1 << END_B)
+_NONE: Final = -1
+"""``role`` of a tile not placed."""
+ROLES: Final[tuple[Role, ...]] = tuple(Role)
+
+
+def _at_most_one(mask: int) -> bool:
+    return mask & (mask - 1) == 0
 
 
 class FivesLayout:
-    """A mutable Fives layout. Copy with :meth:`copy`; every method is O(open ports)."""
+    """A mutable Fives layout. Copy with :meth:`copy`; every method is O(open ports).
+
+    Everything is kept in small ints and lists indexed by tile id (the hot paths of both games
+    place a tile and list placements many times a hand): ``role`` and ``out_value`` per tile,
+    the open ports as slots (:data:`SLOT_BITS`) in the order they opened, the joint each tile
+    was laid on as its parent's slot. The tuple views (:attr:`open`, :meth:`available`,
+    :attr:`roles`, :attr:`links`) are built from them when asked.
+    """
 
     __slots__ = (
         "_avail",
+        "_avail_policy",
         "_count",
+        "_first",
+        "_open",
+        "_unsided",
+        "_vals",
+        "avail_values",
         "connected",
-        "first_spinner",
-        "links",
-        "open",
         "order",
         "out_value",
-        "roles",
+        "parent",
+        "role",
         "spinners",
     )
 
     def __init__(self) -> None:
         self.order: list[int] = []
         """Placed tile ids in placement order."""
-        self.roles: dict[int, Role] = {}
-        self.open: list[Port] = []
+        self.role: list[int] = [_NONE] * NUM_TILES
+        """Each tile's :class:`Role` value (-1: not placed)."""
+        self._open: list[int] = []
+        self._vals: list[int] = []
+        """The value of each open port, aligned with ``_open``."""
         self.spinners: list[int] = []
         """Spinner tile ids (a second one only through an uncaught misplaced spinner)."""
-        self.connected: dict[int, int] = {}
-        """For each spinner: bit set of its connected port codes."""
-        self.first_spinner: int | None = None
-        self.links: list[tuple[int, int, int]] = []
-        """``(anchor, port code, child)`` for every joint, in placement order."""
-        self.out_value: dict[int, int] = {}
+        self.connected: list[int] = [0] * NUM_TILES
+        """For each spinner: bit set of its connected port codes (0 for any other tile)."""
+        self._first = _NONE
+        self._unsided = 0
+        """How many spinners have a side still open (their ends wait under ``SIDES_FIRST``)."""
+        self.parent: list[int] = [_NONE] * NUM_TILES
+        """The slot each placed tile joins (-1: the first tile, or not placed)."""
+        self.out_value: list[int] = [0] * NUM_TILES
         """The value of each single's or plain double's far edge."""
         self._count = 0
-        self._avail: tuple[Availability, list[Port]] | None = None
+        self._avail: list[int] | None = None
+        self._avail_policy = _NONE
+        self.avail_values: list[int] = []
+        """The value of each port in the list the last :meth:`available_slots` returned (small
+        ints: the compiled build boxes them without allocating)."""
 
     def copy(self) -> FivesLayout:
         """An independent copy."""
         new = FivesLayout.__new__(FivesLayout)
         new.order = self.order.copy()
-        new.roles = self.roles.copy()
-        new.open = self.open.copy()
+        new.role = self.role.copy()
+        new._open = self._open.copy()
+        new._vals = self._vals.copy()
         new.spinners = self.spinners.copy()
         new.connected = self.connected.copy()
-        new.first_spinner = self.first_spinner
-        new.links = self.links.copy()
+        new._first = self._first
+        new._unsided = self._unsided
+        new.parent = self.parent.copy()
         new.out_value = self.out_value.copy()
         new._count = self._count
-        # The cached list may be ``self.open`` itself, which this layout goes on changing.
+        # A cached list of its own is never changed (the next place drops it); ``_open`` is.
         avail = self._avail
-        new._avail = None if avail is None or avail[1] is self.open else avail
+        new._avail = None if avail is None or avail is self._open else avail
+        new._avail_policy = self._avail_policy
+        # Values cached with a list of its own are never changed in place either.
+        new.avail_values = [] if new._avail is None else self.avail_values
         return new
+
+    def reset(self) -> None:
+        """Empty the layout for the next hand (cheaper than a new one)."""
+        for t in self.spinners:
+            self.connected[t] = 0
+        self.role = [_NONE] * NUM_TILES
+        self.parent = [_NONE] * NUM_TILES
+        self.order = []
+        self._open = []
+        self._vals = []
+        self.spinners = []
+        self._first = _NONE
+        self._unsided = 0
+        self._count = 0
+        self._avail = None
+        self._avail_policy = _NONE
+        self.avail_values = []
+
+    # --- views ------------------------------------------------------------------------------
 
     @property
     def empty(self) -> bool:
@@ -185,56 +250,123 @@ class FivesLayout:
         """The open-end total (RULES §1.3)."""
         return self._count
 
+    @property
+    def first_spinner(self) -> int | None:
+        """The hand's spinner (its first double), or None before one is placed."""
+        return None if self._first < 0 else self._first
+
+    @property
+    def open(self) -> list[Port]:
+        """Every open port in the order it opened (a new list)."""
+        return [(self.slot_value(s), s >> SLOT_BITS, s & 7) for s in self._open]
+
+    @property
+    def roles(self) -> dict[int, Role]:
+        """Each placed tile's role, in placement order (a new dict)."""
+        return {t: ROLES[self.role[t]] for t in self.order}
+
+    @property
+    def links(self) -> list[tuple[int, int, int]]:
+        """``(anchor, port code, child)`` for every joint, in placement order (a new list)."""
+        out = []
+        for t in self.order:
+            s = self.parent[t]
+            if s >= 0:
+                out.append((s >> SLOT_BITS, s & 7, t))
+        return out
+
+    def slot_value(self, slot: int) -> int:
+        """The value of the port ``slot`` (open or not)."""
+        anchor = slot >> SLOT_BITS
+        code = slot & 7
+        if code == E2:
+            return HI[anchor]
+        if code == OUT:
+            return self.out_value[anchor]
+        return LO[anchor]
+
     def open_values(self) -> list[int]:
         """Values of every open port (spinner edges included)."""
-        return [p[0] for p in self.open]
+        return self._vals.copy()
 
     def _recount(self) -> int:
-        roles = self.roles
+        role = self.role
         total = 0
-        for value, anchor, _code in self.open:
-            role = roles[anchor]
-            if role is R_SPINNER:
+        for slot in self._open:
+            r = role[slot >> SLOT_BITS]
+            if r == R_SPINNER:
                 continue
-            total += value + value if role is R_DOUBLE else value
+            value = self.slot_value(slot)
+            total += value + value if r == R_DOUBLE else value
         for s in self.spinners:
-            if self.connected[s].bit_count() <= 1:
+            if _at_most_one(self.connected[s]):
                 total += 2 * LO[s]
         return total
 
-    def available(self, policy: Availability) -> list[Port]:
-        """Open ports a tile may be attached to now (do not modify the list)."""
-        cached = self._avail
-        if cached is not None and cached[0] is policy:
-            return cached[1]
-        ports = self._available(policy)
-        self._avail = (policy, ports)
-        return ports
+    # --- where a tile may go ----------------------------------------------------------------
 
-    def _available(self, policy: Availability) -> list[Port]:
-        if policy is A_ANY:
-            return self.open
-        if policy is A_SIDES_FIRST:
-            out = []
-            for port in self.open:
-                if port[2] >= END_A:
-                    c = self.connected[port[1]]
-                    if not (c >> SIDE_A) & 1 or not (c >> SIDE_B) & 1:
-                        continue
-                out.append(port)
-            return out
-        s = self.first_spinner
-        if s is None:
-            return self.open
+    def available(self, policy: int) -> list[Port]:
+        """Open ports a tile may be attached to now (a new list)."""
+        return [(self.slot_value(s), s >> SLOT_BITS, s & 7) for s in self.available_slots(policy)]
+
+    def available_slots(self, policy: int) -> list[int]:
+        """The slots of the open ports a tile may be attached to now (do not modify the list)."""
+        cached = self._avail
+        if cached is not None and self._avail_policy == policy:
+            return cached
+        slots = self._available(policy)
+        self._avail = slots
+        self._avail_policy = policy
+        self.avail_values = (
+            self._vals if slots is self._open else [self.slot_value(s) for s in slots]
+        )
+        return slots
+
+    def _available(self, policy: int) -> list[int]:
+        if policy == A_ANY:
+            return self._open
+        if policy == A_SIDES_FIRST:
+            # A spinner's ends wait for both its sides: skip them until then (the open list
+            # itself when nothing waits, which is nearly always).
+            if self._unsided == 0:
+                return self._open
+            connected = self.connected
+            for slot in self._open:
+                if slot & 7 >= END_A and connected[slot >> SLOT_BITS] & _SIDES != _SIDES:
+                    return [
+                        s
+                        for s in self._open
+                        if s & 7 < END_A or connected[s >> SLOT_BITS] & _SIDES == _SIDES
+                    ]
+            return self._open
+        s = self._first
+        if s < 0:
+            return self._open
         c = self.connected[s]
-        if c & 0b1111000 != 0b1111000:
-            want: tuple[int, ...]
-            if policy is A_CROSS_SIDES_THEN_ENDS:
-                want = (SIDE_A, SIDE_B) if c & 0b0011000 != 0b0011000 else (END_A, END_B)
+        if c & _CROSS != _CROSS:
+            if policy == A_CROSS_SIDES_THEN_ENDS:
+                want = _SIDES if c & _SIDES != _SIDES else _CROSS ^ _SIDES
             else:
-                want = SPINNER_PORT_ORDER
-            return [p for p in self.open if p[1] == s and p[2] in want]
-        return self.open
+                want = _CROSS
+            return [p for p in self._open if p >> SLOT_BITS == s and (want >> (p & 7)) & 1]
+        return self._open
+
+    def is_available(self, policy: int, anchor: int, code: int) -> bool:
+        """Whether port ``code`` of ``anchor`` is open to play now."""
+        slot = anchor << SLOT_BITS | code
+        return any(s == slot for s in self.available_slots(policy))
+
+    def fits(self, policy: int, tile: int, anchor: int, code: int) -> bool:
+        """Whether ``tile`` matches port ``code`` of ``anchor`` and that port is open to play
+        now: a listed play is applied after this check alone."""
+        slot = anchor << SLOT_BITS | code
+        slots = self.available_slots(policy)
+        for k in range(len(slots)):
+            if slots[k] == slot:
+                return (PIP_MASK[self.avail_values[k]] >> tile) & 1 == 1
+        return False
+
+    # --- placing ----------------------------------------------------------------------------
 
     def place(
         self,
@@ -249,59 +381,83 @@ class FivesLayout:
         (a tabletop *wrong bone* passes the non-matching half it was laid with). Legality is the
         caller's business; this only refuses a port that is not open.
         """
-        lo, hi = LO[tile], HI[tile]
-        roles = self.roles
-        self._avail = None
         if anchor is None:
-            if self.order:
-                raise IllegalActionError("the lead has already been played")
-            self.order.append(tile)
-            if lo == hi:
-                self._new_spinner(tile, ())
-            else:
-                roles[tile] = R_LEAD
-                self.open.append((lo, tile, E1))
-                self.open.append((hi, tile, E2))
-            self._count = self._recount()
-            return
-        port_index = -1
-        for k, port in enumerate(self.open):
-            if port[1] == anchor and port[2] == code:
-                port_index = k
-                break
-        if port_index < 0:
-            raise IllegalActionError(f"{TILES[anchor]} has no open {PORT_NAMES[code or 0]} end")
-        value = self.open[port_index][0]
-        del self.open[port_index]
+            self.lead(tile)
+        else:
+            self.join(tile, anchor, code or 0, -1 if touch is None else touch)
+
+    def lead(self, tile: int) -> None:
+        """Place the first tile of the hand."""
+        if self.order:
+            raise IllegalActionError("the lead has already been played")
+        self._avail = None
+        self.order.append(tile)
+        lo = LO[tile]
+        hi = HI[tile]
+        if lo == hi:
+            self._new_spinner(tile, 0)
+        else:
+            self.role[tile] = R_LEAD
+            self._open.append(tile << SLOT_BITS | E1)
+            self._open.append(tile << SLOT_BITS | E2)
+            self._vals.append(lo)
+            self._vals.append(hi)
+        self._count = self._recount()
+
+    def join(self, tile: int, anchor: int, code: int, touch: int = -1) -> None:
+        """Place ``tile`` on port ``code`` of ``anchor``; ``touch`` -1: the matching half (see
+        :meth:`place`)."""
+        slot = anchor << SLOT_BITS | code
+        open_ = self._open
+        k = 0
+        n = len(open_)
+        while k < n and open_[k] != slot:
+            k += 1
+        if k == n:
+            raise IllegalActionError(f"{TILES[anchor]} has no open {PORT_NAMES[code]} end")
+        self._avail = None
+        vals = self._vals
+        value = vals[k]
+        open_.pop(k)
+        vals.pop(k)
         # The count changes only where the joint is (RULES §1.3); brute_count checks this.
         count = self._count
-        connected = self.connected
-        if anchor in connected:
-            was = connected[anchor]
-            now = was | (1 << (code or 0))
-            connected[anchor] = now
-            if was.bit_count() <= 1 < now.bit_count():
+        role = self.role
+        anchor_role = role[anchor]
+        if anchor_role == R_SPINNER:
+            was = self.connected[anchor]
+            now = was | (1 << code)
+            self.connected[anchor] = now
+            if was & _SIDES != _SIDES and now & _SIDES == _SIDES:
+                self._unsided -= 1
+            if _at_most_one(was) and not _at_most_one(now):
                 count -= 2 * LO[anchor]
+        elif anchor_role == R_DOUBLE:
+            count -= value + value
         else:
-            count -= 2 * value if roles[anchor] is R_DOUBLE else value
+            count -= value
         self.order.append(tile)
-        self.links.append((anchor, code or 0, tile))
+        self.parent[tile] = slot
+        lo = LO[tile]
+        hi = HI[tile]
         if lo == hi:
-            count += 2 * lo
-            if self.first_spinner is None:
-                self._new_spinner(tile, (SIDE_A,))
+            count += lo + lo
+            if self._first < 0:
+                self._new_spinner(tile, 1 << SIDE_A)
             else:
-                roles[tile] = R_DOUBLE
+                role[tile] = R_DOUBLE
                 self.out_value[tile] = lo
-                self.open.append((lo, tile, OUT))
+                open_.append(tile << SLOT_BITS | OUT)
+                vals.append(lo)
         else:
-            roles[tile] = R_LINE
-            if touch is None:
+            role[tile] = R_LINE
+            if touch < 0:
                 touch = value if value in (lo, hi) else lo
             far = hi if touch == lo else lo
             count += far
             self.out_value[tile] = far
-            self.open.append((far, tile, OUT))
+            open_.append(tile << SLOT_BITS | OUT)
+            vals.append(far)
         self._count = count
 
     def count_after(self, tile: int, anchor: int, code: int) -> int:
@@ -317,33 +473,31 @@ class FivesLayout:
         if anchor < 0:
             return lo + lo if lo == hi else lo + hi
         count = self._count
-        connected = self.connected.get(anchor, -1)
-        if connected >= 0:  # a spinner: it stops counting twice at its second joint
+        anchor_role = self.role[anchor]
+        if anchor_role == R_SPINNER:  # it stops counting twice at its second joint
             value = LO[anchor]
-            if connected.bit_count() == 1:
+            connected = self.connected[anchor]
+            if connected != 0 and _at_most_one(connected):
                 count -= value + value
         else:
-            value = (
-                HI[anchor] if code == E2 else LO[anchor] if code == E1 else self.out_value[anchor]
-            )
-            count -= value + value if self.roles[anchor] is R_DOUBLE else value
+            value = self.slot_value(anchor << SLOT_BITS | code)
+            count -= value + value if anchor_role == R_DOUBLE else value
         if lo == hi:
             return count + lo + lo
         return count + (hi if value == lo else lo)
 
-    def _new_spinner(self, tile: int, connected: tuple[int, ...]) -> None:
-        x = LO[tile]
-        self.roles[tile] = R_SPINNER
+    def _new_spinner(self, tile: int, connected: int) -> None:
+        self.role[tile] = R_SPINNER
         self.spinners.append(tile)
-        if self.first_spinner is None:
-            self.first_spinner = tile
-        mask = 0
-        for code in connected:
-            mask |= 1 << code
-        self.connected[tile] = mask
+        if self._first < 0:
+            self._first = tile
+        self.connected[tile] = connected
+        if connected & _SIDES != _SIDES:
+            self._unsided += 1
         for code in SPINNER_PORT_ORDER:
-            if not (mask >> code) & 1:
-                self.open.append((x, tile, code))
+            if not (connected >> code) & 1:
+                self._open.append(tile << SLOT_BITS | code)
+                self._vals.append(LO[tile])
 
     def make_spinner(self, double: int, transfer_from_first: bool) -> None:
         """Turn a plain double into a spinner (an uncaught misplaced spinner, PDA 10d).
@@ -351,33 +505,38 @@ class FivesLayout:
         Its in-line edge becomes ``SIDE_A``, its far edge ``SIDE_B``; both ends open. With
         ``transfer_from_first`` the first spinner loses its unplayed ends (H5-10 ``transfer``).
         """
-        x = LO[double]
         self._avail = None
         mask = 1 << SIDE_A
-        new_open: list[Port] = []
-        for port in self.open:
-            if port[1] == double:
-                new_open.append((x, double, SIDE_B))
+        new_open: list[int] = []
+        had_out = False
+        for slot in self._open:
+            if slot >> SLOT_BITS == double:
+                new_open.append(double << SLOT_BITS | SIDE_B)
+                had_out = True
             else:
-                new_open.append(port)
-        if not any(p[1] == double for p in self.open):
+                new_open.append(slot)
+        if not had_out:
             mask |= 1 << SIDE_B
-        new_open.append((x, double, END_A))
-        new_open.append((x, double, END_B))
-        if transfer_from_first and self.first_spinner is not None:
-            first = self.first_spinner
-            new_open = [p for p in new_open if not (p[1] == first and p[2] >= END_A)]
-        self.open = new_open
-        self.roles[double] = R_SPINNER
+        new_open.append(double << SLOT_BITS | END_A)
+        new_open.append(double << SLOT_BITS | END_B)
+        first = self._first
+        if transfer_from_first and first >= 0:
+            new_open = [s for s in new_open if not (s >> SLOT_BITS == first and s & 7 >= END_A)]
+        self._open = new_open
+        self._vals = [self.slot_value(s) for s in new_open]
+        self.role[double] = R_SPINNER
         self.spinners.append(double)
         self.connected[double] = mask
+        if mask & _SIDES != _SIDES:
+            self._unsided += 1
         self._count = self._recount()
 
     def port_value(self, anchor: int, code: int) -> int | None:
         """The value of an open port, or None if it is not open."""
-        for value, a, c in self.open:
-            if a == anchor and c == code:
-                return value
+        slot = anchor << SLOT_BITS | code
+        for s in self._open:
+            if s == slot:
+                return self.slot_value(slot)
         return None
 
     def brute_count(self) -> int:
@@ -386,24 +545,25 @@ class FivesLayout:
         It ignores the open-port bookkeeping: a far edge is open when no joint uses it, and a
         spinner counts double while at most one joint touches it.
         """
-        used = {(a, c) for a, c, _child in self.links}
-        children = {child for _a, _c, child in self.links}
+        links = self.links
+        used = {(a, c) for a, c, _child in links}
+        children = {child for _a, _c, child in links}
         total = 0
         for t in self.order:
-            role = self.roles[t]
-            if role is R_LEAD:
+            role = self.role[t]
+            if role == R_LEAD:
                 total += (0 if (t, E1) in used else LO[t]) + (0 if (t, E2) in used else HI[t])
-            elif role is R_LINE and (t, OUT) not in used:
+            elif role == R_LINE and (t, OUT) not in used:
                 total += self.out_value[t]
-            elif role is R_DOUBLE and (t, OUT) not in used:
+            elif role == R_DOUBLE and (t, OUT) not in used:
                 total += 2 * self.out_value[t]
-            elif role is R_SPINNER:
-                touching = sum(1 for a, _c, _ch in self.links if a == t) + (t in children)
+            elif role == R_SPINNER:
+                touching = sum(1 for a, _c, _ch in links if a == t) + (t in children)
                 if touching <= 1:
                     total += 2 * LO[t]
         return total
 
-    def describe_open(self, policy: Availability | None = None) -> str:
+    def describe_open(self, policy: int | None = None) -> str:
         """Values of the ends a tile may join now, as a player reads them: ``5, 6, 4``."""
-        ports = self.open if policy is None else self.available(policy)
-        return ", ".join(str(p[0]) for p in ports)
+        slots = self._open if policy is None else self.available_slots(policy)
+        return ", ".join(str(self.slot_value(s)) for s in slots)

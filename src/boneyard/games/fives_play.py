@@ -6,7 +6,7 @@ that common part: the actions (:class:`Play`, :class:`Draw`, :class:`Pass`), the
 and the placements of a hand (:class:`PlayTable`), dealing (:func:`deal_ids`)
 and the public views of the table (:class:`PlacedView`, :class:`PublicEvent`).
 
->>> from boneyard.games.fives import tile_id
+>>> from boneyard.games.fives import Availability, mask_of, tile_id
 >>> lay = FivesLayout()
 >>> lay.place(tile_id(5, 5))
 >>> hand = mask_of([tile_id(0, 5), tile_id(5, 6), tile_id(1, 2)])
@@ -24,23 +24,22 @@ from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
 from boneyard.games.fives import (
-    E2,
     HI,
     LO,
+    NUM_SLOTS,
     NUM_TILES,
-    OUT,
     PIP_MASK,
     PORT_CODE,
     PORT_NAMES,
+    R_SPINNER,
+    ROLES,
     SIDE_A,
+    SLOT_BITS,
     SPINNER_PORT_ORDER,
     TILE_ID,
     TILES,
-    Availability,
     FivesLayout,
     Port,
-    Role,
-    mask_of,
 )
 
 NAMES: Final[tuple[str, ...]] = tuple(str(t) for t in TILES)
@@ -135,12 +134,12 @@ class PlayTable(Generic[P]):
     def __init__(self, cls: type[P]) -> None:
         self._cls = cls
         self._leads: list[P | None] = [None] * NUM_TILES
-        self._rows: list[list[P | None]] = [[None] * NUM_TILES for _ in range(NUM_TILES * 7)]
-        """``_rows[anchor * 7 + code][tile]``."""
+        self._rows: list[list[P | None]] = [[None] * NUM_TILES for _ in range(NUM_SLOTS)]
+        """``_rows[slot][tile]``: the plays on each port slot of the layout."""
 
     def get(self, tile: int, anchor: int, code: int) -> P:
         """The play of ``tile`` on port ``code`` of ``anchor`` (``anchor`` -1: the lead)."""
-        row = self._leads if anchor < 0 else self._rows[anchor * 7 + code]
+        row = self._leads if anchor < 0 else self._rows[anchor << SLOT_BITS | code]
         play = row[tile]
         if play is None:
             port = PORT_NAMES[code] if code >= SIDE_A else None
@@ -149,22 +148,25 @@ class PlayTable(Generic[P]):
             row[tile] = play
         return play
 
-    def placements(self, layout: FivesLayout, policy: Availability, hand: int) -> list[P]:
+    def placements(self, layout: FivesLayout, policy: int, hand: int) -> list[P]:
         """Every placement of a tile of ``hand`` (a bit mask) on the ends ``policy`` opens, port
         by port in the layout's order, tiles ascending within a port."""
         out: list[P] = []
-        for value, anchor, code in layout.available(policy):
-            m = hand & PIP_MASK[value]
+        slots = layout.available_slots(policy)
+        values = layout.avail_values
+        for k in range(len(slots)):
+            m = hand & PIP_MASK[values[k]]
             if not m:
                 continue
-            row = self._rows[anchor * 7 + code]
+            slot = slots[k]
+            row = self._rows[slot]
             while m:
                 low = m & -m
                 t = low.bit_length() - 1
                 m ^= low
                 play = row[t]
                 if play is None:
-                    play = self.get(t, anchor, code)
+                    play = self.get(t, slot >> SLOT_BITS, slot & 7)
                 out.append(play)
         return out
 
@@ -173,9 +175,10 @@ PLAYS: Final = PlayTable(Play)
 """The interned plays of :class:`Play` itself."""
 
 
-def can_place(layout: FivesLayout, policy: Availability, hand: int) -> bool:
+def can_place(layout: FivesLayout, policy: int, hand: int) -> bool:
     """Whether a tile of ``hand`` fits an end ``policy`` opens (the layout is not empty)."""
-    return any(hand & PIP_MASK[p[0]] for p in layout.available(policy))
+    layout.available_slots(policy)
+    return any(hand & PIP_MASK[v] for v in layout.avail_values)
 
 
 def play_ids(action: Play, layout: FivesLayout, first: str) -> tuple[int, int]:
@@ -190,12 +193,12 @@ def play_ids(action: Play, layout: FivesLayout, first: str) -> tuple[int, int]:
             raise IllegalActionError(f"the {first} is not played on a port")
         return tile, -1
     anchor = TILE_ID.get(action.on, -1)
-    if anchor < 0 or anchor not in layout.roles:
+    if anchor < 0 or layout.role[anchor] < 0:
         raise IllegalActionError(f"{action.on} is not on the table")
     return tile, anchor
 
 
-def default_port(layout: FivesLayout, policy: Availability, tile: int, anchor: int) -> int:
+def default_port(layout: FivesLayout, policy: int, tile: int, anchor: int) -> int:
     """The port of ``anchor`` a play takes when it names none: a spinner's first edge open to
     play (``SIDE_A`` ... ``END_B``), another tile's end matching ``tile``, else its first open
     end. Raises :class:`IllegalActionError` when ``anchor`` has no open end."""
@@ -204,10 +207,9 @@ def default_port(layout: FivesLayout, policy: Availability, tile: int, anchor: i
         raise IllegalActionError(
             f"{TILES[anchor]} has no open end (open: {layout.describe_open() or 'none'})"
         )
-    if layout.roles[anchor] is Role.SPINNER:
-        avail = {(p[1], p[2]) for p in layout.available(policy)}
+    if layout.role[anchor] == R_SPINNER:
         for code in SPINNER_PORT_ORDER:
-            if (anchor, code) in avail:
+            if layout.is_available(policy, anchor, code):
                 return code
         return ports[0][2]
     for value, _a, code in ports:
@@ -248,7 +250,13 @@ def deal_ids(
 
 def hand_masks(hands: list[list[int]]) -> list[int]:
     """Each hand's tile ids as a bit mask."""
-    return [mask_of(h) for h in hands]
+    masks = []
+    for hand in hands:
+        m = 0
+        for t in hand:
+            m |= 1 << t
+        masks.append(m)
+    return masks
 
 
 # --- what everyone sees ----------------------------------------------------------------------
@@ -308,22 +316,17 @@ def placed_views(lay: FivesLayout) -> tuple[PlacedView, ...]:
     >>> [(str(p.tile), p.role, str(p.on), p.port, p.joined) for p in placed_views(lay)]
     [('5-5', 'SPINNER', 'None', None, None), ('0-5', 'LINE_SINGLE', '5-5', 'SIDE_A', 5)]
     """
-    parent: dict[int, tuple[int, int]] = {}
-    for anchor, code, child in lay.links:
-        parent[child] = (anchor, code)
     placed = []
     for t in lay.order:
-        a, c = parent.get(t, (-1, -1))
-        joined: int | None = None
-        if a >= 0:
-            joined = HI[a] if c == E2 else LO[a] if c != OUT else lay.out_value[a]
+        slot = lay.parent[t]
+        a = slot >> SLOT_BITS if slot >= 0 else -1
         placed.append(
             PlacedView(
                 TILES[t],
-                lay.roles[t].name,
+                ROLES[lay.role[t]].name,
                 TILES[a] if a >= 0 else None,
-                PORT_NAMES[c] if a >= 0 and lay.roles[a] is Role.SPINNER else None,
-                joined,
+                PORT_NAMES[slot & 7] if a >= 0 and lay.role[a] == R_SPINNER else None,
+                lay.slot_value(slot) if a >= 0 else None,
             )
         )
     return tuple(placed)
@@ -362,7 +365,7 @@ def events_from_json(history: Sequence[JSON]) -> tuple[PublicEvent, ...]:
     )
 
 
-def layout_from_json(doc: JSON, policy: Availability) -> FivesLayout:
+def layout_from_json(doc: JSON, policy: int) -> FivesLayout:
     """The layout an observation's JSON shows, rebuilt by placing its ``layout`` tiles in order
     (a tile on a spinner takes the port named, any other the end it matches, as a record's play
     does); raises :class:`BoneyardError` unless the result shows exactly the JSON's tiles, roles
@@ -383,7 +386,7 @@ def layout_from_json(doc: JSON, policy: Availability) -> FivesLayout:
     return lay
 
 
-def play_from_json(ev: JSON, lay: FivesLayout, policy: Availability, plays: PlayTable[P]) -> P:
+def play_from_json(ev: JSON, lay: FivesLayout, policy: int, plays: PlayTable[P]) -> P:
     """The interned play (with its internal ids) a legal action's record form names."""
     tile = TILE_ID[Tile.parse(ev["play"])]
     if ev.get("on") is None:

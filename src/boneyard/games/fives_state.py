@@ -17,7 +17,7 @@ from boneyard.core.errors import IllegalActionError
 from boneyard.core.records import JSON
 from boneyard.core.state import OVER, GameBase
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import TILES, Availability, FivesLayout, ids_of
+from boneyard.games.fives import A_ANY, TILES, FivesLayout, ids_of
 from boneyard.games.fives_play import (
     ALL_IDS,
     NAMES,
@@ -70,7 +70,8 @@ class FivesState(GameBase[A, E, Ob]):
 
     def __init__(self, players: int, names: Sequence[str] | None = None) -> None:
         super().__init__(players, names)
-        self.policy = Availability.ANY
+        self.policy: int = A_ANY
+        """Which open ends may be played on (an :class:`Availability`)."""
         self.hands: list[int] = [0] * players
         """Each seat's tiles as a bit mask of tile ids."""
         self.boneyard: list[int] = []
@@ -106,11 +107,12 @@ class FivesState(GameBase[A, E, Ob]):
 
     def _start(self, hands: list[list[int]], bone: list[int]) -> None:
         """Lay out the next hand's tiles; the game then says who plays first."""
-        self.hands_doc.append((hands, bone.copy(), None))
+        # The boneyard list is never changed in place, so the record may hold it too.
+        self.hands_doc.append((hands, bone, None))
         self.hands = hand_masks(hands)
         self.boneyard = bone
         self.bpos = 0
-        self.layout = FivesLayout()
+        self.layout.reset()
         self.events = []
         self.hands_dealt += 1
 

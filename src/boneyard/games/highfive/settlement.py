@@ -8,7 +8,7 @@ through the state's own ``_pay`` (chips capped, RULES §1.6).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from boneyard.core.tiles import round5
 from boneyard.games.fives import TILE_ID, pips_of_mask
@@ -17,7 +17,7 @@ from boneyard.games.fives_events import Drew
 if TYPE_CHECKING:
     from boneyard.games.highfive.state import HighFiveState
 
-TARGET = 150
+TARGET: Final = 150
 
 
 def domino_bonus(state: HighFiveState, winner: int) -> int:

@@ -33,10 +33,11 @@ from boneyard.games.fives import (
     LO,
     PORT_CODE,
     PORT_NAMES,
+    R_DOUBLE,
+    R_SPINNER,
     SIDE_A,
     TILE_ID,
     TILES,
-    Role,
     ids_of,
 )
 from boneyard.games.fives_events import Drew, Passed, Placed
@@ -302,14 +303,9 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         code = PORT_CODE.get(action.port, -1)
         if code < 0:
             raise IllegalActionError(f"{action.port} is not a port name")
-        role = lay.roles[anchor]
-        if role is not Role.SPINNER:
-            if (
-                self.tabletop
-                and role is Role.PLAIN_DOUBLE
-                and code >= END_A
-                and anchor not in lay.connected
-            ):
+        role = lay.role[anchor]
+        if role != R_SPINNER:
+            if self.tabletop and role == R_DOUBLE and code >= END_A:
                 return tile, anchor, code
             raise IllegalActionError(
                 f"{action.on} is not the spinner: only a spinner's edges are named"
@@ -330,18 +326,14 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
                 if anchor < 0:
                     if not lay.order and (self.big6 < 0 or tile == self.big6):
                         self.hands[seat] = hand & ~(1 << tile)
-                        lay.place(tile)
+                        lay.lead(tile)
                         self._after_place(seat, tile, anchor, code, action, False)
                         return
-                else:
-                    for port in lay.available(self.policy):
-                        if port[1] == anchor and port[2] == code:
-                            if port[0] == LO[tile] or port[0] == HI[tile]:
-                                self.hands[seat] = hand & ~(1 << tile)
-                                lay.place(tile, anchor, code)
-                                self._after_place(seat, tile, anchor, code, action, False)
-                                return
-                            break
+                elif lay.fits(self.policy, tile, anchor, code):
+                    self.hands[seat] = hand & ~(1 << tile)
+                    lay.join(tile, anchor, code)
+                    self._after_place(seat, tile, anchor, code, action, False)
+                    return
         tile, anchor, code = self.resolve(action)
         hand = self.hands[seat]
         if not (hand >> tile) & 1:
@@ -358,9 +350,9 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         if misplaced:
             lay.make_spinner(anchor, self.options.misplaced_spinner == "transfer")
         if anchor < 0:
-            lay.place(tile)
+            lay.lead(tile)
         else:
-            lay.place(tile, anchor, code, action.touch)
+            lay.join(tile, anchor, code, -1 if action.touch is None else action.touch)
         self._after_place(seat, tile, anchor, code, action, mismatch)
 
     def _check_place(self, tile: int, anchor: int, code: int) -> tuple[bool, bool]:
@@ -387,7 +379,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
             )
         misplaced = value is None
         if value is not None:
-            if not any(p[1] == anchor and p[2] == code for p in lay.available(self.policy)):
+            if not lay.is_available(self.policy, anchor, code):
                 raise IllegalActionError(
                     "the spinner's ends open only after both its sides are covered"
                 )
@@ -564,8 +556,12 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
                 return
         self.turn = (seat + 1) % self.n
         self.grace_used = -1
-        if self.bpos >= len(self.boneyard) and not any(self.can_place(i) for i in range(self.n)):
-            settlement.lock(self)
+        if self.bpos < len(self.boneyard):
+            return
+        for i in range(self.n):
+            if self.can_place(i):
+                return
+        settlement.lock(self)
 
     # --- payments (the hands' ends: boneyard.games.highfive.settlement) --------------------
 

@@ -28,17 +28,17 @@ from boneyard.core.state import AWAIT_DEAL, PLAYING
 from boneyard.core.tiles import Tile
 from boneyard.games.fives import (
     DOUBLE_MASK,
-    HI,
     IS_DOUBLE,
     LO,
     PORT_CODE,
     PORT_NAMES,
+    R_SPINNER,
     SIDE_A,
     SIDE_B,
+    SLOT_BITS,
     SPINNER_PORT_ORDER,
     TILES,
     Availability,
-    Role,
     ids_of,
     pips_of_mask,
 )
@@ -219,7 +219,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
 
     def _begin(self, hands: list[list[int]], bone: list[int], setter: int) -> None:
         self._start(hands, bone)
-        self.bend = max(0, len(bone) - self.reserve)
+        self.bend = len(bone) - self.reserve if len(bone) > self.reserve else 0
         self.setter = setter
         self.set_by = -1
         self.turn = setter
@@ -309,7 +309,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             raise IllegalActionError(
                 f"{action.port} is not an edge of the set (SIDE_A, SIDE_B, END_A, END_B)"
             )
-        if lay.roles[anchor] is not Role.SPINNER:
+        if lay.role[anchor] != R_SPINNER:
             raise IllegalActionError(
                 f"{action.on} is not the set double: only the set's edges are named"
             )
@@ -324,7 +324,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         names = ", ".join(
             f"{PORT_NAMES[code]}" for code in SPINNER_PORT_ORDER if not (c >> code) & 1
         )
-        if self.policy is Availability.CROSS_ANY_ORDER:
+        if self.policy == Availability.CROSS_ANY_ORDER:
             return f"all four edges of the set {TILES[s]} come first (open: {names})"
         if c & _SIDES != _SIDES:
             return f"both sides of the set {TILES[s]} come first (open: {names})"
@@ -339,6 +339,19 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             )
         raise IllegalActionError(
             f"{TILES[tile]} cannot go on {TILES[anchor]} yet: {self._cross_rule()}"
+        )
+
+    def _refuse_play(self, tile: int, anchor: int, code: int) -> NoReturn:
+        """Raise the reason a placement after the set is not legal now."""
+        lay = self.layout
+        if anchor < 0:
+            raise IllegalActionError(f"the double is set: say which tile {TILES[tile]} goes on")
+        if not lay.is_available(self.policy, anchor, code):
+            self._refuse_port(tile, anchor, code)
+        value = lay.slot_value(anchor << SLOT_BITS | code)
+        ends = ", ".join(str(p[0]) for p in lay.available(self.policy))
+        raise IllegalActionError(
+            f"{TILES[tile]} does not match the {value} on {TILES[anchor]} (open: {ends})"
         )
 
     def _set(self, seat: int, tile: int, anchor: int) -> None:
@@ -358,31 +371,21 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
 
     def _play(self, action: Play) -> None:
         seat = self.turn
-        tile, anchor, code = self.resolve(action)
+        tile, anchor, code = action.key  # a listed play's ids; else the names, checked
+        if tile < 0:
+            tile, anchor, code = self.resolve(action)
         hand = self.hands[seat]
         if not (hand >> tile) & 1:
             raise IllegalActionError(f"seat {seat} does not hold {TILES[tile]}")
         lay = self.layout
         if self.phase == SETTING:
             self._set(seat, tile, anchor)
+        elif anchor >= 0 and lay.fits(self.policy, tile, anchor, code):
+            lay.join(tile, anchor, code)
         else:
-            if anchor < 0:
-                raise IllegalActionError(f"the double is set: say which tile {TILES[tile]} goes on")
-            value = -1
-            for v, a, c in lay.available(self.policy):
-                if a == anchor and c == code:
-                    value = v
-                    break
-            if value < 0:
-                self._refuse_port(tile, anchor, code)
-            if value != LO[tile] and value != HI[tile]:
-                ends = ", ".join(str(p[0]) for p in lay.available(self.policy))
-                raise IllegalActionError(
-                    f"{TILES[tile]} does not match the {value} on {TILES[anchor]} (open: {ends})"
-                )
-            lay.place(tile, anchor, code)
+            self._refuse_play(tile, anchor, code)
         self.hands[seat] = hand & ~(1 << tile)
-        count = self.count
+        count = self.count if self.alone_only else lay.count
         side = self.side_of[seat]
         points = count // 5 if count > 0 and count % 5 == 0 else 0
         if points:
@@ -452,17 +455,19 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
                 return
             self.turn = (seat + 1) % self.n
             return
-        moves = self._placements(seat)
-        if moves:
-            raise IllegalActionError(f"seat {seat} must play: it holds {moves[0].tile}")
+        if self.can_place(seat):
+            held = self._placements(seat)[0].tile
+            raise IllegalActionError(f"seat {seat} must play: it holds {held}")
         if drawable:
             raise IllegalActionError(
                 f"seat {seat} cannot pass: the boneyard still has tiles to draw"
             )
         self.events.append(Passed(seat, tuple(self.scores)))
         self.turn = (seat + 1) % self.n
-        if not any(self.can_place(i) for i in range(self.n)):
-            self._block()
+        for i in range(self.n):
+            if self.can_place(i):
+                return
+        self._block()
 
     # --- scoring ----------------------------------------------------------------------------
 
@@ -565,7 +570,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         c = lay.connected[s]
         if c & _CROSS_FULL == _CROSS_FULL:
             return "open"
-        if self.policy is Availability.CROSS_ANY_ORDER:
+        if self.policy == Availability.CROSS_ANY_ORDER:
             return "cross"
         return "cross_sides" if c & _SIDES != _SIDES else "cross_ends"
 
