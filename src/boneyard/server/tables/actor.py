@@ -147,13 +147,13 @@ class TableActor:
         An idle actor runs it at once in the caller's task (no hop through the event loop: a
         move's latency is the rules, the commit and the views); a busy one queues it, and its
         worker takes the queue once the command in hand is done."""
-        if self.running is None and self.queue.empty() and self._worker_idle():
+        if not self.busy and self._worker_idle():
             return await self._inline(command)
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         done.add_done_callback(_heard)  # (a caller that went away: its error is not lost noise)
         self.queue.put_nowait((command, done))
-        if self.running is None and self._worker_idle():
-            self.task = asyncio.create_task(self._work())
+        if self.running is None:  # (else whoever runs the command in hand wakes the worker)
+            self._wake_worker()
         return await asyncio.shield(done)  # (a caller that goes away leaves it queued)
 
     @property
@@ -164,6 +164,11 @@ class TableActor:
     def _worker_idle(self) -> bool:
         return self.task is None or self.task.done()
 
+    def _wake_worker(self) -> None:
+        """Start the worker for the queued commands (unless it runs already)."""
+        if not self.queue.empty() and self._worker_idle():
+            self.task = asyncio.create_task(self._work())
+
     async def _inline(self, command: Command) -> Any:
         """Run ``command`` in the caller's task; what was queued meanwhile goes to the worker."""
         self.running = command
@@ -171,8 +176,7 @@ class TableActor:
             answer, failure = await self._process(command)
         finally:
             self.running = None
-            if not self.queue.empty() and self._worker_idle():
-                self.task = asyncio.create_task(self._work())
+            self._wake_worker()
         if failure is not None:
             raise failure
         return answer

@@ -28,14 +28,12 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from boneyard.core.errors import IllegalActionError
-from boneyard.server.tables.actor import Command
 from boneyard.server.tables.broadcast import Broadcaster
 from boneyard.server.tables.commands import Continue, ContinuedElsewhere, Deal
 
 if TYPE_CHECKING:
-    from boneyard.server.tables.live import LiveTable
+    from boneyard.server.tables.live import Ask, LiveTable
 
-Ask = Callable[["LiveTable", Command], Awaitable[Any]]
 Dealer = Callable[["LiveTable", Deal], Awaitable[None]]
 
 HAND_PAUSE = 20.0

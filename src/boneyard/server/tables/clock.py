@@ -51,10 +51,8 @@ from boneyard.server.tables.commands import Abandon, Warn
 from boneyard.store.statuses import TableStatus
 
 if TYPE_CHECKING:
-    from boneyard.server.tables.live import LiveTable
+    from boneyard.server.tables.live import Ask, LiveTable
 
-Ask = Callable[["LiveTable", Command], Awaitable[Any]]
-"""Sends a table's actor a command (``TableManager.ask``)."""
 
 log = logging.getLogger("boneyard.server.tables.clock")
 

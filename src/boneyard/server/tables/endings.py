@@ -197,7 +197,6 @@ class Endings:
             table.settings = old
             raise
         table.status = table.stored_status = status
-        self.tables.lobby_version += 1
         self.tables.breaks.clear(table)
         table.log().note_changes(table.settings, table.version)
 

@@ -10,6 +10,7 @@ manager's.
 from __future__ import annotations
 
 import asyncio
+import copy
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
@@ -25,6 +26,10 @@ from boneyard.server.tables.actor import Command, TableActor
 from boneyard.server.tables.movelog import MoveLog
 from boneyard.store.seats import Seat
 from boneyard.store.statuses import TableStatus
+
+Ask = Callable[["LiveTable", Command], Awaitable[Any]]
+"""Sends a live table's actor a command and waits for its answer (``TableManager.ask``): how
+the clock and the dealer change a table."""
 
 CLAIM_AFTER = 60.0
 """Seconds a person seat must have been disconnected before the others may claim the win or
@@ -110,6 +115,25 @@ class LiveTable:
         """Have the table's actor run ``command``; its answer (or what it raised)."""
         assert self.actor is not None, "a table takes commands once it is live"
         return await self.actor.ask(command)
+
+    def noting_seat_change(
+        self, event: str, seat: int, name: str, at: datetime, **more: Any
+    ) -> dict[str, Any]:
+        """The table's settings with a seat change added to ``seat_changes`` (the record's
+        ``meta.substitutions``), placed at the hand and sequence number the table is at."""
+        settings = copy.deepcopy(self.settings or {})
+        settings.setdefault("seat_changes", []).append(
+            {
+                "event": event,
+                "seat": seat,
+                "hand": self.hands_dealt() - 1,
+                "seq": self.version,
+                **more,
+                "name": name,
+                "at": at.isoformat(),
+            }
+        )
+        return settings
 
     def make_bots(self) -> None:
         """Bot players for the bot seats (their own randomness: they never see the state)."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import logging
 import random
 import secrets
@@ -676,18 +675,7 @@ class TableManager:
         seats = list(table.seats)
         replaced = Someone(user_id=old.user_id, name=name)
         seats[seat] = BotSeat(bot=level, name=old.name, replaced=replaced, resigned=resigned)
-        settings = copy.deepcopy(table.settings or {})
-        settings.setdefault("seat_changes", []).append(
-            {
-                "event": event,
-                "seat": seat,
-                "hand": table.hands_dealt() - 1,
-                "seq": table.version,
-                "bot": level,
-                "name": name,
-                "at": now().isoformat(),
-            }
-        )
+        settings = table.noting_seat_change(event, seat, name, now(), bot=level)
         await self.save_seats(table, seats, settings)
         table.bots[seat] = make_bot(level, random.Random(secrets.randbits(64)))
 

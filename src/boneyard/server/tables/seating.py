@@ -13,7 +13,6 @@ substitution) before any socket hears of it; the table's actor then tells everyo
 
 from __future__ import annotations
 
-import copy
 import logging
 
 from boneyard.core.errors import BoneyardError
@@ -91,17 +90,7 @@ class Seating:
         seats[seat] = PersonSeat(
             user_id=c.user_id, name=old.name or gone, reclaimed_at=at.isoformat()
         )
-        settings = copy.deepcopy(table.settings or {})
-        settings.setdefault("seat_changes", []).append(
-            {
-                "event": SeatChange.RECLAIMED,
-                "seat": seat,
-                "hand": table.hands_dealt() - 1,
-                "seq": table.version,
-                "name": gone,
-                "at": at.isoformat(),
-            }
-        )
+        settings = table.noting_seat_change(SeatChange.RECLAIMED, seat, gone, at)
         await self.tables.save_seats(table, seats, settings)
         table.bots.pop(seat, None)
         return seat
