@@ -1,8 +1,9 @@
 """What a learner sees of every game (``GameSpec.learning``), pinned: the action ids of every
 legal action and the feature vector of a few seeded positions (``learning_positions.json``,
-captured from the reinforcement-learning adapters as they were before the codecs and encoders
-moved into the games' packages; issue 17). Each entry holds the observation itself, so the pin
-does not depend on how an engine deals. No numpy here: the games give plain ints and floats."""
+written by ``tests/games/learning_positions.py`` from the reinforcement-learning adapters as they
+were before the codecs and encoders moved into the games' packages, issue 17). Each entry holds
+the observation itself, so the pin does not depend on how an engine deals. No numpy here: the
+games give plain ints and floats."""
 
 from __future__ import annotations
 
