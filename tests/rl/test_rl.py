@@ -3,6 +3,7 @@ for every game, batched self-play, and the OpenSpiel registration."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import warnings
 
@@ -13,7 +14,9 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test  # noqa: E402
 
-from boneyard.rl.codec import FIFTEEN, HighFivesCodec, pair_id  # noqa: E402
+import boneyard.rl.codec  # noqa: E402
+from boneyard.core.errors import BoneyardError  # noqa: E402
+from boneyard.games.registry import get_spec  # noqa: E402
 from boneyard.rl.pettingzoo import env  # noqa: E402
 from boneyard.rl.table import Table  # noqa: E402
 from boneyard.rl.vector import SelfPlay  # noqa: E402
@@ -69,16 +72,6 @@ def test_every_legal_action_has_its_own_ids_and_a_whole_game_sums_to_zero(
     assert steps > 5
 
 
-def test_a_high_fives_turn_with_a_claim_is_a_claim_id_then_the_play() -> None:
-    codec = HighFivesCodec()
-    turn = {"play": "7-8", "capture": "8-9", "claim": ["0-1", "1-2"]}
-    claim, play = codec.tokens(turn, {"claimed_this_turn": []})
-    assert claim == pair_id(FIFTEEN["0-1"], FIFTEEN["1-2"])
-    assert codec.name(claim) == "claim 0-1 1-2" and codec.name(play) == "play 7-8 x 8-9"
-    # Claimed already (a step of an unlimited claim): only the play is left.
-    assert codec.tokens(turn, {"claimed_this_turn": [["0-1", "1-2"]]}) == (play,)
-
-
 def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
     table = Table("highfive", 2)
     table.reset(random.Random(1))
@@ -87,6 +80,19 @@ def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
     with pytest.raises(ValueError, match=f"action id {illegal} is not legal now"):
         table.step(illegal)
     assert table.state.record() == before
+
+
+def test_a_game_the_adapters_cannot_play_is_refused_in_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(BoneyardError, match=r"game 'chess' is unknown \(games: highfive, "):
+        env("chess")
+    bare = dataclasses.replace(get_spec("highrise"), learning=None)
+    monkeypatch.setattr(boneyard.rl.codec, "get_spec", lambda name: bare)
+    with pytest.raises(
+        BoneyardError, match=r"^the reinforcement-learning adapters cannot play Highrise yet$"
+    ):
+        Table("highrise", 2)
 
 
 def test_batched_self_play_plays_many_games_at_once() -> None:

@@ -126,6 +126,20 @@ def test_the_server_never_branches_on_a_games_name() -> None:
     assert found == {}
 
 
+def test_the_learning_adapters_bots_and_terminal_never_branch_on_a_games_name() -> None:
+    """They too ask a game's spec (its ``learning``, ``search``, ``render``...): no module of
+    ``rl``, ``bots`` or ``cli`` compares a game's name, nor keys a table by it."""
+    areas = {area: sorted((SRC / area).rglob("*.py")) for area in ("rl", "bots", "cli")}
+    assert all(len(modules) >= 5 for modules in areas.values()), areas
+    found = {
+        str(m.relative_to(SRC)): lines
+        for modules in areas.values()
+        for m in modules
+        if (lines := branches_on_a_game(m.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+
+
 def test_the_browser_client_compares_no_games_name() -> None:
     scripts = sorted((SRC / "web").glob("*.js"))
     assert any(s.name == "fairness.js" for s in scripts)

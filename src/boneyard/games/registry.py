@@ -3,7 +3,8 @@
 A spec is everything the rest of Boneyard may ask of a game: its name, player counts, options
 and presets, a new game, the state a record reaches, the positions of a record, its replay
 lines, the action a record event or a player's move names, its search (for the expert bot), its
-text view and its words for a hand's end. Nothing outside ``boneyard.games`` imports a game's
+text view, its words for a hand's end, and its actions and observations as numbers for a
+learner (:mod:`boneyard.games.learning`). Nothing outside ``boneyard.games`` imports a game's
 package (an import-linter contract); code that serves every game holds a :data:`AnySpec` and a
 :data:`~boneyard.core.protocol.GameState`. Adding a game is one package with a ``SPEC`` and one
 line in :data:`MODULES` (docs/games.md).
@@ -23,6 +24,7 @@ from boneyard.core.protocol import Action, Event, GameState, Observation, State
 from boneyard.core.records import JSON, Record
 from boneyard.core.words import Explainer, plain_end
 from boneyard.games import walk
+from boneyard.games.learning import Learning
 from boneyard.games.walk import LineFeed, LinesOf, Position, RecordReader
 
 MODULES: dict[str, str] = {
@@ -116,6 +118,10 @@ class GameSpec(Generic[S, A, E, Ob]):
     ``handend`` module, built from :mod:`boneyard.core.words`)."""
     hand_word: str = "Hand"
     """What the game calls a hand where a person reads it (High Fives deals a ``Pass``)."""
+    learning: Learning | None = None
+    """How a learner sees the game (the reinforcement-learning adapters, :mod:`boneyard.rl`):
+    its codec (actions <-> integer ids) and its encoder (an observation's JSON -> numbers),
+    each sized by a first observation of the table (``None``: the adapters cannot play it)."""
 
     def from_record(self, record: Record) -> S:
         """The state ``record`` reaches, every hand and event checked; raises RecordError."""

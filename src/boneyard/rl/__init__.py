@@ -8,6 +8,8 @@
 * :mod:`boneyard.rl.openspiel`: the games registered with OpenSpiel (with the extra
   ``openspiel``).
 
-Nothing else in Boneyard imports this package: numpy, PettingZoo and OpenSpiel are never
+Each game numbers its own actions and observations (``GameSpec.learning``,
+:mod:`boneyard.games.learning`): nothing here knows a game by its name. Nothing else in Boneyard
+imports this package: numpy, PettingZoo and OpenSpiel are never
 needed to play, serve or analyse games.
 """

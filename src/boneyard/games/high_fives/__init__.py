@@ -29,6 +29,7 @@ from boneyard.games.high_fives.actions import Claim, HighFivesAction, Turn
 from boneyard.games.high_fives.events import HighFivesEvent
 from boneyard.games.high_fives.figures import capture_view
 from boneyard.games.high_fives.handend import explain_hand_end
+from boneyard.games.high_fives.learning import LEARNING
 from boneyard.games.high_fives.lines import lines_of
 from boneyard.games.high_fives.observation import HighFivesObservation, observation_from_json
 from boneyard.games.high_fives.record import READER
@@ -97,6 +98,7 @@ SPEC: GameSpec[HighFivesState, HighFivesAction, HighFivesEvent, HighFivesObserva
     figure=capture_view,
     explain_hand_end=explain_hand_end,
     hand_word="Pass",
+    learning=LEARNING,
 )
 """The High Fives entry for :mod:`boneyard.games.registry`."""
 

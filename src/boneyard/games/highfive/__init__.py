@@ -34,6 +34,7 @@ from boneyard.games.highfive.actions import (
 )
 from boneyard.games.highfive.events import HighFiveEvent
 from boneyard.games.highfive.handend import explain_hand_end
+from boneyard.games.highfive.learning import LEARNING
 from boneyard.games.highfive.lines import lines_of
 from boneyard.games.highfive.observation import HighFiveObservation, observation_from_json
 from boneyard.games.highfive.options import PRESETS, HighFiveOptions
@@ -144,4 +145,5 @@ SPEC: GameSpec[HighFiveState, HighFiveAction, HighFiveEvent, HighFiveObservation
     card=card,
     figure=figure,
     explain_hand_end=explain_hand_end,
+    learning=LEARNING,
 )

@@ -25,6 +25,7 @@ from boneyard.games.highrise.actions import Draw, HighriseAction, Pass, Place
 from boneyard.games.highrise.events import HighriseEvent
 from boneyard.games.highrise.figures import tower_view
 from boneyard.games.highrise.handend import explain_hand_end
+from boneyard.games.highrise.learning import LEARNING
 from boneyard.games.highrise.lines import lines_of
 from boneyard.games.highrise.observation import HighriseObservation, observation_from_json
 from boneyard.games.highrise.options import HighriseOptions, build_highrise_options
@@ -78,6 +79,7 @@ SPEC: GameSpec[HighriseState, HighriseAction, HighriseEvent, HighriseObservation
     card=card,
     figure=tower_view,
     explain_hand_end=explain_hand_end,
+    learning=LEARNING,
 )
 
 __all__ = [

@@ -40,6 +40,7 @@ from boneyard.games.merry_go_round.actions import (
     Play,
 )
 from boneyard.games.merry_go_round.handend import explain_hand_end
+from boneyard.games.merry_go_round.learning import LEARNING
 from boneyard.games.merry_go_round.observation import MerryGoRoundObservation, observation_from_json
 from boneyard.games.merry_go_round.options import MerryGoRoundOptions
 from boneyard.games.merry_go_round.record import READER
@@ -170,5 +171,6 @@ SPEC: GameSpec[MerryGoRoundState, MerryGoRoundAction, FivesEvent, MerryGoRoundOb
         card=card,
         figure=figure,
         explain_hand_end=explain_hand_end,
+        learning=LEARNING,
     )
 )

@@ -1,0 +1,115 @@
+"""What a game tells a learner: its actions as integer ids, its observations as numbers.
+
+A game's :class:`Learning` (``GameSpec.learning``) is how the reinforcement-learning adapters
+(:mod:`boneyard.rl`) see it, and all they know of it: they hold a spec, never a game's name.
+
+* Its **codec** numbers the game's actions once and for all, read from their record form
+  (``action.to_event()``, the form a process bot answers too), so that a learner has a fixed
+  ``Discrete(size)`` space and a mask of the ids legal now. An action is a short sequence of ids
+  (*tokens*), one decision each: one in most games; a High Fives turn that claims pairs is a
+  claim token per pair, then the play token (the way the engine itself takes an unlimited claim,
+  step by step). Ids depend only on the game and its table's size (Highrise: its tower), never
+  on the position.
+* Its **encoder** turns one seat's observation (its JSON form) into a fixed-length list of
+  numbers. Seats are counted from the observer (0 is the observer, 1 the next to play after it
+  ...), so a policy learns once for every seat; counts are scaled to about 0 … 1 (scores by the
+  target). The adapters make it a numpy vector and clip it.
+
+Each game's layout is in its ``learning`` module and in docs/bots.md. Both are pure: plain ints
+and lists of floats, no numpy (the games layer needs none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from boneyard.core.errors import BoneyardError
+from boneyard.core.tiles import parse_halves
+
+View = Mapping[str, Any]
+"""An observation in its JSON form (``observation.to_json()``)."""
+EventForm = Mapping[str, Any]
+"""An action in its record form (``action.to_event()``)."""
+Encoder = Callable[[View], list[float]]
+"""One seat's observation as numbers: always as many for one table."""
+
+
+class Codec(Protocol):
+    """Numbers one game's actions (see the module docstring)."""
+
+    @property
+    def size(self) -> int:
+        """How many ids there are (the ``Discrete`` size)."""
+        ...
+
+    def tokens(self, event: EventForm, view: View) -> tuple[int, ...]:
+        """The ids of one legal action (its record form) in the position ``view`` (the acting
+        seat's observation as JSON); raises BoneyardError for a form it cannot number."""
+        ...
+
+    def name(self, token: int) -> str:
+        """What an id does, in record notation (``5-6 on 5-5 SIDE_B``, ``claim 0-1 1-2``)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Learning:
+    """How a learner sees one game (see the module docstring)."""
+
+    codec: Callable[[View], Codec]
+    """``codec(view)``: the game's codec, sized by a first observation of the table (Highrise:
+    its tower's rows and columns)."""
+    features: Callable[[int, View], Encoder]
+    """``features(players, view)``: the encoder of a table of ``players`` seats, sized by a
+    first observation of it (its length is the length of every vector of that table)."""
+
+
+def tile_index(tiles: Sequence[object]) -> dict[str, int]:
+    """Each tile's notation -> its place in ``tiles`` (a set's order numbers its tiles)."""
+    return {str(t): i for i, t in enumerate(tiles)}
+
+
+def tile_id(index: Mapping[str, int], text: object) -> int:
+    """The number of a tile written ``text`` (either half first); raises BoneyardError."""
+    if isinstance(text, str) and text in index:
+        return index[text]
+    if isinstance(text, str):
+        try:
+            lo, hi = sorted(parse_halves(text))
+        except BoneyardError:
+            pass
+        else:
+            key = f"{lo}-{hi}"
+            if key in index:
+                return index[key]
+    raise BoneyardError(f"{text!r} is not a tile of this game")
+
+
+def tiles_vector(index: Mapping[str, int], tiles: Sequence[str] | None) -> list[float]:
+    """1 for each tile of ``tiles``, 0 for the others of the set (in its order)."""
+    out = [0.0] * len(index)
+    for t in tiles or ():
+        out[index[t]] = 1.0
+    return out
+
+
+def seats_vector(view: View, players: int, held: float, target: float) -> list[float]:
+    """Per seat from the observer: tiles held / ``held`` and score / ``target``."""
+    me = view.get("seat") or 0
+    out: list[float] = []
+    sizes, scores = view.get("hand_sizes") or [0] * players, view["scores"]
+    for k in range(players):
+        s = (me + k) % players
+        out += [sizes[s] / held, scores[s] / target]
+    return out
+
+
+def to_move(view: View) -> float:
+    """1 when the observer is the seat to move, else 0."""
+    return (
+        1.0
+        if view.get("current_seat") is not None and view["current_seat"] == view.get("seat")
+        else 0.0
+    )

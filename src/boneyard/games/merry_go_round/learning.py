@@ -1,0 +1,23 @@
+"""Merry-Go-Round as a learner sees it (:mod:`boneyard.games.fives_learning`): the Fives ids and
+vector, scores scaled by the game's target (61 unless its options say), then its stage (``set``,
+``cross_sides``, ``cross_ends``, ``cross``, ``open``, ``idle``: one flag each) and whether seats
+play as partners."""
+
+from __future__ import annotations
+
+from boneyard.games.fives_learning import fives_learning
+from boneyard.games.learning import View
+
+STAGES = ("set", "cross_sides", "cross_ends", "cross", "open", "idle")
+
+
+def _target(view: View) -> float:
+    return float(view.get("target") or 61)
+
+
+def _stage(view: View, _players: int) -> list[float]:
+    x = [1.0 if view.get("stage") == s else 0.0 for s in STAGES]
+    return [*x, 1.0 if view.get("partnerships") else 0.0]
+
+
+LEARNING = fives_learning(_target, _stage)
