@@ -16,8 +16,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.browser import ROOMY_ENV, running
-from tests.server.test_hardening_live import serve_argv, signed_in
+from tests.server.browser import ROOMY_ENV, running, serve_argv, signed_in
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = f"cmd:{sys.executable} {ROOT / 'examples' / 'python_bot.py'}"

@@ -14,11 +14,20 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import launch, needs_chromium, serve, wait_until
+from tests.server.browser import (
+    TARGETS,
+    launch,
+    make_move,
+    my_turn_or_done,
+    needs_chromium,
+    serve,
+    sign_up,
+    version,
+    wait_until,
+)
 
 SCREENSHOT = Path("/tmp/boneyard-browser-highfive-layout.png")
 SUMMARY_SHOT = Path("/tmp/boneyard-browser-hand.png")
-TARGETS = ".end.target, .tower .cell.target, #layout svg.tile.target, button.option"
 
 pytestmark = needs_chromium
 
@@ -27,37 +36,6 @@ pytestmark = needs_chromium
 def live_server(tmp_path: Path) -> Iterator[str]:
     with serve(tmp_path / "site.db", tmp_path / "server.log") as url:
         yield url
-
-
-def version(page: Any) -> str:
-    return str(page.evaluate("document.body.dataset.version"))
-
-
-def make_move(page: Any, counts: dict[str, int] | None = None) -> None:
-    """One move by the table UI: a highlighted hand tile, then the highlighted end / cell /
-    capture or an option as long as the choice is open; draw or pass buttons otherwise."""
-    counts = counts if counts is not None else {}
-    before = version(page)
-    tiles = page.locator("#hand svg.playable")
-    if tiles.count():
-        tiles.first.click()
-        counts["tile"] = counts.get("tile", 0) + 1
-        for _ in range(4):
-            if page.evaluate("document.body.dataset.pending === '1'") or version(page) != before:
-                break
-            target = page.locator(TARGETS).first
-            kind = target.evaluate("n => n.getAttribute('class').split(' ')[0]")
-            target.click()
-            counts[kind] = counts.get(kind, 0) + 1
-    else:
-        # The view may be re-rendering (the bot's move arriving): wait for this turn's controls.
-        page.wait_for_selector("#hand svg.playable, button.move", timeout=10_000)
-        if page.locator("#hand svg.playable").count():
-            make_move(page, counts)
-            return
-        page.locator("button.move").first.click()
-        counts["button"] = counts.get("button", 0) + 1
-    wait_until(page, f"document.body.dataset.version !== '{before}'", 10)
 
 
 def drag_move(page: Any) -> bool:
@@ -79,12 +57,6 @@ def drag_move(page: Any) -> bool:
     page.mouse.up()
     wait_until(page, f"document.body.dataset.version !== '{before}'", 10)
     return True
-
-
-def my_turn_or_done(page: Any) -> None:
-    page.wait_for_selector(
-        "#hand svg.playable, button.move, .hand-end", state="attached", timeout=10_000
-    )
 
 
 def test_register_and_play_a_whole_hand_against_the_bot(live_server: str) -> None:
@@ -176,16 +148,6 @@ def test_register_and_play_a_whole_hand_against_the_bot(live_server: str) -> Non
         finally:
             browser.close()
     assert SCREENSHOT.stat().st_size > 10_000
-
-
-def sign_up(page: Any, base: str, name: str) -> None:
-    from playwright.sync_api import expect
-
-    page.goto(base + "/")
-    page.fill("#reg-username", name)
-    page.fill("#reg-password", "a good password")
-    page.click("#register")
-    expect(page.locator("#who")).to_have_text(name)
 
 
 def test_two_people_play_a_hand_against_each_other(live_server: str) -> None:

@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import launch, needs_chromium, running
-from tests.server.test_browser import sign_up
+from tests.server.browser import launch, needs_chromium, running, sign_up
 
 # A 30-second clock runs 7.5 s, its 30-second grace 7.5 s: the move phase must outlast loading
 # a second page on a busy machine (at 3 s, CI once saw the watcher load only in the grace).

@@ -10,19 +10,26 @@ targets must lie inside the board, clear of the tiles, and still make their move
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.server.browser import launch, needs_chromium
-from tests.server.test_browser import live_server
+import pytest
 
-__all__ = ["live_server"]  # the fixture, shared with test_browser.py
+from tests.server.browser import launch, needs_chromium, serve
 
 SCREENSHOT = Path("/tmp/boneyard-browser-long-layout.png")
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 VIEWPORT = {"width": 1280, "height": 800}
 
 pytestmark = needs_chromium
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    with serve(tmp_path / "site.db", tmp_path / "server.log") as url:
+        yield url
+
 
 BOXES = """() => {
   const box = (n) => { const r = n.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };

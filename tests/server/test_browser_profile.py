@@ -8,8 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.browser import launch, needs_chromium, serve, wait_until
-from tests.server.test_browser import make_move, my_turn_or_done
+from tests.server.browser import (
+    launch,
+    make_move,
+    my_turn_or_done,
+    needs_chromium,
+    serve,
+    wait_until,
+)
 
 SHOT = Path("/tmp/boneyard-browser-profile.png")
 TABLE_SHOT = Path("/tmp/boneyard-browser-fairness.png")

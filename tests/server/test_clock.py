@@ -4,7 +4,6 @@ restarts that resume the clock from the log's timestamps. Durations are scaled d
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -13,41 +12,18 @@ from starlette.testclient import TestClient
 from boneyard.core.records import record_from_json
 from boneyard.games.registry import get_spec
 from boneyard.server.tables.commands import Inspect
-from tests.server.conftest import make_app, post, register, use
+from tests.server.conftest import (
+    clock_table,
+    live,
+    make_app,
+    post,
+    receive_until,
+    register,
+    use,
+    wait_for,
+)
 
 SCALE = 0.01  # a 30-second clock runs 0.3 s
-
-
-def receive_until(ws: Any, test: Callable[[dict[str, Any]], bool], limit: int = 2000) -> Any:
-    """Messages until one passes ``test`` (errors fail the test)."""
-    for _ in range(limit):
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == "error":
-            raise AssertionError(msg)
-        if test(msg):
-            return msg
-    raise AssertionError("never came")
-
-
-def clock_table(c: TestClient, clock: dict[str, Any], others: str = "bot") -> str:
-    """Ann (seat 0) against a greedy bot (or an open seat), with ``clock``."""
-    body = {"game": "highfive", "seats": [{"kind": "me"}, {"kind": others}], "clock": clock}
-    r = post(c, "/api/tables", body)
-    assert r.status_code == 200, r.text
-    return str(r.json()["id"])
-
-
-def live(c: TestClient, tid: str) -> Any:
-    return c.app.state.tables.live[tid]  # type: ignore[attr-defined]
-
-
-def wait_for(test: Callable[[], bool], seconds: float = 20.0) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if test():
-            return
-        time.sleep(0.02)
-    raise AssertionError("timed out")
 
 
 def test_the_clock_is_a_table_setting_checked_at_creation(db_path: str) -> None:

@@ -28,9 +28,19 @@ from boneyard.server.middleware.headers import CSP
 from boneyard.server.settings import SiteSettings
 from boneyard.store.events import PlayerRating
 from boneyard.store.models import GameTable, LogEntry, Session
-from tests.server.conftest import ROOMY, make_app, metrics_text, post, register, use
-from tests.server.test_clock import clock_table, live, receive_until, wait_for
-from tests.server.test_metrics import metric
+from tests.server.conftest import (
+    ROOMY,
+    clock_table,
+    live,
+    make_app,
+    metric,
+    metrics_text,
+    post,
+    receive_until,
+    register,
+    use,
+    wait_for,
+)
 
 BOTS2 = {"game": "highfive", "seats": [{"kind": "bot", "bot": "random"}] * 2}
 

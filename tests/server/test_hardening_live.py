@@ -8,7 +8,6 @@ import json
 import os
 import socket
 import statistics
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,15 +18,8 @@ import pytest
 from websockets.sync.client import connect
 
 from bench.attacks import big_frame, closed_with, long_record, rss_mb, ws_handshake
-from tests.server.browser import ROOMY_ENV, running
-from tests.server.test_metrics import metric
-
-
-def serve_argv(db: Path, *extra: str) -> Any:
-    return lambda port: [
-        sys.executable, "-m", "boneyard", "serve", "--port", str(port), "--db", str(db),
-        "--bot-delay", "0", "--seed-window", "0", *extra,
-    ]  # fmt: skip
+from tests.server.browser import ROOMY_ENV, running, serve_argv, signed_in
+from tests.server.conftest import metric
 
 
 @pytest.fixture
@@ -61,17 +53,6 @@ def pid_of(url: str) -> int:
                 except OSError:
                     continue
     raise AssertionError("no process listens there")
-
-
-def signed_in(url: str, name: str) -> httpx.Client:
-    """An HTTP client signed in as a new guest ``name`` (CSRF header set)."""
-    h = httpx.Client(base_url=url, timeout=30)
-    h.get("/api/me")
-    h.headers["X-CSRF-Token"] = h.cookies["boneyard_csrf"]
-    r = h.post("/api/guest", json={"display_name": name})
-    assert r.status_code == 200, r.text
-    h.headers["X-CSRF-Token"] = h.cookies["boneyard_csrf"]
-    return h
 
 
 def open_table(h: httpx.Client) -> str:

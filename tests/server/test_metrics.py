@@ -10,14 +10,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
 from boneyard.server.metrics import Metrics
-from tests.server.conftest import METRICS_TOKEN, metrics_text, post, register, until_turn
-
-
-def metric(text: str, name: str) -> float:
-    for line in text.splitlines():
-        if line.startswith((name + " ", name + "{")):
-            return float(line.rsplit(" ", 1)[1])
-    raise AssertionError(f"{name} not in /metrics")
+from tests.server.conftest import METRICS_TOKEN, metric, metrics_text, post, register, until_turn
 
 
 def test_metrics_count_tables_sockets_actions_and_latency(client: TestClient) -> None:

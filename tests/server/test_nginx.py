@@ -48,7 +48,7 @@ from bench.faults import (
     servers,
     two_player_table,
 )
-from tests.server.test_metrics import metric
+from tests.server.conftest import metric
 
 POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
 NGINX = shutil.which("nginx") or next(

@@ -14,8 +14,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from boneyard.server.tables.broadcast import Broadcaster, JSONMessage
-from tests.server.conftest import make_app, post, register, use
-from tests.server.test_clock import receive_until, wait_for
+from tests.server.conftest import make_app, post, receive_until, register, use, wait_for
 
 
 class Linked(Broadcaster):
