@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from tests.server.botapi.test_bot_accounts import bare, bearer, bot_with_token
 from tests.server.conftest import csrf, register, use
-from tests.server.test_bot_accounts import bare, bearer, bot_with_token
 
 QUOTED_TILE = re.compile(r'"(W|\d+)-(W|\d+)"')
 

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from tests.server.browser import axe_violations, launch, needs_axe, needs_chromium, screenshot
-from tests.server.test_browser_director import DESKTOP, PHONE, WIDE, Player, live_server  # noqa: F401
+from tests.server.events.test_browser_director import DESKTOP, PHONE, WIDE, Player, live_server  # noqa: F401
 
 pytestmark = [needs_chromium, needs_axe]
 

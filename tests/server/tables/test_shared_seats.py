@@ -4,7 +4,7 @@ process's copy of the table (its seats, its bots, its sockets' seats).
 
 Two apps on one SQLite file stand for two processes; their broadcasters are linked by hand (each
 message published for the other processes is delivered to the other app's handler), which is
-what Redis does between real processes (tests/server/test_multiprocess.py).
+what Redis does between real processes (tests/server/ops/test_multiprocess.py).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from boneyard.store.models import ChatMessage
 from tests.server.conftest import make_app, post, register, use
-from tests.server.test_ws import hidden_tiles, two_player_table
+from tests.server.tables.test_ws import hidden_tiles, two_player_table
 
 
 def next_of(ws: Any, kind: str, limit: int = 200) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 
 from tests.server.browser import free_port
 from tests.server.conftest import ROOMY, make_app, post, register, use
-from tests.server.test_events import match, ok, people, playing
+from tests.server.events.test_events import match, ok, people, playing
 
 
 class Inbox:

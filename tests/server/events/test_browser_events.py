@@ -1,4 +1,5 @@
-"""The tournament pages in Debian's Chromium (Playwright, the fixture pattern of test_browser.py).
+"""The tournament pages in Debian's Chromium (Playwright, the fixture pattern of
+tables/test_browser.py).
 
 A director creates an 8-entrant PDA event on /events, adds greedy bots and starts it from the
 director's console; the bracket SVG then shows every entrant and, once the bots are done, the

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from boneyard.server.tables import protocol
 from tests.server.conftest import make_app, post, register
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "server.md"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "server.md"
 
 
 def test_every_frame_of_a_game_is_a_server_message(db_path: str) -> None:

@@ -47,7 +47,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tests.server.conftest import make_app, post, register, resync, use
-from tests.server.test_ws import hidden_tiles, two_player_table
+from tests.server.tables.test_ws import hidden_tiles, two_player_table
 
 MESSAGES = int(os.environ.get("BONEYARD_ABUSE_MESSAGES", "100000"))
 BATCH = 100  # messages per Hypothesis example; a legal move follows each example

@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from boneyard.bots.analysis import analyse
 from boneyard.core.records import record_from_json
 from tests.server.conftest import ROOMY, csrf, make_app, post, register
-from tests.server.test_replay import bot_table, self_played
+from tests.server.replays.test_replay import bot_table, self_played
 
 WORLDS = 3
 

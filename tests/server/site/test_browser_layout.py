@@ -19,7 +19,7 @@ import pytest
 from tests.server.browser import launch, needs_chromium, serve
 
 SCREENSHOT = Path("/tmp/boneyard-browser-long-layout.png")
-RECORDS = Path(__file__).resolve().parent.parent / "records"
+RECORDS = Path(__file__).resolve().parents[2] / "records"
 VIEWPORT = {"width": 1280, "height": 800}
 
 pytestmark = needs_chromium

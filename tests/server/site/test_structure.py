@@ -77,7 +77,7 @@ def test_a_long_route_is_caught(tmp_path: Path) -> None:
 
 # -- a game is known in one place (issue 17): no per-game branch in the server or the client ----
 
-SRC = Path(__file__).resolve().parents[2] / "src" / "boneyard"
+SRC = Path(__file__).resolve().parents[3] / "src" / "boneyard"
 GAME_NAMES = frozenset(MODULES)
 
 

@@ -1,7 +1,7 @@
 """Hardening (issue 14), in process: every finding reproduced, and shown to fail now.
 
 The findings that need a real server process (frame sizes, slow connections, chunked bodies, an
-upload beside a live game) are in test_hardening_live.py.
+upload beside a live game) are in tests/server/ops/test_hardening_live.py.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from websockets.sync.client import connect
 
 from tests.server.browser import ROOMY_ENV, running, serve_argv, signed_in
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PROGRAM = f"cmd:{sys.executable} {ROOT / 'examples' / 'python_bot.py'}"
 
 

@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from bench.faults import create_database, drop_database
 from tests.server.conftest import make_app, post, register, use
-from tests.server.test_events import get, match, ok, people, wait
+from tests.server.events.test_events import get, match, ok, people, wait
 
 POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not POSTGRES, reason="needs BONEYARD_TEST_POSTGRES_URL")
