@@ -1,6 +1,7 @@
 """The server's shape, held by its own tests: every route function fits on a screen (thin
 handlers that parse, call a service and shape the answer; issue 19), and neither the server nor
-the browser client branches on a game's name (a game is known in one place, its spec: issue 17)."""
+the browser client branches on a game's name (a game is known in one place, its spec: issue 17),
+and the server's tests sit in a folder per package of the server (issue 17)."""
 
 from __future__ import annotations
 
@@ -151,3 +152,50 @@ def f(game: str = "highfive") -> str:
     assert JS_BRANCH.search('const unit = msg.table.game === "high-fives" ? "Pass" : "Hand";')
     assert not JS_BRANCH.search('const GAMES = { "highfive": { board: fivesBoard } };')
     assert not JS_BRANCH.search("const unit = msg.table.hand_word || 'Hand';")
+
+
+# -- the server's tests mirror its packages (issue 17) ------------------------------------------
+
+TESTS = Path(__file__).resolve().parents[1]
+WHOLE_SITE = frozenset({"site", "ops"})
+"""Folders for the tests of the site as a whole: ``site`` in process (and in Chromium), ``ops``
+against real ``boneyard serve`` processes (nginx, several processes, fault drills, backups)."""
+
+
+def misplaced_tests(tests: Path, server: Path) -> list[str]:
+    """The test modules under ``tests`` that are not in an area folder (with its ``__init__.py``)
+    named for a package of ``server`` or one of :data:`WHOLE_SITE`, one level down."""
+    areas = {init.parent.name for init in server.glob("*/__init__.py")} | WHOLE_SITE
+    found = []
+    for module in [*tests.rglob("test_*.py"), *tests.rglob("*_test.py")]:
+        parts = module.relative_to(tests).parts
+        if len(parts) != 2 or parts[0] not in areas or not (module.parent / "__init__.py").exists():
+            found.append("/".join(parts))
+    return sorted(found)
+
+
+def test_every_server_test_sits_in_its_packages_folder() -> None:
+    assert len(list(TESTS.rglob("test_*.py"))) > 50
+    assert misplaced_tests(TESTS, SRC / "server") == []
+
+
+def test_a_misplaced_test_is_caught(tmp_path: Path) -> None:
+    """A module at the top, in a folder named for no package, too deep or in a folder that is no
+    package is reported; one in a package's folder or a whole-site folder is not."""
+    server = tmp_path / "src"
+    (server / "tables").mkdir(parents=True)
+    (server / "tables" / "__init__.py").touch()
+    tests = tmp_path / "tests"
+    for folder in ("tables", "site", "ops", "chat", "tables/deep"):
+        (tests / folder).mkdir(parents=True)
+        (tests / folder / "__init__.py").touch()
+    (tests / "nopackage").mkdir()
+    for path in ("tables/test_a.py", "site/test_b.py", "ops/c_test.py", "test_top.py",
+                 "chat/test_d.py", "tables/deep/test_e.py", "nopackage/test_f.py"):  # fmt: skip
+        (tests / path).touch()
+    assert misplaced_tests(tests, server) == [
+        "chat/test_d.py",
+        "nopackage/test_f.py",
+        "tables/deep/test_e.py",
+        "test_top.py",
+    ]
