@@ -56,7 +56,8 @@ def playing(m: Data) -> Data | None:
     return next((g for g in m["games"] if g["status"] == "playing"), None)
 
 
-def new_event(c: TestClient, **kw: Any) -> Data:
+def pda_event(c: TestClient, **kw: Any) -> Data:
+    """An event under the ``pda`` preset (its other settings from ``kw``), made by ``c``."""
     body = {"name": "Test Open", "preset": "pda", **kw}
     return ok(post(c, "/api/events", body))
 
@@ -82,7 +83,7 @@ def test_create_register_checkin_and_caps(ev_client: TestClient) -> None:
     assert r.status_code == 400 and "unknown" in r.json()["detail"]
     r = post(c, "/api/events", {"name": "x", "schedule": "bo4"})
     assert r.status_code == 400
-    ev = new_event(c, cap=2, starts_at="2026-12-01T18:00:00Z")
+    ev = pda_event(c, cap=2, starts_at="2026-12-01T18:00:00Z")
     assert ev["schedule"] == "pda" and ev["options"] == {"preset": "pda"}
     assert ev["status"] == "registration" and ev["me"]["director"] is True
     eid = ev["id"]
@@ -115,7 +116,7 @@ def test_bots_play_a_round_robin_and_a_swiss_to_the_end(ev_client: TestClient) -
     c = ev_client
     register(c, "dora")
     for fmt in ("round_robin", "swiss"):
-        eid = new_event(c, format=fmt, schedule="bo1")["id"]
+        eid = pda_event(c, format=fmt, schedule="bo1")["id"]
         ok(post(c, f"/api/events/{eid}/bots", {"bot": "greedy", "count": 4}))
         ok(post(c, f"/api/events/{eid}/start"))
         data = wait(c, eid, lambda d: d["status"] == "finished")
@@ -151,7 +152,7 @@ def same_as_the_event_page(c: TestClient, data: Data) -> None:
 def test_no_show_forfeits_and_person_tables(ev_client: TestClient) -> None:
     c = ev_client
     dora = register(c, "dora")
-    eid = new_event(c, schedule="bo3", grace_minutes=0)["id"]  # no grace: forfeited at once
+    eid = pda_event(c, schedule="bo3", grace_minutes=0)["id"]  # no grace: forfeited at once
     jars = people(c, eid, ["ann", "bob", "cyd"])
     register(c, "dan")
     ok(post(c, f"/api/events/{eid}/register"))  # never checks in
@@ -179,7 +180,7 @@ def test_no_show_forfeits_and_person_tables(ev_client: TestClient) -> None:
 def test_director_console_ruling_forfeit_pause_reopen_replace(ev_client: TestClient) -> None:
     c = ev_client
     dora = register(c, "dora")
-    eid = new_event(c, schedule="bo3")["id"]
+    eid = pda_event(c, schedule="bo3")["id"]
     jars = people(c, eid, ["ann", "bob"])
     subby = register(c, "subby")
     use(c, dora)
@@ -264,7 +265,7 @@ def test_director_console_ruling_forfeit_pause_reopen_replace(ev_client: TestCli
 def test_over_the_board_confirm_dispute_ruling_and_cards(ev_client: TestClient) -> None:
     c = ev_client
     dora = register(c, "dora")
-    eid = new_event(c, mode="otb", schedule="bo3")["id"]
+    eid = pda_event(c, mode="otb", schedule="bo3")["id"]
     assert post(c, f"/api/events/{eid}/bots", {"count": 1}).status_code == 400  # online only
     jars = people(c, eid, ["ann", "bob"])
     use(c, dora)
@@ -374,7 +375,7 @@ def person_v_bot_rated(c: TestClient) -> None:
     # ratings feed seeding: the rated one is seeded above newcomers
     ann_jar = dict(c.cookies)
     dora = register(c, "dora")
-    eid = new_event(c, schedule="bo1")["id"]
+    eid = pda_event(c, schedule="bo1")["id"]
     use(c, ann_jar)
     ok(post(c, f"/api/events/{eid}/register"))
     ok(post(c, f"/api/events/{eid}/checkin"))
@@ -394,7 +395,7 @@ def person_v_bot_rated(c: TestClient) -> None:
 def test_match_page_api_links_every_game(ev_client: TestClient) -> None:
     c = ev_client
     register(c, "dora")
-    eid = new_event(c, schedule="bo3")["id"]
+    eid = pda_event(c, schedule="bo3")["id"]
     ok(post(c, f"/api/events/{eid}/bots", {"bot": "greedy", "count": 2}))
     ok(post(c, f"/api/events/{eid}/start"))
     wait(c, eid, lambda d: d["status"] == "finished")
@@ -416,7 +417,7 @@ def test_an_unrated_event_leaves_the_ratings_alone(tmp_path: Path) -> None:
 
 def unrated_event(c: TestClient) -> None:
     dora = register(c, "dora")
-    eid = new_event(c, schedule="bo1", rated=False)["id"]
+    eid = pda_event(c, schedule="bo1", rated=False)["id"]
     register(c, "ann")
     ok(post(c, f"/api/events/{eid}/register"))
     ok(post(c, f"/api/events/{eid}/checkin"))

@@ -21,7 +21,7 @@ from bench.faults import Postgres, postgres_bin, scenario_postgres
 DOWN_MESSAGE = "the database is unavailable: try again in a moment"
 
 
-def _missing() -> str | None:
+def missing() -> str | None:
     if os.geteuid() != 0:
         return "restarts a PostgreSQL cluster of its own: needs root (runuser -u postgres)"
     if postgres_bin() is None or shutil.which("runuser") is None:
@@ -31,7 +31,7 @@ def _missing() -> str | None:
     return None
 
 
-pytestmark = pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
+pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 
 
 def test_postgres_restart_mid_game_answers_clearly_and_recovers() -> None:

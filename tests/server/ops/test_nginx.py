@@ -59,7 +59,7 @@ SITE_CONF = ROOT / "docs" / "nginx" / "boneyard.conf"
 NO_NGINX = "needs nginx (Debian: apt-get install nginx)"
 
 
-def _missing_services() -> str | None:
+def missing_services() -> str | None:
     if NGINX is None:
         return NO_NGINX
     if shutil.which("redis-server") is None:
@@ -70,9 +70,7 @@ def _missing_services() -> str | None:
 
 
 needs_nginx = pytest.mark.skipif(NGINX is None, reason=NO_NGINX)
-needs_services = pytest.mark.skipif(
-    _missing_services() is not None, reason=_missing_services() or ""
-)
+needs_services = pytest.mark.skipif(missing_services() is not None, reason=missing_services() or "")
 
 
 def ipv6_loopback() -> bool:

@@ -53,11 +53,11 @@ class Api:
     def session_client(self) -> Any:
         """One in-process client for all the requests (a new one per request is slow)."""
         if self.client is None:
-            self.client = _client(self.app)
+            self.client = asgi_client(self.app)
         return self.client
 
 
-def _client(app: Any) -> Any:
+def asgi_client(app: Any) -> Any:
     return asgi.get_client(app)
 
 
@@ -68,7 +68,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
         db = POSTGRES_URL
     app = make_app(db, settings=replace(ROOMY, pause_unwatched=False))  # (bots play unwatched)
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
-    with _client(app) as c:
+    with asgi_client(app) as c:
         c.get("/api/me")
         csrf = c.cookies.get("boneyard_csrf")
         head = {"X-CSRF-Token": csrf}
@@ -112,7 +112,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     yield Api(app, schema, csrf, session, [other_open, finished, playing, own_open], anon_csrf=anon)
 
 
-def _with_real_tables(case: Any, api: Api) -> None:
+def with_real_tables(case: Any, api: Api) -> None:
     """Swap a generated ``table_id`` for a real one about half the time (deterministically)."""
     params = case.path_parameters or {}
     tid = params.get("table_id")
@@ -123,15 +123,15 @@ def _with_real_tables(case: Any, api: Api) -> None:
         params["table_id"] = api.tables[(k // 2) % len(api.tables)]
 
 
-def _send(api: Api, op: Any, case: Any, signed_in: bool) -> None:
+def send(api: Api, op: Any, case: Any, signed_in: bool) -> None:
     """One generated request, with the CSRF header (and the session), checked."""
-    _with_real_tables(case, api)
+    with_real_tables(case, api)
     token = api.csrf if signed_in else api.anon_csrf
     cookies = {"boneyard_csrf": token}
     if signed_in:
         cookies["boneyard_session"] = api.session
         if op.path == "/api/logout":  # a throwaway session: keep the real one
-            cookies["boneyard_session"], token = _guest_session(api)
+            cookies["boneyard_session"], token = guest_session(api)
             cookies["boneyard_csrf"] = token
     headers = {"X-CSRF-Token": token}
     session = api.session_client()
@@ -141,7 +141,7 @@ def _send(api: Api, op: Any, case: Any, signed_in: bool) -> None:
         session.cookies.clear()  # a sign-in answer must not sign the next request in
 
 
-def _run(api: Api, signed_in: bool, only: str | None = None) -> int:
+def run_checks(api: Api, signed_in: bool, only: str | None = None) -> int:
     """Every operation (or the one at path ``only``), positive and negative cases; returns how
     many requests were sent."""
     sent = [0]
@@ -153,19 +153,19 @@ def _run(api: Api, signed_in: bool, only: str | None = None) -> int:
             modes.append(GenerationMode.NEGATIVE)
         for mode in modes:
             try:
-                _checker(api, op, mode, signed_in, sent)()
+                checker(api, op, mode, signed_in, sent)()
             except Unsatisfiable:  # nothing to make invalid (no parameters, no body)
                 assert mode == GenerationMode.NEGATIVE, f"{op.method} {op.path}"
     return sent[0]
 
 
-def _checker(api: Api, op: Any, mode: GenerationMode, signed_in: bool, sent: list[int]) -> Any:
+def checker(api: Api, op: Any, mode: GenerationMode, signed_in: bool, sent: list[int]) -> Any:
     """The Hypothesis test of one operation in one generation mode."""
 
     @SETTINGS
     @given(case=op.as_strategy(generation_mode=mode))
     def check(case: Any) -> None:
-        _send(api, op, case, signed_in)
+        send(api, op, case, signed_in)
         sent[0] += 1
 
     return check
@@ -180,9 +180,9 @@ SETTINGS = settings(
 )
 
 
-def _guest_session(api: Api) -> tuple[str, str]:
+def guest_session(api: Api) -> tuple[str, str]:
     """A new guest's session and its CSRF token."""
-    with _client(api.app) as c:
+    with asgi_client(api.app) as c:
         c.cookies.set("boneyard_csrf", api.anon_csrf)
         body = {"display_name": unique("Temp")}
         r = c.post("/api/guest", json=body, headers={"X-CSRF-Token": api.anon_csrf})
@@ -197,7 +197,7 @@ def _guest_session(api: Api) -> tuple[str, str]:
 @pytest.mark.parametrize("signed_in", [False, True], ids=["signed-out", "signed-in"])
 def test_no_operation_answers_with_a_server_error(api: Api, signed_in: bool) -> None:
     started = time.monotonic()
-    sent = _run(api, signed_in)
+    sent = run_checks(api, signed_in)
     print(f"{sent} requests in {time.monotonic() - started:.1f} s")
     assert sent >= 100
 
@@ -216,9 +216,9 @@ def test_the_check_fails_on_a_server_error(tmp_path: Path) -> None:
 
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     with pytest.raises(BaseException, match="Server error"):  # (a BaseExceptionGroup)
-        _run(Api(app, schema, "x", ""), signed_in=False, only="/api/broken")
+        run_checks(Api(app, schema, "x", ""), signed_in=False, only="/api/broken")
     with pytest.raises(RuntimeError, match="boom"):
-        _run(Api(app, schema, "x", ""), signed_in=False, only="/api/raises")
+        run_checks(Api(app, schema, "x", ""), signed_in=False, only="/api/raises")
 
 
 # -- regressions: the server errors schemathesis found -----------------------------------------

@@ -51,7 +51,7 @@ from tests.server.tables.test_ws import hidden_tiles, two_player_table
 
 MESSAGES = int(os.environ.get("BONEYARD_ABUSE_MESSAGES", "100000"))
 BATCH = 100  # messages per Hypothesis example; a legal move follows each example
-CHUNK = 200  # Hypothesis examples per run of its engine (see _draw)
+CHUNK = 200  # Hypothesis examples per run of its engine (see draw_in_child)
 GAMES = ("highfive", "merry-go-round")  # a new table of the next one when a game ends
 REPLY_TYPES = {"error", "view", "resync", "mutes", "seed", "chat"}
 FRAME_TYPES = REPLY_TYPES | {"chat_history"}
@@ -313,7 +313,7 @@ frames = st.one_of(
 )
 
 
-def _draw(out: Any, batches: int) -> None:
+def draw_in_child(out: Any, batches: int) -> None:
     """(In a child process.) Put ``batches`` lists of BATCH templates drawn by Hypothesis on
     ``out``, then the CPU seconds it took (or the traceback of a failure).
 
@@ -383,7 +383,7 @@ def drawn(batches: int) -> Iterator[Drawn]:
     """Start drawing ``batches`` batches in a child process (stopped on the way out)."""
     ctx = multiprocessing.get_context("spawn")  # (this process has threads: no fork)
     out = ctx.Queue(maxsize=8)
-    child = ctx.Process(target=_draw, args=(out, batches), daemon=True, name="abuse-draw")
+    child = ctx.Process(target=draw_in_child, args=(out, batches), daemon=True, name="abuse-draw")
     child.start()
     try:
         yield Drawn(out, child)
