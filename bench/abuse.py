@@ -1,6 +1,6 @@
 """WebSocket abuse at ten times CI's volume: 1,000,000 generated messages against live tables.
 
-Runs tests/server/test_ws_abuse.py::test_generated_messages_never_break_the_table with
+Runs tests/server/tables/test_ws_abuse.py::test_generated_messages_never_break_the_table with
 ``BONEYARD_ABUSE_MESSAGES`` (default here 1,000,000, about 10 minutes on a 2-core machine; CI
 runs the test's own default, 100,000) and prints its figures: the messages sent, the legal moves
 made between batches, the games and hands they spanned, the seconds (with the CPU seconds of
@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TEST = "tests/server/test_ws_abuse.py::test_generated_messages_never_break_the_table"
+TEST = "tests/server/tables/test_ws_abuse.py::test_generated_messages_never_break_the_table"
 
 
 def main() -> int:

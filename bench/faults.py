@@ -15,9 +15,9 @@ Loopback only, bounded. Scenarios (all by default; pick with --only):
 
 ``URL`` is a PostgreSQL URL of a superuser database (a scratch database is created and dropped).
 Restarting PostgreSQL needs root (``runuser -u postgres pg_ctl restart`` on its data directory);
-``Postgres`` makes a throwaway cluster for that (tests/server/test_fault_postgres.py). The servers
-get their own throwaway ``redis-server`` on a free port. The helpers here are also used by
-tests/server/test_multiprocess.py and tests/server/test_nginx.py.
+``Postgres`` makes a throwaway cluster for that (tests/server/ops/test_fault_postgres.py). The
+servers get their own throwaway ``redis-server`` on a free port. The helpers here are also used by
+tests/server/ops/test_multiprocess.py and tests/server/ops/test_nginx.py.
 """
 
 from __future__ import annotations

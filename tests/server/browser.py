@@ -1,6 +1,8 @@
-"""Shared pieces of the browser tests: Debian's Chromium, a real server process, free ports.
+"""Shared pieces of the browser tests: Debian's Chromium, a real server process, free ports,
+signing up and making a move in the page.
 
-Every ``test_browser*.py`` uses these (own fixtures: no pytest-playwright beside async tests).
+Every ``test_browser*.py`` uses these (own fixtures: no pytest-playwright beside async tests), and
+so do the tests against real ``boneyard serve`` processes.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from bench.faults import ROOMY_ENV
@@ -168,6 +171,81 @@ def wait_until(page: Any, expression: str, timeout: float = 30.0) -> Any:
         if time.monotonic() > end:
             raise AssertionError(f"still false after {timeout} s: {expression}")
         page.wait_for_timeout(50)
+
+
+def serve_argv(db: Path, *extra: str) -> Any:
+    """The argv (given a port, for :func:`running`) of ``boneyard serve`` on ``db`` with bots
+    moving at once and no seed window, and ``extra``."""
+    return lambda port: [
+        sys.executable, "-m", "boneyard", "serve", "--port", str(port), "--db", str(db),
+        "--bot-delay", "0", "--seed-window", "0", *extra,
+    ]  # fmt: skip
+
+
+def signed_in(url: str, name: str) -> httpx.Client:
+    """An HTTP client signed in as a new guest ``name`` (CSRF header set)."""
+    h = httpx.Client(base_url=url, timeout=30)
+    h.get("/api/me")
+    h.headers["X-CSRF-Token"] = h.cookies["boneyard_csrf"]
+    r = h.post("/api/guest", json={"display_name": name})
+    assert r.status_code == 200, r.text
+    h.headers["X-CSRF-Token"] = h.cookies["boneyard_csrf"]
+    return h
+
+
+TARGETS = ".end.target, .tower .cell.target, #layout svg.tile.target, button.option"
+"""What a player clicks after a hand tile to place it: an open end, a tower's cell, a tile to
+capture or an option."""
+
+
+def version(page: Any) -> str:
+    """The table's version the page shows (it changes with every move)."""
+    return str(page.evaluate("document.body.dataset.version"))
+
+
+def make_move(page: Any, counts: dict[str, int] | None = None) -> None:
+    """One move by the table UI: a highlighted hand tile, then the highlighted end / cell /
+    capture or an option as long as the choice is open; draw or pass buttons otherwise."""
+    counts = counts if counts is not None else {}
+    before = version(page)
+    tiles = page.locator("#hand svg.playable")
+    if tiles.count():
+        tiles.first.click()
+        counts["tile"] = counts.get("tile", 0) + 1
+        for _ in range(4):
+            if page.evaluate("document.body.dataset.pending === '1'") or version(page) != before:
+                break
+            target = page.locator(TARGETS).first
+            kind = target.evaluate("n => n.getAttribute('class').split(' ')[0]")
+            target.click()
+            counts[kind] = counts.get(kind, 0) + 1
+    else:
+        # The view may be re-rendering (the bot's move arriving): wait for this turn's controls.
+        page.wait_for_selector("#hand svg.playable, button.move", timeout=10_000)
+        if page.locator("#hand svg.playable").count():
+            make_move(page, counts)
+            return
+        page.locator("button.move").first.click()
+        counts["button"] = counts.get("button", 0) + 1
+    wait_until(page, f"document.body.dataset.version !== '{before}'", 10)
+
+
+def my_turn_or_done(page: Any) -> None:
+    """Wait until the page can move, or shows the hand's end."""
+    page.wait_for_selector(
+        "#hand svg.playable, button.move, .hand-end", state="attached", timeout=10_000
+    )
+
+
+def sign_up(page: Any, base: str, name: str) -> None:
+    """Register ``name`` on the site at ``base`` from its front page."""
+    from playwright.sync_api import expect
+
+    page.goto(base + "/")
+    page.fill("#reg-username", name)
+    page.fill("#reg-password", "a good password")
+    page.click("#register")
+    expect(page.locator("#who")).to_have_text(name)
 
 
 def csp_violations(page: Any) -> list[str]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import itertools
 import os
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,48 @@ def metrics_text(c: TestClient) -> str:
     r = c.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
     assert r.status_code == 200, r.text
     return r.text
+
+
+def metric(text: str, name: str) -> float:
+    """The value of the sample ``name`` (its first, with or without labels) in ``text``."""
+    for line in text.splitlines():
+        if line.startswith((name + " ", name + "{")):
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError(f"{name} not in /metrics")
+
+
+def receive_until(ws: Any, test: Callable[[dict[str, Any]], bool], limit: int = 2000) -> Any:
+    """Messages until one passes ``test`` (errors fail the test)."""
+    for _ in range(limit):
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == "error":
+            raise AssertionError(msg)
+        if test(msg):
+            return msg
+    raise AssertionError("never came")
+
+
+def clock_table(c: TestClient, clock: dict[str, Any], others: str = "bot") -> str:
+    """Ann (seat 0) against a greedy bot (or an open seat), with ``clock``."""
+    body = {"game": "highfive", "seats": [{"kind": "me"}, {"kind": others}], "clock": clock}
+    r = post(c, "/api/tables", body)
+    assert r.status_code == 200, r.text
+    return str(r.json()["id"])
+
+
+def live(c: TestClient, tid: str) -> Any:
+    """The live table ``tid`` in ``c``'s app (its state, seats and sockets)."""
+    return c.app.state.tables.live[tid]  # type: ignore[attr-defined]
+
+
+def wait_for(test: Callable[[], bool], seconds: float = 20.0) -> None:
+    """Poll ``test`` until it is true; fail after ``seconds``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if test():
+            return
+        time.sleep(0.02)
+    raise AssertionError("timed out")
 
 
 def fast_dir() -> str | None:

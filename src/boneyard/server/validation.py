@@ -2,8 +2,8 @@
 
 FastAPI's own 422 answer echoes the offending input. JSON may carry a lone surrogate
 (``"\\ud800"``), which Python decodes but UTF-8 cannot encode, so that echo made the error answer
-itself fail with a server error (found by schemathesis, tests/server/test_schemathesis.py). Here
-the same 422 document is built with every text made encodable first.
+itself fail with a server error (found by schemathesis, tests/server/site/test_schemathesis.py).
+Here the same 422 document is built with every text made encodable first.
 
 Also :func:`storable`: whether a text can be sent to the database at all (PostgreSQL refuses NUL
 characters and both databases refuse lone surrogates), and :func:`receive_text`, the live-table

@@ -4,7 +4,7 @@ The text is Markdown kept with the client (``web/rules/<game>.md``, the reposito
 text); each page is rendered once per process. Its pictures are ``<figure>`` elements that name a
 position in a few words, built by the engines (:mod:`boneyard.server.rules.figures`) and drawn in
 the browser by the same tile renderer as the tables (``web/rules.js``). Every option of a game is
-a row of the page's options table; ``tests/server/test_rules_pages.py`` holds the pages to the
+a row of the page's options table; ``tests/server/rules/test_rules_pages.py`` holds the pages to the
 options dataclasses. Routes: :mod:`.router`.
 """
 

@@ -1,0 +1,61 @@
+"""Events on PostgreSQL (a scratch database): migration 0006, the row lock that serialises an
+event's changes (``SELECT … FOR UPDATE``), a double elimination played by bots to its end, an
+over-the-board card signed by both, a notification and the exports."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterator
+
+import pytest
+from starlette.testclient import TestClient
+
+from bench.faults import create_database, drop_database
+from tests.server.conftest import make_app, post, register, use
+from tests.server.events.test_events import get, match, ok, people, wait
+
+POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
+pytestmark = pytest.mark.skipif(not POSTGRES, reason="needs BONEYARD_TEST_POSTGRES_URL")
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    assert POSTGRES
+    url = asyncio.run(create_database(POSTGRES))
+    try:
+        yield url
+    finally:
+        asyncio.run(drop_database(POSTGRES, url))
+
+
+def test_events_on_postgresql(pg_url: str) -> None:
+    with TestClient(make_app(pg_url)) as c:
+        c.get("/api/me")
+        dora = register(c, "dora")
+        body = {"name": "PG", "format": "double_elimination", "schedule": "bo1", "preset": "pda"}
+        eid = ok(post(c, "/api/events", body))["id"]
+        ok(post(c, f"/api/events/{eid}/bots", {"count": 4}))
+        ok(post(c, f"/api/events/{eid}/start"))
+        data = wait(c, eid, lambda d: d["status"] == "finished", limit=300)
+        assert data["champion"] is not None and len(data["sections"]) == 3
+        otb = ok(post(c, "/api/events", {"name": "PG hall", "mode": "otb", "schedule": "bo1"}))
+        jars = people(c, otb["id"], ["ann", "bob"])
+        use(c, dora)
+        ok(post(c, f"/api/events/{otb['id']}/start"))
+        data = ok(
+            post(c, f"/api/events/{otb['id']}/matches/R1M1/card", {"score_a": 150, "score_b": 45})
+        )
+        m = match(data, "R1M1")
+        for name in (m["a_name"], m["b_name"]):
+            use(c, jars[name])
+            ok(post(c, f"/api/events/{otb['id']}/games/{m['games'][0]['id']}/sign"))
+        data = get(c, otb["id"])
+        assert data["status"] == "finished" and data["champion"]["id"] == m["a"]
+        assert c.get("/api/me/notifications").json()["notifications"]
+        doc = c.get(f"/api/events/{otb['id']}/export.json").json()
+        assert [x["what"] for x in doc["cards"][0]["history"]] == [
+            "entered by the director",
+            "signed",
+            "signed",
+        ]

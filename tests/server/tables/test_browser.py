@@ -1,0 +1,351 @@
+"""The browser client in Debian's Chromium (Playwright, own fixture: no pytest-playwright).
+
+Registers and plays a whole High Five hand against the bot by clicking tiles and open ends; two
+people play each other; Highrise and High Fives accept a move by their own pickers; a spectator
+never sees a hand; the replay viewer steps through a finished game and views an uploaded record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.browser import (
+    TARGETS,
+    launch,
+    make_move,
+    my_turn_or_done,
+    needs_chromium,
+    serve,
+    sign_up,
+    version,
+    wait_until,
+)
+
+SCREENSHOT = Path("/tmp/boneyard-browser-highfive-layout.png")
+SUMMARY_SHOT = Path("/tmp/boneyard-browser-hand.png")
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    with serve(tmp_path / "site.db", tmp_path / "server.log") as url:
+        yield url
+
+
+def drag_move(page: Any) -> bool:
+    """Drag the first playable hand tile onto the first target that appears (HTML5 drag and
+    drop with the mouse); True when that made the move."""
+    before = version(page)
+    box = page.locator("#hand svg.playable").first.bounding_box()
+    page.mouse.move(box["x"] + 10, box["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 30, box["y"] - 30, steps=5)
+    targets = page.locator(".end.target")
+    if not targets.count():
+        page.mouse.up()
+        if page.locator("button.cancel").count():
+            page.locator("button.cancel").click()
+        return False
+    spot = targets.first.bounding_box()
+    page.mouse.move(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2, steps=8)
+    page.mouse.up()
+    wait_until(page, f"document.body.dataset.version !== '{before}'", 10)
+    return True
+
+
+def test_register_and_play_a_whole_hand_against_the_bot(live_server: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(live_server + "/")
+            page.fill("#reg-username", "newcomer")
+            page.fill("#reg-password", "a good password")
+            page.click("#register")
+            expect(page.locator("#who")).to_have_text("newcomer")
+            page.click("#quickplay")
+            page.wait_for_url("**/table/*")
+            expect(page.locator("#status")).to_have_text("connected")
+            counts: dict[str, int] = {}
+            drawn = 0
+            for _ in range(300):
+                my_turn_or_done(page)
+                if page.locator(".hand-end").count():
+                    break
+                # The 2-D layout with its open ends marked: the last one before the hand ends.
+                if page.locator("svg.layout .tile").count() > drawn:
+                    drawn = page.locator("svg.layout .tile").count()
+                    assert page.locator("svg.layout .end").count() >= 1
+                    page.screenshot(path=str(SCREENSHOT))
+                # One move by drag and drop; the rest by clicks.
+                if (
+                    drawn
+                    and not counts.get("drag")
+                    and page.locator("#hand svg.playable").count()
+                    and drag_move(page)
+                ):
+                    counts["drag"] = counts.get("drag", 0) + 1
+                    continue
+                make_move(page, counts)
+            expect(page.locator(".hand-end").first).to_contain_text("Hand 1")
+            summary = page.locator("#hand-summary")
+            expect(summary).to_be_visible()
+            expect(summary).to_contain_text("Hand 1 is over")
+            # Hand 1 was dealt after this page sent its seed (Play a bot now waits for it).
+            expect(page.locator("#fairness li").first).to_contain_text(
+                "matches the commitment, with your seed"
+            )
+            assert counts.get("tile", 0) + counts.get("drag", 0) > 3, counts
+            assert counts.get("drag", 0) >= 1, counts
+            print("moves by kind:", counts)
+            assert page.locator("#error").inner_text() == ""
+            assert drawn >= 3
+            page.screenshot(path=str(SUMMARY_SHOT), full_page=True)
+            page.click("#continue")
+            expect(summary).to_be_hidden()
+            # Reload restores the same view.
+            hand = page.locator("#hand svg").evaluate_all("ns => ns.map(n => n.dataset.tile)")
+            seen = version(page)
+            page.reload()
+            expect(page.locator("#status")).to_have_text("connected")
+            wait_until(page, "document.body.dataset.version !== undefined")
+            if version(page) == seen:
+                again = page.locator("#hand svg").evaluate_all("ns => ns.map(n => n.dataset.tile)")
+                assert again == hand
+            # A spectator (another browser context, signed out) sees no hand, on the page or
+            # in any frame it receives.
+            watcher = browser.new_context().new_page()
+            frames: list[str] = []
+
+            def listen(ws: Any) -> None:
+                ws.on("framereceived", lambda payload: frames.append(str(payload)))
+
+            watcher.on("websocket", listen)
+            watcher.goto(page.url)
+            expect(watcher.locator("#status")).to_have_text("connected")
+            wait_until(watcher, "document.body.dataset.version !== undefined")
+            assert watcher.locator("#hand svg").count() == 0
+            text = watcher.content()
+            assert not [t for t in hand if f'data-tile="{t}"' in text]
+            assert frames
+            for frame in frames:
+                msg = json.loads(frame)
+                assert msg["seat"] is None and msg["view"]["hand"] == []
+                # (the move log's entries of the hand that ended are public history: its tiles
+                # are dealt again; those of the hand in play are checked with the rest)
+                now = msg["view"]["hand_number"]
+                entries = [e for e in msg["log"]["entries"] if e.get("hand") == now]
+                scanned = json.dumps({**msg, "log": entries})
+                assert not [t for t in hand if f'"{t}"' in scanned]
+        finally:
+            browser.close()
+    assert SCREENSHOT.stat().st_size > 10_000
+
+
+def test_two_people_play_a_hand_against_each_other(live_server: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            ann = browser.new_context().new_page()
+            bob = browser.new_context().new_page()
+            sign_up(ann, live_server, "ann")
+            ann.select_option("#others", "open")
+            ann.click("#create")
+            ann.wait_for_url("**/table/*")
+            expect(ann.locator("#status")).to_have_text("connected")
+            sign_up(bob, live_server, "bob")
+            bob.goto(ann.url)
+            bob.click("text=Take seat 1")
+            ann.click("#start")
+            pages = [ann, bob]
+            expect(ann.locator("#turn")).not_to_have_text("Waiting for the table to start.")
+            for _ in range(3000):
+                if all(pg.locator(".hand-end").count() for pg in pages):
+                    break
+                mover = next(
+                    (pg for pg in pages if pg.locator("#hand svg.playable, button.move").count()),
+                    None,
+                )
+                if mover is None:
+                    ann.wait_for_timeout(50)
+                    continue
+                seen = version(mover)
+                make_move(mover)
+                for pg in pages:
+                    wait_until(pg, f"document.body.dataset.version !== '{seen}'", 10)
+            for pg in pages:
+                expect(pg.locator(".hand-end").first).to_contain_text("Hand 1")
+                assert pg.locator("#error").inner_text() == ""
+        finally:
+            browser.close()
+
+
+@pytest.mark.parametrize("game", ["highrise", "high-fives"])
+def test_other_games_render_and_accept_a_move(live_server: str, game: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(live_server + "/")
+            page.fill("#guest-name", "Gus")
+            page.click("#guest")
+            expect(page.locator("#who")).to_contain_text("Gus")
+            page.select_option("#game", game)
+            page.click("#create")
+            page.wait_for_url("**/table/*")
+            counts: dict[str, int] = {}
+            for _ in range(3):
+                my_turn_or_done(page)
+                if game == "highrise":
+                    assert page.locator(".tower .cell").count() >= 16
+                else:
+                    assert page.locator("#captured .pile").count() == 2
+                # A tile with several placements opens the picker (cells / captures / options);
+                # cancel closes it. A tile with one placement is played at once.
+                before = version(page)
+                if not page.locator("#hand svg.playable").count():
+                    make_move(page, counts)  # draw or pass
+                    continue
+                page.locator("#hand svg.playable").first.click()
+                opened = page.evaluate(
+                    f"document.body.dataset.pending !== '1' && "
+                    f"document.body.dataset.version === '{before}'"
+                )
+                if opened:
+                    assert page.locator(TARGETS).count() >= 1
+                    page.locator("button.cancel").click()
+                    assert page.locator(TARGETS).count() == 0
+                else:
+                    wait_until(page, f"document.body.dataset.version !== '{before}'")
+                    my_turn_or_done(page)
+                make_move(page, counts)
+                assert page.locator("#error").inner_text() == ""
+            assert counts.get("tile", 0) + counts.get("button", 0) >= 3
+            if game == "highrise":
+                check_highrise_picker(page)
+            page.screenshot(path=f"/tmp/boneyard-browser-{game}.png", full_page=True)
+        finally:
+            browser.close()
+
+
+PICKER_CHECK = """async () => {
+  const p = await import("/static/picker.js");
+  const mv = (play, cells, spacer) => ({ event: spacer ? { play, cells, spacer } : { play, cells } });
+  const moves = [mv("6-3", [[2, 0], [2, 1]]), mv("6-3", [[2, 0], [2, 1]], [2, 1]),
+    mv("3-6", [[2, 0], [2, 1]]), mv("2-0", [[2, 3], [3, 3]], [3, 3]), { event: { pass: true } }];
+  const sel = { tile: "3-6", cells: [] };
+  const out = { tile: p.tileMoves(moves, "6-3").length, first: [...p.cellTargets(moves, sel)] };
+  sel.cells.push("2,0");
+  out.second = [...p.cellTargets(moves, sel)];
+  out.orientations = p.spacerChoice(p.candidates(moves, sel));
+  const flat = p.candidates(moves.filter((m) => m.event.play === "6-3"), sel);
+  out.spacer = p.spacerChoice(flat);
+  out.labels = flat.map(p.spacerLabel);
+  return out;
+}"""
+
+
+def check_highrise_picker(page: Any) -> None:
+    """The Highrise picker: cells to click, then a spacer choice when only the spacer differs."""
+    out = page.evaluate(PICKER_CHECK)
+    assert out == {
+        "tile": 3,
+        "first": ["2,0", "2,1"],
+        "second": ["2,1"],
+        "orientations": False,
+        "spacer": True,
+        "labels": ["no spacer", "spacer on (2,1)"],
+    }
+
+
+def finished_table(page: Any, base: str) -> str:
+    """A High Five table between two bots, watched (bots at a table with only bots move only
+    while someone watches) and played to its end; returns its id."""
+    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "boneyard_csrf")
+    r = page.request.post(
+        base + "/api/tables",
+        data={"game": "highfive", "seats": [{"kind": "bot", "bot": "greedy"}] * 2},
+        headers={"X-CSRF-Token": csrf},
+    )
+    assert r.ok, r.text()
+    tid = str(r.json()["id"])
+    watcher = page.context.browser.new_page()
+    watcher.goto(f"{base}/table/{tid}")
+    try:
+        for _ in range(600):
+            if page.request.get(f"{base}/api/tables/{tid}").json()["status"] == "over":
+                return tid
+            page.wait_for_timeout(100)
+    finally:
+        watcher.close()
+    raise AssertionError("the bots did not finish")
+
+
+def test_replay_viewer_steps_through_a_finished_game_and_views_uploads(
+    live_server: str, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(live_server + "/")
+            page.fill("#guest-name", "Vic")
+            page.click("#guest")
+            expect(page.locator("#who")).to_contain_text("Vic")
+            tid = finished_table(page, live_server)
+            page.goto(f"{live_server}/replay/{tid}")
+            expect(page.locator("#board")).to_be_visible()
+            expect(page.locator("#step-text")).to_have_text("Hand 1 is dealt")
+            steps = int(page.locator("#slider").get_attribute("max") or 0) + 1
+            assert steps > 10
+            # Before the first tile: an empty table, both hands shown (the game is over).
+            assert page.locator("#hands-shown .seat-hand").count() == 2
+            assert page.locator("#hands-shown svg.tile").count() > 0
+            texts = set()
+            for k in range(1, 6):
+                page.click("#next")
+                expect(page.locator("#step-no")).to_contain_text(f"step {k + 1} of {steps}")
+                texts.add(page.locator("#step-text").inner_text())
+            assert len(texts) >= 3
+            assert page.locator("svg.layout .tile").count() >= 1
+            page.keyboard.press("End")
+            expect(page.locator("#step-no")).to_contain_text(f"step {steps} of {steps}")
+            expect(page.locator("#hand-summary")).to_contain_text("Game over")
+            page.keyboard.press("ArrowLeft")
+            expect(page.locator("#step-no")).to_contain_text(f"step {steps - 1} of")
+            page.click("#first")
+            expect(page.locator("#step-text")).to_have_text("Hand 1 is dealt")
+            expect(page.locator("#hands li.hand-end").first).to_contain_text("Hand 1")
+            page.screenshot(path="/tmp/boneyard-browser-replay.png", full_page=True)
+            # Upload: the same record, then a broken one.
+            record = page.request.get(f"{live_server}/api/tables/{tid}/record").json()
+            good = tmp_path / "good.json"
+            good.write_text(json.dumps(record))
+            page.goto(live_server + "/replay")
+            expect(page.locator("#upload")).to_be_visible()
+            page.set_input_files("#record-file", str(good))
+            expect(page.locator("#board")).to_be_visible()
+            assert int(page.locator("#slider").get_attribute("max") or 0) + 1 == steps
+            record["hands"][0]["events"][1]["play"] = "9-9"
+            bad = tmp_path / "bad.json"
+            bad.write_text(json.dumps(record))
+            page.goto(live_server + "/replay")
+            page.set_input_files("#record-file", str(bad))
+            expect(page.locator("#upload-error")).to_contain_text("the record does not replay")
+            expect(page.locator("#board")).to_be_hidden()
+        finally:
+            browser.close()
