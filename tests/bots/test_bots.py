@@ -20,7 +20,7 @@ from boneyard.games.highfive.worlds import WorldSampler, hand_playout
 from boneyard.games.registry import available_games, get_spec, play_out
 
 
-def _states(players: int, seed: int, count: int) -> list[HighFiveState]:
+def random_states(players: int, seed: int, count: int) -> list[HighFiveState]:
     rng = random.Random(seed)
     out: list[HighFiveState] = []
     while len(out) < count:
@@ -37,7 +37,7 @@ def _states(players: int, seed: int, count: int) -> list[HighFiveState]:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_expert_chooses_legal_actions(players: int) -> None:
     bot = ExpertBot(random.Random(players), "easy", worlds=2, time_budget=None)
-    for s in _states(players, 10 + players, 60):
+    for s in random_states(players, 10 + players, 60):
         seat = s.current_seat
         assert seat is not None
         assert bot.choose(s.observation(seat)) in s.legal_actions()
@@ -54,10 +54,10 @@ def test_simple_bots_choose_legal_actions_in_every_game(game: str) -> None:
         players = spec.min_players + g % (spec.max_players - spec.min_players + 1)
         state = spec.new_game(players, {})
 
-        play_out(state, [_checked(bots)] * players, rng)
+        play_out(state, [alternate_checked(bots)] * players, rng)
 
 
-def _checked(bots: list[Any]) -> Callable[[Any], Any]:
+def alternate_checked(bots: list[Any]) -> Callable[[Any], Any]:
     """Alternate between ``bots``, checking each choice is legal."""
     turn = [0]
 
@@ -104,7 +104,7 @@ def test_levels_are_registered() -> None:
 
 
 def test_same_seed_same_choices() -> None:
-    states = _states(2, 99, 25)
+    states = random_states(2, 99, 25)
 
     def run(seed: int) -> list[object]:
         bot = ExpertBot(random.Random(seed), "easy", worlds=3, time_budget=None)
@@ -118,7 +118,7 @@ def test_same_seed_same_choices() -> None:
 
 def test_time_budget_is_honoured() -> None:
     ticks = iter(range(1000))
-    s = _states(2, 5, 1)[0]
+    s = random_states(2, 5, 1)[0]
     obs = s.observation(s.current_seat)
     # A fake clock advancing one second per reading: the 1.5 s budget runs out while the
     # second world is searched (the clock is read before each action), so that world is
@@ -131,7 +131,7 @@ def test_time_budget_is_honoured() -> None:
     assert all(v.worlds == 2 for v in values)
 
 
-def _endgames(players: int, seed: int, count: int) -> list[HighFiveState]:
+def endgames(players: int, seed: int, count: int) -> list[HighFiveState]:
     """Positions with an empty boneyard, 1–2 tiles per hand and a choice to make."""
     rng = random.Random(seed)
     out: list[HighFiveState] = []
@@ -150,7 +150,7 @@ def _endgames(players: int, seed: int, count: int) -> list[HighFiveState]:
     return out
 
 
-def _brute(state: HighFiveState, seat: int) -> dict[object, float]:
+def brute_force_values(state: HighFiveState, seat: int) -> dict[object, float]:
     """Mean play-out value of each legal action over every world consistent with ``seat``'s
     observation (hidden tiles enumerated; the boneyard is empty)."""
     obs = state.observation(seat)
@@ -192,12 +192,12 @@ def _brute(state: HighFiveState, seat: int) -> dict[object, float]:
 
 
 def test_analysis_values_match_brute_force_in_two_player_endgames() -> None:
-    positions = _endgames(2, 21, 8)
+    positions = endgames(2, 21, 8)
     assert len(positions) >= 5
     for s in positions:
         seat = s.current_seat
         assert seat is not None
-        exact = _brute(s, seat)
+        exact = brute_force_values(s, seat)
         got = hint(s.observation(seat), worlds=3, seed=1)
         for v in got.values:
             assert v.value == pytest.approx(exact[v.action])
@@ -205,12 +205,12 @@ def test_analysis_values_match_brute_force_in_two_player_endgames() -> None:
 
 
 def test_analysis_values_converge_to_brute_force_in_three_player_endgames() -> None:
-    positions = _endgames(3, 8, 4)
+    positions = endgames(3, 8, 4)
     assert positions
     for s in positions:
         seat = s.current_seat
         assert seat is not None
-        exact = _brute(s, seat)
+        exact = brute_force_values(s, seat)
         got = hint(s.observation(seat), worlds=300, seed=2)
         spread = max(abs(x) for x in exact.values()) + 1
         for v in got.values:
@@ -236,7 +236,7 @@ def test_analyse_a_selfplay_record() -> None:
 def test_hint_in_the_terminal_game() -> None:
     from boneyard.cli.play import hint_text
 
-    s = _states(2, 3, 1)[0]
+    s = random_states(2, 3, 1)[0]
     obs = s.observation(s.current_seat)
     describe = get_spec("highfive").describe_action
     assert hint_text(obs, describe).startswith("Hint: [bold]")

@@ -25,7 +25,7 @@ GAMES = {
 }
 
 
-def _random_states(game: str, players: int, seed: int, count: int) -> list[Any]:
+def random_states(game: str, players: int, seed: int, count: int) -> list[Any]:
     """Mid-hand states reached by random play (copies), ``count`` of them."""
     spec = get_spec(game)
     rng = random.Random(seed)
@@ -48,7 +48,7 @@ def test_bots_never_choose_an_illegal_action(game: str) -> None:
     """Random, greedy and the expert (a small budget) over hundreds of states per player count:
     1,200 states for every game, each choice legal and applicable."""
     for players in GAMES[game]:
-        states = _random_states(game, players, 100 + players, 400)
+        states = random_states(game, players, 100 + players, 400)
         bots = [
             make_bot("random", random.Random(1)),
             make_bot("greedy", random.Random(2)),
@@ -65,7 +65,7 @@ def test_bots_never_choose_an_illegal_action(game: str) -> None:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_same_seed_same_choices(game: str) -> None:
-    states = _random_states(game, 3, 7, 12)
+    states = random_states(game, 3, 7, 12)
 
     def run(seed: int) -> list[Any]:
         bot = ExpertBot(random.Random(seed), "easy", worlds=3, time_budget=None)
@@ -78,7 +78,7 @@ def test_same_seed_same_choices(game: str) -> None:
 
 @pytest.mark.parametrize("game", ["high-fives", "highrise"])
 def test_time_budget_is_honoured(game: str) -> None:
-    states = [s for s in _random_states(game, 2, 3, 40) if len(s.legal_actions()) > 1]
+    states = [s for s in random_states(game, 2, 3, 40) if len(s.legal_actions()) > 1]
     obs = states[0].observation(states[0].current_seat)
     ticks = iter(range(10_000))
     # A fake clock advancing one second per reading: a 2.5 s budget is spent within the second
@@ -92,8 +92,8 @@ def test_a_level_searches_its_worlds_times_the_game_scale(game: str) -> None:
     """The faster engines search more worlds at the same level (``GameSearch.world_scale``:
     High Fives 5, Highrise 8, the others 1); a world count given to the bot is kept as is."""
     scale = {"high-fives": 5, "highrise": 8}.get(game, 1)
-    assert _search_of(game).world_scale == scale
-    state = next(s for s in _random_states(game, 2, 9, 60) if len(s.legal_actions()) > 1)
+    assert search_of(game).world_scale == scale
+    state = next(s for s in random_states(game, 2, 9, 60) if len(s.legal_actions()) > 1)
     obs = state.observation(state.current_seat)
     level = ExpertBot(random.Random(1), "easy", time_budget=None)
     assert {v.worlds for v in level.evaluate(obs)} == {4 * scale}
@@ -101,7 +101,7 @@ def test_a_level_searches_its_worlds_times_the_game_scale(game: str) -> None:
     assert {v.worlds for v in given.evaluate(obs)} == {5}
 
 
-def _search_of(game: str) -> Any:
+def search_of(game: str) -> Any:
     search = get_spec(game).search
     assert search is not None
     return search
@@ -109,7 +109,7 @@ def _search_of(game: str) -> Any:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_level_plays_every_game(game: str) -> None:
-    state = _random_states(game, 2, 5, 1)[0]
+    state = random_states(game, 2, 5, 1)[0]
     obs = state.observation(state.current_seat)
     for level in ("easy", "medium", "hard", "expert"):
         bot = make_bot(level, random.Random(1))
@@ -138,7 +138,7 @@ def test_analyse_a_record_of_every_game(game: str) -> None:
 
 @pytest.mark.parametrize("game", ["high-fives", "highrise"])
 def test_hint(game: str) -> None:
-    state = _random_states(game, 3, 9, 1)[0]
+    state = random_states(game, 3, 9, 1)[0]
     obs = state.observation(state.current_seat)
     h = hint(obs, worlds=2)
     assert h.best in obs.legal_actions
@@ -149,7 +149,7 @@ def test_hint(game: str) -> None:
 # --- High Fives: analysis values against a brute-force evaluation -------------------------
 
 
-def _last_deal_positions(players: int, seed: int, count: int) -> list[HighFivesState]:
+def last_deal_positions(players: int, seed: int, count: int) -> list[HighFivesState]:
     """Positions in the last deal of a pass with a choice to make (nothing left to deal)."""
     rng = random.Random(seed)
     out: list[HighFivesState] = []
@@ -168,7 +168,7 @@ def _last_deal_positions(players: int, seed: int, count: int) -> list[HighFivesS
     return out
 
 
-def _brute(state: HighFivesState, seat: int) -> dict[Any, float]:
+def brute_force_values(state: HighFivesState, seat: int) -> dict[Any, float]:
     """Mean value of each legal action over every split of the unseen tiles among the other
     hands (the real state with its hidden hands reassigned: built without the sampler)."""
     search = search_for(state.observation(seat))
@@ -198,22 +198,22 @@ def _brute(state: HighFivesState, seat: int) -> dict[Any, float]:
 def test_high_fives_values_match_brute_force_with_one_hidden_hand() -> None:
     """Two players, last deal: the unseen tiles are the other hand, so every sampled world is
     the real one and a hint's values are exactly the brute-force values."""
-    positions = _last_deal_positions(2, 21, 6)
+    positions = last_deal_positions(2, 21, 6)
     for s in positions:
         seat = s.current_seat
         assert seat is not None
-        exact = _brute(s, seat)
+        exact = brute_force_values(s, seat)
         got = hint(s.observation(seat), worlds=3, seed=1)
         for v in got.values:
             assert v.value == pytest.approx(exact[v.action])
 
 
 def test_high_fives_values_converge_to_brute_force_with_two_hidden_hands() -> None:
-    positions = _last_deal_positions(3, 8, 2)
+    positions = last_deal_positions(3, 8, 2)
     for s in positions:
         seat = s.current_seat
         assert seat is not None
-        exact = _brute(s, seat)
+        exact = brute_force_values(s, seat)
         got = hint(s.observation(seat), worlds=200, seed=2)
         spread = max(abs(x) for x in exact.values()) + 1
         for v in got.values:

@@ -44,7 +44,7 @@ def test_round5_is_the_nearest_multiple_of_five(n: int) -> None:
 
 
 @dataclass(frozen=True)
-class _Opts:
+class ToyOptions:
     preset: Literal["a", "b"] = "a"
     colour: Literal["red", "blue"] = "red"
     flag: bool = False
@@ -57,19 +57,22 @@ def test_options_presets_overrides_and_errors() -> None:
         "a": {"preset": "a"},
         "b": {"preset": "b", "colour": "blue"},
     }
-    assert build_options(_Opts, {"preset": "b"}, presets).colour == "blue"
-    assert build_options(_Opts, {"preset": "b", "colour": "red"}, presets).colour == "red"
-    assert build_options(_Opts, {"limit": "unlimited", "target": 61}, presets).limit == "unlimited"
+    assert build_options(ToyOptions, {"preset": "b"}, presets).colour == "blue"
+    assert build_options(ToyOptions, {"preset": "b", "colour": "red"}, presets).colour == "red"
+    assert (
+        build_options(ToyOptions, {"limit": "unlimited", "target": 61}, presets).limit
+        == "unlimited"
+    )
     with pytest.raises(OptionError, match="unknown option 'speed'"):
-        build_options(_Opts, {"speed": 1}, presets)
+        build_options(ToyOptions, {"speed": 1}, presets)
     with pytest.raises(OptionError, match="option colour cannot be 'green'"):
-        build_options(_Opts, {"colour": "green"}, presets)
+        build_options(ToyOptions, {"colour": "green"}, presets)
     with pytest.raises(OptionError, match="option flag cannot be 1"):
-        build_options(_Opts, {"flag": 1}, presets)
+        build_options(ToyOptions, {"flag": 1}, presets)
     with pytest.raises(OptionError, match="target must be a whole number"):
-        build_options(_Opts, {"target": "x"}, presets)
+        build_options(ToyOptions, {"target": "x"}, presets)
     with pytest.raises(OptionError, match="preset 'c' is unknown"):
-        build_options(_Opts, {"preset": "c"}, presets)
+        build_options(ToyOptions, {"preset": "c"}, presets)
 
 
 def test_record_envelope_checks() -> None:
@@ -93,7 +96,7 @@ def test_record_envelope_checks() -> None:
 
 
 @dataclass(frozen=True)
-class _View:
+class ToyView:
     legal_actions: tuple[str, ...]
     points: dict[str, int]
     weights: dict[str, int]
@@ -106,17 +109,17 @@ class _View:
 
 
 def test_greedy_takes_most_points_then_the_heaviest_tile() -> None:
-    view = _View(("a", "b", "c", "draw"), {"a": 10, "b": 10, "c": 5}, {"a": 3, "b": 9, "c": 12})
+    view = ToyView(("a", "b", "c", "draw"), {"a": 10, "b": 10, "c": 5}, {"a": 3, "b": 9, "c": 12})
     assert GreedyBot(random.Random(1)).choose(view) == "b"
-    view = _View(("a", "draw"), {}, {"a": 0})
+    view = ToyView(("a", "draw"), {}, {"a": 0})
     assert GreedyBot(random.Random(1)).choose(view) == "a"
 
 
 def test_random_bot_uses_only_legal_actions_and_is_seeded() -> None:
-    view = _View(("a", "b", "c"), {}, {})
+    view = ToyView(("a", "b", "c"), {}, {})
     picks = [RandomBot(random.Random(3)).choose(view) for _ in range(5)]
     assert len(set(picks)) == 1 and picks[0] in view.legal_actions
     with pytest.raises(BoneyardError, match="not its turn"):
-        RandomBot(random.Random(1)).choose(_View((), {}, {}))
+        RandomBot(random.Random(1)).choose(ToyView((), {}, {}))
     with pytest.raises(BoneyardError, match="bot 'wizard' is unknown"):
         make_bot("wizard", random.Random(1))

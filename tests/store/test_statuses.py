@@ -84,7 +84,7 @@ def test_postgresql_refuses_a_status_outside_its_enum() -> None:
     assert "ck_game_tables_status" in said[0] and "ck_table_log_kind" in said[3]
 
 
-def _checks_up_down_up(conn: sa.Connection) -> list[set[str]]:
+def checks_up_down_up(conn: sa.Connection) -> list[set[str]]:
     seen = []
     for up, revision in ((True, "head"), (False, "0007"), (True, "head")):
         migrate_to(conn, up, revision)
@@ -98,9 +98,9 @@ WANTED = {f"ck_{t}_{c}" for t, c in CHECKED}
 
 def test_the_checks_go_and_come_back_with_the_migration_on_sqlite(tmp_path: Path) -> None:
     with sa.create_engine(f"sqlite:///{tmp_path / 'm.db'}").begin() as conn:
-        assert _checks_up_down_up(conn) == [WANTED, set(), WANTED]
+        assert checks_up_down_up(conn) == [WANTED, set(), WANTED]
 
 
 @needs_postgres
 def test_the_checks_go_and_come_back_with_the_migration_on_postgresql() -> None:
-    assert on_scratch_postgres(_checks_up_down_up) == [WANTED, set(), WANTED]
+    assert on_scratch_postgres(checks_up_down_up) == [WANTED, set(), WANTED]

@@ -141,14 +141,14 @@ def test_no_rematch_where_the_layout_rules_it_out(k: int, seed: int, full: bool)
     ev = play(DoubleElimination.create(ids(n), BO1), rng, forfeits=0.0)
     allowed = set().union(*possible_rematches(k, DROP_MASKS[k]))
     met: set[frozenset[str]] = set()
-    for m in sorted((m for m in ev.matches() if not m.bye), key=_play_order):
+    for m in sorted((m for m in ev.matches() if not m.bye), key=play_order):
         pair = frozenset(m.sides)  # type: ignore[arg-type]
         if pair in met and m.id.startswith("L"):
             assert m.id in allowed, f"{m.id}: {sorted(pair)} meet again"
         met.add(pair)
 
 
-def _play_order(m: object) -> tuple[int, int]:
+def play_order(m: object) -> tuple[int, int]:
     """Winners' round r is played before losers' round 2r - 2 and after 2r - 3."""
     mid = m.id
     r = int(mid[1:].split("M")[0])
@@ -194,16 +194,16 @@ def test_eight_entrants_layout() -> None:
     # Best of 5, the grand final best of 7 (PDA).
     assert [m.best_of for m in ev.matches()] == [5] * 13 + [7]
     for mid, w in [("W1M1", "a"), ("W1M2", "d"), ("W1M3", "b"), ("W1M4", "c")]:
-        ev = _win(ev, mid, w)
+        ev = win_match(ev, mid, w)
     assert [m.sides for m in ev.rounds[3]] == [("h", "e"), ("g", "f")]
-    ev = _win(_win(ev, "W2M1", "a"), "W2M2", "b")
+    ev = win_match(win_match(ev, "W2M1", "a"), "W2M2", "b")
     # Losers' round 2: the losers of winners' round 2 come in reversed, away from the
     # entrants they beat in round 1.
-    ev = _win(_win(ev, "L1M1", "h"), "L1M2", "g")
+    ev = win_match(win_match(ev, "L1M1", "h"), "L1M2", "g")
     assert [m.sides for m in ev.rounds[4]] == [("h", "c"), ("g", "d")]
 
 
-def _win(ev: DoubleElimination, mid: str, who: str) -> DoubleElimination:
+def win_match(ev: DoubleElimination, mid: str, who: str) -> DoubleElimination:
     while not ev.match(mid).is_over:
         ev = ev.record_game(mid, who)
     return ev

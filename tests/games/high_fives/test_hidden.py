@@ -15,7 +15,7 @@ from boneyard.core.records import record_from_json
 from boneyard.games.high_fives import SPEC, HighFivesState, new_game
 
 
-def _redeal_hidden(state: HighFivesState, seat: int | None, rng: random.Random) -> dict[str, Any]:
+def redeal_hidden(state: HighFivesState, seat: int | None, rng: random.Random) -> dict[str, Any]:
     """The state's record with every tile ``seat`` cannot see shuffled among the hidden places:
     the other seats' unplayed tiles of this deal, all later deals and the extra tiles to come."""
     doc = copy.deepcopy(state.record())
@@ -39,7 +39,7 @@ def _redeal_hidden(state: HighFivesState, seat: int | None, rng: random.Random) 
     return doc
 
 
-def _games() -> list[tuple[int, dict[str, Any], int]]:
+def option_games() -> list[tuple[int, dict[str, Any], int]]:
     return [
         (2, {}, 1),
         (3, {"max_claims_per_turn": "unlimited"}, 2),
@@ -50,7 +50,7 @@ def _games() -> list[tuple[int, dict[str, Any], int]]:
     ]
 
 
-@pytest.mark.parametrize(("players", "options", "seed"), _games())
+@pytest.mark.parametrize(("players", "options", "seed"), option_games())
 def test_redealing_hidden_tiles_changes_no_observation(
     players: int, options: dict[str, Any], seed: int
 ) -> None:
@@ -63,7 +63,7 @@ def test_redealing_hidden_tiles_changes_no_observation(
     while state.current_seat is not None:
         if step % 7 == 0 and not state.pending_claim:
             for seat in [*range(players), None]:
-                doc = _redeal_hidden(state, seat, rng)
+                doc = redeal_hidden(state, seat, rng)
                 changed += doc != state.record()
                 other = SPEC.from_record(record_from_json(json.loads(json.dumps(doc))))
                 mine = state.observation(seat)

@@ -130,7 +130,7 @@ def positions(
     return hand, layout, opts, left
 
 
-def _state(
+def state_from_position(
     hand: list[Tile], layout: list[Tile], opts: HighFivesOptions, left: Any
 ) -> HighFivesState:
     spare = [t for t in ALL if t not in hand and t not in layout]
@@ -143,7 +143,7 @@ def _state(
 @given(positions())
 def test_legal_turns_match_the_oracle(pos: Any) -> None:
     hand, layout, opts, left = pos
-    state = _state(hand, layout, opts, left)
+    state = state_from_position(hand, layout, opts, left)
     allowed = None if opts.claimable_pairs == "any" else {frozenset(p) for p in left}
     expected = oracle(hand, layout, opts, allowed)
     if opts.max_claims_per_turn == 1:
@@ -163,7 +163,7 @@ def test_legal_turns_match_the_oracle(pos: Any) -> None:
 def test_apply_accepts_exactly_the_legal_turns(pos: Any, seed: int) -> None:
     hand, layout, opts, left = pos
     rnd = random.Random(seed)
-    state = _state(hand, layout, opts, left)
+    state = state_from_position(hand, layout, opts, left)
     allowed = None if opts.claimable_pairs == "any" else {frozenset(p) for p in left}
     before = state.observation(0)
     for _ in range(25):

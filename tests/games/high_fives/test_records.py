@@ -128,7 +128,7 @@ def test_game_golden_endings() -> None:
     assert any(isinstance(ln.get("claim"), list) for ln in lines)
 
 
-def _selfplay(players: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
+def selfplay_record(players: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
     from boneyard.bots import make_bot
 
     state = new_game(players, options)
@@ -139,7 +139,7 @@ def _selfplay(players: int, options: dict[str, Any], seed: int) -> dict[str, Any
 
 @pytest.mark.parametrize("players", range(2, 9))
 def test_selfplay_record_replays_and_round_trips(players: int) -> None:
-    doc = _selfplay(players, {"target": 40}, players)
+    doc = selfplay_record(players, {"target": 40}, players)
     doc = json.loads(json.dumps(doc))
     lines = helpers.replay_lines(doc)
     state = helpers.replay_state(doc)
@@ -159,12 +159,12 @@ def test_selfplay_record_replays_and_round_trips(players: int) -> None:
 # ---------------------------------------------------------------------------- bad records
 
 
-def _base(helpers: Any, name: str = "t-gf-06-best") -> dict[str, Any]:
+def golden_copy(helpers: Any, name: str = "t-gf-06-best") -> dict[str, Any]:
     doc, _ = golden(name)
     return copy.deepcopy(doc)
 
 
-def _fails(doc: dict[str, Any], hand: int | None, event: int | None, why: str) -> list[Any]:
+def replay_fails(doc: dict[str, Any], hand: int | None, event: int | None, why: str) -> list[Any]:
     rec = record_from_json(doc)
     out = []
     with pytest.raises(RecordError) as info:
@@ -177,88 +177,90 @@ def _fails(doc: dict[str, Any], hand: int | None, event: int | None, why: str) -
 
 
 def test_wrong_seat() -> None:
-    doc = _base(helpers)
+    doc = golden_copy(helpers)
     doc["hands"][0]["events"][1]["seat"] = 0
-    lines = _fails(doc, 0, 1, "it is seat 1's turn, but the event is for seat 0")
+    lines = replay_fails(doc, 0, 1, "it is seat 1's turn, but the event is for seat 0")
     assert len(lines) == 1
 
 
 def test_missing_seat() -> None:
-    doc = _base(helpers)
+    doc = golden_copy(helpers)
     del doc["hands"][0]["events"][0]["seat"]
-    _fails(doc, 0, 0, "it is seat 0's turn")
+    replay_fails(doc, 0, 0, "it is seat 0's turn")
 
 
 def test_tile_not_in_hand() -> None:
-    doc = _base(helpers)
+    doc = golden_copy(helpers)
     doc["hands"][0]["events"][1]["play"] = "4-6"
-    _fails(doc, 0, 1, "seat 1 does not hold 4-6")
+    replay_fails(doc, 0, 1, "seat 1 does not hold 4-6")
 
 
 def test_capture_missing() -> None:
-    doc = _base(helpers)
+    doc = golden_copy(helpers)
     del doc["hands"][0]["events"][2]["capture"]
-    _fails(doc, 0, 2, "4-6 matches 6-9 on the layout and must capture it (capture is compulsory)")
+    replay_fails(
+        doc, 0, 2, "4-6 matches 6-9 on the layout and must capture it (capture is compulsory)"
+    )
 
 
 def test_capture_does_not_match() -> None:
-    doc = _base(helpers)
+    doc = golden_copy(helpers)
     doc["hands"][0]["events"][0]["capture"] = "13-13"
-    _fails(doc, 0, 0, "13-13 does not match 12-15")
+    replay_fails(doc, 0, 0, "13-13 does not match 12-15")
 
 
 def test_capture_not_on_layout() -> None:
-    doc = _base(helpers)
+    doc = golden_copy(helpers)
     doc["hands"][0]["events"][0]["capture"] = "12-12"
-    _fails(doc, 0, 0, "12-12 is not on the layout")
+    replay_fails(doc, 0, 0, "12-12 is not on the layout")
 
 
 def test_claim_that_does_not_match() -> None:
-    doc = _base(helpers)
+    doc = golden_copy(helpers)
     doc["hands"][0]["events"][2]["claim"] = ["1-4", "13-13"]
-    _fails(doc, 0, 2, "13-13 is not on the layout")
+    replay_fails(doc, 0, 2, "13-13 is not on the layout")
     doc["hands"][0]["events"][0]["claim"] = ["1-4", "6-9"]
-    _fails(doc, 0, 0, "1-4 and 6-9 do not match")
+    replay_fails(doc, 0, 0, "1-4 and 6-9 do not match")
 
 
 def test_claim_and_capture_share_a_tile() -> None:
-    doc = _base(helpers, "t-gf-04-claim")
+    doc = golden_copy(helpers, "t-gf-04-claim")
     doc["hands"][0]["events"][0]["capture"] = "1-2"
-    _fails(doc, 0, 0, "1-2 is claimed this turn: a claim and a capture cannot share a tile")
+    replay_fails(doc, 0, 0, "1-2 is claimed this turn: a claim and a capture cannot share a tile")
 
 
 def test_a_train_cannot_be_claimed() -> None:
-    doc = _base(helpers, "t-gf-04-claim")
+    doc = golden_copy(helpers, "t-gf-04-claim")
     doc["hands"][0]["events"][0]["claim"] = ["0-1", "1-2", "2-5"]
-    _fails(doc, 0, 0, "claim must be two matching layout tiles")
+    replay_fails(doc, 0, 0, "claim must be two matching layout tiles")
     doc["hands"][0]["events"][0]["claim"] = [["0-1", "1-2"], ["7-7", "8-9"]]
-    _fails(doc, 0, 0, "claim must be two matching layout tiles")
+    replay_fails(doc, 0, 0, "claim must be two matching layout tiles")
 
 
 def test_unlimited_claim_shape() -> None:
-    doc = _base(helpers, "game-7p-unlimited-claims")
+    doc = golden_copy(helpers, "game-7p-unlimited-claims")
     ev = next(e for e in doc["hands"][0]["events"] if "claim" in e)
     i = doc["hands"][0]["events"].index(ev)
     ev["claim"] = ev["claim"][0]
-    _fails(doc, 0, i, "claim must be a list of pairs")
+    replay_fails(doc, 0, i, "claim must be a list of pairs")
 
 
 def test_no_rulings_draws_or_passes() -> None:
-    doc = _base(helpers)
+    doc = golden_copy(helpers)
     doc["hands"][0]["events"][1] = {"seat": 1, "ruling": "BOGUS_DRAW"}
-    _fails(doc, 0, 1, "High Fives has no rulings")
+    replay_fails(doc, 0, 1, "High Fives has no rulings")
     doc["hands"][0]["events"][1] = {"seat": 1, "pass": True}
-    _fails(doc, 0, 1, "High Fives has no draws or passes")
+    replay_fails(doc, 0, 1, "High Fives has no draws or passes")
     doc["hands"][0]["events"][1] = {"seat": 1}
-    _fails(doc, 0, 1, 'a turn must name the tile it plays ("play")')
+    replay_fails(doc, 0, 1, 'a turn must name the tile it plays ("play")')
 
 
 def test_bad_tile_text() -> None:
-    doc = _base(helpers)
+    doc = golden_copy(helpers)
     doc["hands"][0]["events"][0]["play"] = "12-16"
-    _fails(doc, 0, 0, "12-16 is not a tile of the double-15 set")
+    replay_fails(doc, 0, 0, "12-16 is not a tile of the double-15 set")
     doc["hands"][0]["events"][0]["play"] = 7
-    _fails(doc, 0, 0, "play must be a tile")
+    replay_fails(doc, 0, 0, "play must be a tile")
 
 
 @pytest.mark.parametrize(
@@ -278,53 +280,53 @@ def test_bad_tile_text() -> None:
     ],
 )
 def test_bad_setup(change: Any, why: str) -> None:
-    doc = _base(helpers)
+    doc = golden_copy(helpers)
     change(doc["hands"][0])
-    _fails(doc, 0, None, why)
+    replay_fails(doc, 0, None, why)
 
 
 def test_leader_rotation() -> None:
-    doc = _base(helpers, "game-3p-immediate")
+    doc = golden_copy(helpers, "game-3p-immediate")
     assert [h["leader"] for h in doc["hands"]] == [0, 1]
     doc["hands"][1]["leader"] = 2
-    lines = _fails(doc, 1, None, "pass 1 must be led by seat 1 (leader_next_pass rotate_left")
+    lines = replay_fails(doc, 1, None, "pass 1 must be led by seat 1 (leader_next_pass rotate_left")
     assert lines[-1]["type"] == "hand_end"
     doc["options"]["leader_next_pass"] = "same"
-    _fails(doc, 1, None, "pass 1 must be led by seat 0 (leader_next_pass same")
+    replay_fails(doc, 1, None, "pass 1 must be led by seat 0 (leader_next_pass same")
 
 
 def test_first_leader_option() -> None:
-    doc = _base(helpers)
+    doc = golden_copy(helpers)
     doc["options"]["first_leader"] = 1
-    _fails(doc, 0, None, "pass 0 must be led by seat 1 (option first_leader is seat 1)")
+    replay_fails(doc, 0, None, "pass 0 must be led by seat 1 (option first_leader is seat 1)")
 
 
 def test_unfinished_pass_followed_by_another() -> None:
-    doc = _base(helpers, "game-3p-immediate")
+    doc = golden_copy(helpers, "game-3p-immediate")
     del doc["hands"][0]["events"][-1]
-    _fails(doc, 0, 119, "pass 0 is unfinished, but another pass follows")
+    replay_fails(doc, 0, 119, "pass 0 is unfinished, but another pass follows")
 
 
 def test_turn_after_the_pass_is_played_out() -> None:
-    doc = _base(helpers, "t-gf-08-two-player-pass")
+    doc = golden_copy(helpers, "t-gf-08-two-player-pass")
     doc["hands"][0]["events"].append({"seat": 0, "play": "0-0"})
-    lines = _fails(doc, 0, 130, "pass 0 is played out after 130 turns")
+    lines = replay_fails(doc, 0, 130, "pass 0 is played out after 130 turns")
     assert lines[-1]["type"] == "hand_end"
 
 
 def test_turn_after_the_game_is_over() -> None:
-    doc = _base(helpers, "game-3p-immediate")
+    doc = golden_copy(helpers, "game-3p-immediate")
     events = doc["hands"][1]["events"]
     n = len(events)
     events.append({"seat": (1 + n) % 3, "play": "0-0"})
-    lines = _fails(doc, 1, n, "the game is over: no turn may follow")
+    lines = replay_fails(doc, 1, n, "the game is over: no turn may follow")
     assert lines[-1]["type"] == "game_end"
 
 
 def test_pass_after_the_game_is_over() -> None:
-    doc = _base(helpers, "game-3p-immediate")
+    doc = golden_copy(helpers, "game-3p-immediate")
     doc["hands"].append(copy.deepcopy(doc["hands"][1]))
-    _fails(doc, 2, None, "the game ended in pass 1; no further pass may follow")
+    replay_fails(doc, 2, None, "the game ended in pass 1; no further pass may follow")
 
 
 @pytest.mark.parametrize(
@@ -337,16 +339,16 @@ def test_pass_after_the_game_is_over() -> None:
     ],
 )
 def test_bad_envelope(options: dict[str, Any], seats: int, why: str) -> None:
-    doc = _base(helpers)
+    doc = golden_copy(helpers)
     doc["options"] = options
     doc["seats"] = [f"P{i}" for i in range(seats)]
-    _fails(doc, None, None, why)
+    replay_fails(doc, None, None, why)
 
 
 def test_wrong_game() -> None:
     from boneyard.games.high_fives import SPEC
 
-    doc = _base(helpers)
+    doc = golden_copy(helpers)
     doc["game"] = "highrise"
     with pytest.raises(RecordError, match="this is a highrise record, not a high-fives record"):
         list(SPEC.replay(record_from_json(doc)))

@@ -27,7 +27,7 @@ BUNDLES = [
 ]
 
 
-def _play(players: int, options: dict[str, Any], seed: int) -> Any:
+def play_bots(players: int, options: dict[str, Any], seed: int) -> Any:
     state = new_game(players, options)
     bots = [
         make_bot(("random", "greedy")[(i + seed) % 2], random.Random(seed * 8 + i))
@@ -40,7 +40,7 @@ def _play(players: int, options: dict[str, Any], seed: int) -> Any:
 def test_every_option_bundle(players: int) -> None:
     for k, bundle in enumerate(BUNDLES):
         options = {**bundle, "target": 12, "first_leader": k % players if k % 3 else "random"}
-        state = _play(players, options, k)
+        state = play_bots(players, options, k)
         result = state.result()
         assert result is not None, bundle
         assert max(result.scores) >= 12 and result.scores[result.winner] == max(result.scores)
@@ -58,7 +58,7 @@ def test_every_option_bundle(players: int) -> None:
 @pytest.mark.parametrize("players", range(2, 9))
 def test_default_games_to_100(players: int) -> None:
     for seed in range(2):
-        state = _play(players, {}, seed)
+        state = play_bots(players, {}, seed)
         result = state.result()
         assert result is not None and result.scores[result.winner] >= 100
         assert state.end_reason == "game_over"

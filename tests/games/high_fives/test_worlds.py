@@ -19,7 +19,7 @@ SETTINGS = settings(
 )
 
 
-def _play(state: Any, rng: random.Random, steps: int) -> Any:
+def play_steps(state: Any, rng: random.Random, steps: int) -> Any:
     """Play ``steps`` actions by a random mix of random and greedy bots (dealing as needed)."""
     bots = [RandomBot(rng), GreedyBot(rng)]
     for _ in range(steps):
@@ -46,7 +46,7 @@ def test_worlds_match_the_observation(
     rng = random.Random(seed)
     real = HighFivesState(players)
     real.deal_random(rng)
-    _play(real, rng, steps)
+    play_steps(real, rng, steps)
     assume(real.current_seat is not None)
     seat = rng.randrange(players)
     obs = real.observation(seat)

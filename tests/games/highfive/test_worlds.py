@@ -14,7 +14,7 @@ from boneyard.games.highfive.state import HighFiveState
 from boneyard.games.highfive.worlds import WorldSampler, sample_world
 
 
-def _positions(players: int, seed: int, count: int) -> list[HighFiveState]:
+def midhand_positions(players: int, seed: int, count: int) -> list[HighFiveState]:
     """Mid-hand states reached by random and greedy play (many with draws and passes)."""
     rng = random.Random(seed)
     out: list[HighFiveState] = []
@@ -30,7 +30,7 @@ def _positions(players: int, seed: int, count: int) -> list[HighFiveState]:
     return out
 
 
-def _check(real: HighFiveState, world: HighFiveState, seat: int) -> None:
+def check_world(real: HighFiveState, world: HighFiveState, seat: int) -> None:
     obs = real.observation(seat)
     assert world.observation(seat) == obs
     # Every hidden hand of the world fits the draws and passes of its seat (strict rules).
@@ -44,20 +44,20 @@ def _check(real: HighFiveState, world: HighFiveState, seat: int) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_samples_match_the_observation(players: int) -> None:
     rng = random.Random(7)
-    for real in _positions(players, players, 40):
+    for real in midhand_positions(players, players, 40):
         seat = rng.randrange(players)
         obs = real.observation(seat)
         sampler = WorldSampler(obs)
         for _ in range(3):
             world = sampler.sample(rng)
-            _check(real, world, seat)
+            check_world(real, world, seat)
 
 
 def test_drawing_seat_holds_no_tile_matching_the_ends_it_drew_at() -> None:
     """A hand-built check of the inference, independent of the replay."""
     rng = random.Random(3)
     found = 0
-    for real in _positions(2, 11, 300):
+    for real in midhand_positions(2, 11, 300):
         me = real.current_seat
         assert me is not None
         other = 1 - me
@@ -117,7 +117,7 @@ def test_first_hand_deals_no_double_above_the_lead() -> None:
 
     rng = random.Random(9)
     checked = 0
-    for real in _positions(2, 17, 80):
+    for real in midhand_positions(2, 17, 80):
         if real.hand_number != 0 or not real.events:
             continue
         seat = real.current_seat

@@ -133,7 +133,7 @@ def place(text: str, a: tuple[int, int], b: tuple[int, int], spacer: Any = None)
 # Positions built directly (RULES §4.5 notation: "B1:5@0", "D1:W@1", "S@1" for a spacer)
 
 
-def _entry(text: str, names: dict[str, int]) -> tuple[str, int, int, int]:
+def parse_entry(text: str, names: dict[str, int]) -> tuple[str, int, int, int]:
     if text.startswith("S@"):
         return ("S", -1, 0, int(text[2:]))
     name, rest = text.split(":")
@@ -156,7 +156,7 @@ def tower_from_stacks(
     for k in range(geo.size):
         tower.set_top(k, 2000 + k, 0, 50)
     for cell, entries in stacks.items():
-        parsed = [_entry(e, names) for e in entries]
+        parsed = [parse_entry(e, names) for e in entries]
         halves = [e for e in parsed if e[0] == "H"]
         top = halves[-1]
         tower.set_top(geo.index(cell), top[1], top[2], parsed[-1][3])

@@ -22,7 +22,7 @@ SETTINGS = settings(
 )
 
 
-def _play(state: Any, rng: random.Random, steps: int) -> Any:
+def play_steps(state: Any, rng: random.Random, steps: int) -> Any:
     """Play ``steps`` actions by a random mix of random and greedy bots (dealing as needed)."""
     bots = [RandomBot(rng), GreedyBot(rng)]
     for _ in range(steps):
@@ -36,13 +36,13 @@ def _play(state: Any, rng: random.Random, steps: int) -> Any:
     return state
 
 
-def _public(obs: Any) -> Any:
+def without_hand_order(obs: Any) -> Any:
     """The observation with the hand order forgotten (a sampled deal lists tiles by id)."""
     hand = None if obs.hand is None else tuple(sorted(obs.hand))
     return dataclasses.replace(obs, hand=hand, legal_actions=frozenset(obs.legal_actions))
 
 
-def _check_world(world: HighriseState) -> None:
+def check_world(world: HighriseState) -> None:
     """Walk the world's hand from its set-up, independently of the sampler: at every draw and
     pass the seat held no tile that fitted; a drawn tile not placed at once did not fit."""
     setup = world.setup
@@ -101,7 +101,7 @@ def test_worlds_respect_draws_and_passes(
     rng = random.Random(seed)
     real = new_game(players, {"base_layout": base})
     real.deal_random(rng)
-    _play(real, rng, steps)
+    play_steps(real, rng, steps)
     assume(real.current_seat is not None)
     seat = real.current_seat
     assert seat is not None
@@ -110,7 +110,7 @@ def test_worlds_respect_draws_and_passes(
     srng = random.Random(sample_seed)
     for _ in range(3):
         world = sampler.sample(srng)
-        assert _public(world.observation(seat)) == _public(obs)
+        assert without_hand_order(world.observation(seat)) == without_hand_order(obs)
         seen = {Tile.of(u, lo) for u, lo in obs.basement} | set(obs.hand or ())
         seen |= {a.tile for _s, a in obs.history if isinstance(a, Place)}
         for other in range(players):
@@ -118,7 +118,7 @@ def test_worlds_respect_draws_and_passes(
                 assert not seen & set(world.hand(other))
                 assert len(world.hand(other)) == obs.hand_sizes[other]
         assert not seen & set(world.pile())
-        _check_world(world)
+        check_world(world)
 
 
 def test_sampler_uses_draws() -> None:
@@ -129,7 +129,7 @@ def test_sampler_uses_draws() -> None:
     for _ in range(60):
         real = new_game(2, {})
         real.deal_random(rng)
-        _play(real, rng, rng.randrange(10, 40))
+        play_steps(real, rng, rng.randrange(10, 40))
         seat = real.current_seat
         if seat is None:
             continue
@@ -138,6 +138,6 @@ def test_sampler_uses_draws() -> None:
             continue
         sampler = WorldSampler(obs)
         for _ in range(5):
-            _check_world(sampler.sample(rng))
+            check_world(sampler.sample(rng))
             checked += 1
     assert checked >= 20

@@ -42,7 +42,7 @@ BUNDLES: list[dict[str, Any]] = [
 ]
 
 
-def _check_conservation(s: MerryGoRoundState) -> None:
+def check_conservation(s: MerryGoRoundState) -> None:
     seen = 0
     total = 0
     for h in s.hands:
@@ -59,7 +59,7 @@ def _check_conservation(s: MerryGoRoundState) -> None:
     assert total == NUM_TILES and seen == (1 << NUM_TILES) - 1
 
 
-def _check_cross(s: MerryGoRoundState) -> None:
+def check_cross(s: MerryGoRoundState) -> None:
     lay = s.layout
     stage = s.stage()
     if stage not in ("cross_sides", "cross_ends", "cross"):
@@ -79,7 +79,7 @@ def _check_cross(s: MerryGoRoundState) -> None:
             assert a.port in allowed
 
 
-def _check_points(s: MerryGoRoundState) -> None:
+def check_points(s: MerryGoRoundState) -> None:
     """The greedy view scores each play exactly as applying it does, and the count the engine
     keeps agrees with the count recomputed from the joints."""
     obs = s.observation(s.turn)
@@ -112,10 +112,10 @@ def test_random_play_invariants(seed: int, players: int, bundle: int) -> None:
         if s.awaiting_deal:
             s.deal_random(rng)
             continue
-        _check_conservation(s)
-        _check_cross(s)
+        check_conservation(s)
+        check_cross(s)
         if steps % 7 == 0:
-            _check_points(s)
+            check_points(s)
         acts = s.legal_actions()
         assert acts
         s.apply(acts[rng.randrange(len(acts))])
@@ -178,7 +178,7 @@ def test_hidden_tiles_never_reach_another_seat(
             assert obs.hand == () and obs.legal_actions == ()
 
 
-def _play_game(players: int, options: dict[str, Any], seed: int) -> MerryGoRoundState:
+def play_game(players: int, options: dict[str, Any], seed: int) -> MerryGoRoundState:
     rng = random.Random(seed)
     state = SPEC.new_game(players, options)
     assert isinstance(state, MerryGoRoundState)
@@ -192,7 +192,7 @@ def _play_game(players: int, options: dict[str, Any], seed: int) -> MerryGoRound
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_seeded_selfplay_every_bundle(players: int, bundle: int) -> None:
     for seed in range(4):
-        state = _play_game(players, BUNDLES[bundle], seed)
+        state = play_game(players, BUNDLES[bundle], seed)
         result = state.result()
         assert result is not None
         record = state.record()

@@ -266,7 +266,7 @@ def test_lower_target() -> None:
     assert s.is_over
 
 
-def _first_award_at_target(lines: list[dict]) -> dict:
+def first_award_at_target(lines: list[dict]) -> dict:
     """Under ``play_scores_only`` the first hand-end award that takes a side to 61 or more
     is credited in full and ends the game."""
     for k, line in enumerate(lines):
@@ -285,7 +285,7 @@ def test_award_scope_option(name: str) -> None:
     assert default_end["award"] == 0 and max(default_end["scores"]) < 61
     record["options"] = {"exact_target_scope": "play_scores_only"}
     lines, fault = replay_partial(record)
-    end = _first_award_at_target(lines)
+    end = first_award_at_target(lines)
     if fault is not None:  # the game now ends before the record does
         assert fault.why == "the game is already over: no further hand may follow"
     before = lines[lines.index(end) - 1]["scores"]

@@ -34,7 +34,7 @@ def test_golden_replay(name: str) -> None:
     assert replay_lines(load(name)) == expected(name)
 
 
-def _plays(lines: list[dict]) -> list[tuple[int, int]]:
+def play_counts(lines: list[dict]) -> list[tuple[int, int]]:
     return [(x["count"], x["points"]) for x in lines if "count" in x]
 
 
@@ -42,7 +42,7 @@ def test_t_mg_01_cross_order_figures() -> None:
     lines = replay_lines(load("t-mg-01"))
     assert [x["tile"] for x in lines] == ["5-5", "0-5", "5-6", "4-5", "3-5", "0-2"]
     assert lines[0]["type"] == "lead"
-    assert _plays(lines) == [(10, 2), (10, 2), (6, 0), (10, 2), (13, 0), (15, 3)]
+    assert play_counts(lines) == [(10, 2), (10, 2), (6, 0), (10, 2), (13, 0), (15, 3)]
     assert lines[-1]["scores"] == [2, 7]
 
 
@@ -83,7 +83,7 @@ def test_t_mg_04_three_players_round_the_total() -> None:
     assert end_per["award"] == 2
 
 
-def _differences(pips: list[int], rivals: list[list[int]]) -> list[int]:
+def difference_awards(pips: list[int], rivals: list[list[int]]) -> list[int]:
     """RULES §2.5 difference method, written out independently of the engine."""
     out = []
     for i, mine in enumerate(pips):
@@ -116,7 +116,7 @@ def test_t_mg_05_default_rules_reachable_case() -> None:
     by_pips = {pips[i]: end["awards"][i] for i in range(3)}
     assert by_pips == {4: 4, 10: 1, 16: 0}
     others = [[j for j in range(3) if j != i] for i in range(3)]
-    assert end["awards"] == _differences(pips, others)
+    assert end["awards"] == difference_awards(pips, others)
 
 
 @pytest.mark.parametrize(("name", "half_up"), [("t-mg-06", True), ("t-mg-06-down", False)])
@@ -253,7 +253,7 @@ def test_partnership_block_awards() -> None:
     pips = final_pips(record, 0)
     (end,) = hand_ends(replay_lines(record))
     rivals = [[j for j in range(4) if j % 2 != i % 2] for i in range(4)]
-    each = _differences(pips, rivals)
+    each = difference_awards(pips, rivals)
     side = [each[0] + each[2], each[1] + each[3]]
     assert end["awards"] == [side[0], side[1], side[0], side[1]]
     assert end["awards"][0] > 0 and end["awards"][1] > 0
@@ -268,7 +268,7 @@ def test_block_credit_order_at_the_target() -> None:
     end = hand_ends(lines)[-1]
     pips = final_pips(record, end["hand"])
     others = [[j for j in range(3) if j != i] for i in range(3)]
-    due = _differences(pips, others)
+    due = difference_awards(pips, others)
     order = sorted(range(3), key=lambda i: (pips[i], i))
     before = lines[-3]["scores"]
     first_to_61 = next(i for i in order if due[i] and before[i] + due[i] == 61)
@@ -284,7 +284,7 @@ def test_block_credit_past_the_target_scores_nothing() -> None:
     lines = replay_lines(record)
     end = hand_ends(lines)[-1]
     pips = final_pips(record, end["hand"])
-    due = _differences(pips, [[1], [0]])
+    due = difference_awards(pips, [[1], [0]])
     before = lines[-2]["scores"]
     for i in range(2):
         if before[i] + due[i] > 61:

@@ -401,21 +401,21 @@ def find_hand(players: int, want: Any, tries: int = 400000) -> list[dict[str, An
     raise SystemExit("no hand found")
 
 
-def _pips(state: HighFiveState) -> list[int]:
+def hand_pips(state: HighFiveState) -> list[int]:
     from boneyard.games.fives import pips_of_mask
 
     return [pips_of_mask(h) for h in state.hands]
 
 
-def _locked(state: HighFiveState) -> bool:
+def is_locked(state: HighFiveState) -> bool:
     return state.bpos == len(state.boneyard) and all(h for h in state.hands)
 
 
 def lock_with(low: int, payer_pips: int) -> Any:
     def want(state: HighFiveState) -> bool:
-        if not _locked(state):
+        if not is_locked(state):
             return False
-        pips = _pips(state)
+        pips = hand_pips(state)
         w = pips.index(min(pips))
         return pips.count(low) == 1 and pips[w] == low and pips[state.payer(w)] == payer_pips
 
@@ -424,19 +424,19 @@ def lock_with(low: int, payer_pips: int) -> Any:
 
 def tied_lock(low: int) -> Any:
     def want(state: HighFiveState) -> bool:
-        return _locked(state) and sorted(_pips(state))[:2] == [low, low]
+        return is_locked(state) and sorted(hand_pips(state))[:2] == [low, low]
 
     return want
 
 
 def domino_with(opp: int) -> Any:
     def want(state: HighFiveState) -> bool:
-        pips = _pips(state)
+        pips = hand_pips(state)
         return sorted(pips) == [0, opp]
 
     return want
 
 
 def three_player_domino(state: HighFiveState) -> bool:
-    pips = _pips(state)
+    pips = hand_pips(state)
     return pips == [9, 0, 14]

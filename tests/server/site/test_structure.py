@@ -1,7 +1,8 @@
 """The server's shape, held by its own tests: every route function fits on a screen (thin
 handlers that parse, call a service and shape the answer; issue 19), and neither the server nor
 the browser client branches on a game's name (a game is known in one place, its spec: issue 17),
-and the server's tests sit in a folder per package of the server (issue 17)."""
+and the server's tests sit in a folder per package of the server, and every test helper is
+named in one style (issue 17)."""
 
 from __future__ import annotations
 
@@ -213,3 +214,48 @@ def test_a_misplaced_test_is_caught(tmp_path: Path) -> None:
         "tables/deep/test_e.py",
         "test_top.py",
     ]
+
+
+# -- one naming style for test helpers (issue 17) -----------------------------------------------
+
+ALL_TESTS = Path(__file__).resolve().parents[2]
+
+
+def underscored_helpers(source: str) -> list[str]:
+    """The module-level functions and classes of ``source`` whose name starts with an underscore
+    (a dunder excepted): a test module has no public interface to hide its helpers from, so
+    they are named in one style, public, whether a test module, a shared helper or a conftest."""
+    return [
+        node.name
+        for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        and node.name.startswith("_")
+        and not (node.name.startswith("__") and node.name.endswith("__"))
+    ]
+
+
+def test_no_test_helper_has_a_leading_underscore() -> None:
+    modules = sorted(ALL_TESTS.rglob("*.py"))
+    assert len(modules) > 150 and any(m.name == "conftest.py" for m in modules)
+    found = {
+        str(m.relative_to(ALL_TESTS)): names
+        for m in modules
+        if (names := underscored_helpers(m.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+
+
+def test_an_underscored_helper_is_caught() -> None:
+    """Functions, coroutines and classes at module level are reported; a nested helper, a
+    method, a dunder and a private constant are not."""
+    source = """
+_LIMIT = 3
+def _play(): ...
+async def _serve(): ...
+class _View:
+    def _shown(self): ...
+def public():
+    def _inner(): ...
+def __getattr__(name): ...
+"""
+    assert underscored_helpers(source) == ["_play", "_serve", "_View"]
