@@ -258,7 +258,8 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         phase = self.phase
         seat = self.turn
         if phase == PLAYING:
-            moves = cast(list[MerryGoRoundAction], self._placements(seat))  # a fresh list
+            plays = PLAYS.placements(self.layout, self.policy, self.hands[seat])  # a fresh list
+            moves = cast(list[MerryGoRoundAction], plays)
             if moves:
                 if not self.forced and self.bpos < self.bend:
                     moves.append(DRAW)
