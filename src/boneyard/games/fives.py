@@ -356,16 +356,6 @@ class FivesLayout:
         slot = anchor << SLOT_BITS | code
         return any(s == slot for s in self.available_slots(policy))
 
-    def fits(self, policy: int, tile: int, anchor: int, code: int) -> bool:
-        """Whether ``tile`` matches port ``code`` of ``anchor`` and that port is open to play
-        now: a listed play is applied after this check alone."""
-        slot = anchor << SLOT_BITS | code
-        slots = self.available_slots(policy)
-        for k in range(len(slots)):
-            if slots[k] == slot:
-                return (PIP_MASK[self.avail_values[k]] >> tile) & 1 == 1
-        return False
-
     # --- placing ----------------------------------------------------------------------------
 
     def place(
@@ -402,7 +392,24 @@ class FivesLayout:
             self._open.append(tile << SLOT_BITS | E2)
             self._vals.append(lo)
             self._vals.append(hi)
-        self._count = self._recount()
+        # Alone on the table, a double (a spinner) counts both halves, and so does a single.
+        self._count = lo + hi
+
+    def join_listed(self, policy: int, tile: int, anchor: int, code: int) -> bool:
+        """Place ``tile`` on port ``code`` of ``anchor`` if that port is open to play now and
+        the tile matches it (what :meth:`fits` checks, found in one scan); False, and nothing
+        changed, otherwise. A listed play is applied with this alone."""
+        slot = anchor << SLOT_BITS | code
+        slots = self.available_slots(policy)
+        for k in range(len(slots)):
+            if slots[k] == slot:
+                if not (PIP_MASK[self.avail_values[k]] >> tile) & 1:
+                    return False
+                if slots is not self._open:  # a list of its own: find the port in the open one
+                    k = self._open.index(slot)
+                self._join_at(k, tile, anchor, code, -1)
+                return True
+        return False
 
     def join(self, tile: int, anchor: int, code: int, touch: int = -1) -> None:
         """Place ``tile`` on port ``code`` of ``anchor``; ``touch`` -1: the matching half (see
@@ -415,11 +422,14 @@ class FivesLayout:
             k += 1
         if k == n:
             raise IllegalActionError(f"{TILES[anchor]} has no open {PORT_NAMES[code]} end")
-        self._avail = None
+        self._join_at(k, tile, anchor, code, touch)
+
+    def _join_at(self, k: int, tile: int, anchor: int, code: int, touch: int) -> None:
+        """:meth:`join` on the open port at index ``k`` (port ``code`` of ``anchor``)."""
+        slot = anchor << SLOT_BITS | code
+        open_ = self._open
         vals = self._vals
         value = vals[k]
-        open_.pop(k)
-        vals.pop(k)
         # The count changes only where the joint is (RULES §1.3); brute_count checks this.
         count = self._count
         role = self.role
@@ -440,25 +450,31 @@ class FivesLayout:
         self.parent[tile] = slot
         lo = LO[tile]
         hi = HI[tile]
+        open_.pop(k)
+        vals.pop(k)
+        if lo == hi and self._first < 0:
+            self._avail = None
+            self._count = count + lo + lo
+            self._new_spinner(tile, 1 << SIDE_A)
+            return
         if lo == hi:
+            role[tile] = R_DOUBLE
+            far = lo
             count += lo + lo
-            if self._first < 0:
-                self._new_spinner(tile, 1 << SIDE_A)
-            else:
-                role[tile] = R_DOUBLE
-                self.out_value[tile] = lo
-                open_.append(tile << SLOT_BITS | OUT)
-                vals.append(lo)
         else:
             role[tile] = R_LINE
             if touch < 0:
                 touch = value if value in (lo, hi) else lo
             far = hi if touch == lo else lo
             count += far
-            self.out_value[tile] = far
-            open_.append(tile << SLOT_BITS | OUT)
-            vals.append(far)
+        self.out_value[tile] = far
         self._count = count
+        open_.append(tile << SLOT_BITS | OUT)
+        vals.append(far)
+        # The open list, when it was all available, stays so (only a new spinner, or a spinner
+        # with a side still open under SIDES_FIRST, holds some ends back).
+        if self._avail is not open_ or (self._avail_policy == A_SIDES_FIRST and self._unsided):
+            self._avail = None
 
     def count_after(self, tile: int, anchor: int, code: int) -> int:
         """The count :meth:`place` would make with ``tile`` on port ``code`` of ``anchor`` (-1:
@@ -494,10 +510,12 @@ class FivesLayout:
         self.connected[tile] = connected
         if connected & _SIDES != _SIDES:
             self._unsided += 1
-        for code in SPINNER_PORT_ORDER:
+        lo = LO[tile]
+        # SPINNER_PORT_ORDER as a range: compiled, a loop over the constant tuple rebuilds it.
+        for code in range(SIDE_A, END_B + 1):
             if not (connected >> code) & 1:
                 self._open.append(tile << SLOT_BITS | code)
-                self._vals.append(LO[tile])
+                self._vals.append(lo)
 
     def make_spinner(self, double: int, transfer_from_first: bool) -> None:
         """Turn a plain double into a spinner (an uncaught misplaced spinner, PDA 10d).

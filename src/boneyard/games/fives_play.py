@@ -178,7 +178,11 @@ PLAYS: Final = PlayTable(Play)
 def can_place(layout: FivesLayout, policy: int, hand: int) -> bool:
     """Whether a tile of ``hand`` fits an end ``policy`` opens (the layout is not empty)."""
     layout.available_slots(policy)
-    return any(hand & PIP_MASK[v] for v in layout.avail_values)
+    # A loop: compiled, any() over a generator allocates the generator.
+    for v in layout.avail_values:  # noqa: SIM110
+        if hand & PIP_MASK[v]:
+            return True
+    return False
 
 
 def play_ids(action: Play, layout: FivesLayout, first: str) -> tuple[int, int]:

@@ -329,9 +329,8 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
                         lay.lead(tile)
                         self._after_place(seat, tile, anchor, code, action, False)
                         return
-                elif lay.fits(self.policy, tile, anchor, code):
+                elif lay.join_listed(self.policy, tile, anchor, code):
                     self.hands[seat] = hand & ~(1 << tile)
-                    lay.join(tile, anchor, code)
                     self._after_place(seat, tile, anchor, code, action, False)
                     return
         tile, anchor, code = self.resolve(action)
@@ -472,7 +471,8 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
             raise IllegalActionError(f"seat {seat} must play: it holds {held}")
         tile = self.boneyard[self.bpos]
         self.bpos += 1
-        self.hands[seat] |= 1 << tile
+        hands = self.hands
+        hands[seat] = hands[seat] | 1 << tile  # compiled, ``|=`` on an item is a generic call
         self.events.append(Drew(seat, TILES[tile], tuple(self.scores)))
         if self.pending_grace == seat:
             settlement.bogus(self, seat, "BOGUS_DRAW")

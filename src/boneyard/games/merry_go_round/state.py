@@ -99,12 +99,14 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         "reserve",
         "target",
         "forced",
+        "highest_set",
         "alone_only",
         "exact_awards",
         "next_setter",
         "bend",
         "setter",
         "set_by",
+        "score_line",
     )
     COPY_COPIED: ClassVar[tuple[str, ...]] = (*FivesState.COPY_COPIED, "side_scores")
 
@@ -138,10 +140,13 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         self.reserve = RESERVE[players] if options.boneyard_reserve == "kelley" else 0
         self.target = options.target
         self.forced = options.forced_play
+        self.highest_set = options.set_double_choice == "highest"
         self.alone_only = options.spinner_count == "alone_only"
         self.exact_awards = options.exact_target_scope == "all_scores"
         self.side_scores = [0] * len(self.sides)
         """Each side's score (``scores`` shows every seat its side's total)."""
+        self.score_line: tuple[int, ...] = tuple(self.scores)
+        """``scores`` as the events carry them: one tuple, replaced when a score changes."""
         self.next_setter: int | None = None
         """Who sets the next hand (None before the first hand: RULES §2.3, MG-2)."""
         self.bend = 0
@@ -232,7 +237,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         doubles = self.hands[seat] & DOUBLE_MASK
         if not doubles:
             return []
-        if self.options.set_double_choice == "highest":
+        if self.highest_set:
             return [doubles.bit_length() - 1]
         return ids_of(doubles)
 
@@ -253,7 +258,8 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         phase = self.phase
         seat = self.turn
         if phase == PLAYING:
-            moves = cast(list[MerryGoRoundAction], self._placements(seat))  # a fresh list
+            plays = PLAYS.placements(self.layout, self.policy, self.hands[seat])  # a fresh list
+            moves = cast(list[MerryGoRoundAction], plays)
             if moves:
                 if not self.forced and self.bpos < self.bend:
                     moves.append(DRAW)
@@ -360,11 +366,12 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             raise IllegalActionError(f"nothing is on the table yet: seat {seat} must set a double")
         if not IS_DOUBLE[tile]:
             raise IllegalActionError(f"the set must be a double, and {TILES[tile]} is not")
-        allowed = self._set_doubles(seat)
-        if tile not in allowed:
-            raise IllegalActionError(
-                f"the set must be the highest double held: {TILES[allowed[0]]}"
-            )
+        if self.highest_set:  # any double held may be set otherwise (``tile`` is held)
+            highest = (self.hands[seat] & DOUBLE_MASK).bit_length() - 1
+            if tile != highest:
+                raise IllegalActionError(
+                    f"the set must be the highest double held: {TILES[highest]}"
+                )
         self.layout.place(tile)
         self.set_by = seat
         self.phase = PLAYING
@@ -380,9 +387,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         lay = self.layout
         if self.phase == SETTING:
             self._set(seat, tile, anchor)
-        elif anchor >= 0 and lay.fits(self.policy, tile, anchor, code):
-            lay.join(tile, anchor, code)
-        else:
+        elif anchor < 0 or not lay.join_listed(self.policy, tile, anchor, code):
             self._refuse_play(tile, anchor, code)
         self.hands[seat] = hand & ~(1 << tile)
         count = self.count if self.alone_only else lay.count
@@ -398,7 +403,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
                 PORT_NAMES[code] if anchor >= 0 and code >= SIDE_A else None,
                 count,
                 points,
-                tuple(self.scores),
+                self.score_line,
                 "lead" if anchor < 0 else "play",
             )
         )
@@ -432,8 +437,9 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
                 raise IllegalActionError(f"seat {seat} must play: it holds {moves[0].tile}")
         tile = self.boneyard[self.bpos]
         self.bpos += 1
-        self.hands[seat] |= 1 << tile
-        self.events.append(Drew(seat, TILES[tile], tuple(self.scores)))
+        hands = self.hands
+        hands[seat] = hands[seat] | 1 << tile  # compiled, ``|=`` on an item is a generic call
+        self.events.append(Drew(seat, TILES[tile], self.score_line))
 
     def _pass(self) -> None:
         seat = self.turn
@@ -448,7 +454,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
                 raise IllegalActionError(
                     f"seat {seat} cannot pass: it has no double and must draw for one"
                 )
-            self.events.append(Passed(seat, tuple(self.scores)))
+            self.events.append(Passed(seat, self.score_line))
             if self.options.no_double_fallback == "redeal":
                 self.next_setter = self.setter
                 self._end_hand("redeal", None, 0)
@@ -462,7 +468,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             raise IllegalActionError(
                 f"seat {seat} cannot pass: the boneyard still has tiles to draw"
             )
-        self.events.append(Passed(seat, tuple(self.scores)))
+        self.events.append(Passed(seat, self.score_line))
         self.turn = (seat + 1) % self.n
         for i in range(self.n):
             if self.can_place(i):
@@ -500,12 +506,14 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         self.side_scores[side] = new
         for seat in self.sides[side]:
             self.scores[seat] = new
+        self.score_line = tuple(self.scores)
         return new - old
 
     def set_side_scores(self, side_scores: list[int]) -> None:
         """Put every side on the given score (a sampled world starts from the observed ones)."""
         self.side_scores = list(side_scores)
         self.scores = [side_scores[s] for s in self.side_of]
+        self.score_line = tuple(self.scores)
 
     def _domino(self, seat: int) -> None:
         pips = [pips_of_mask(h) for h in self.hands]
