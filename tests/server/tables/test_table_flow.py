@@ -541,6 +541,41 @@ def test_bots_take_their_pace_where_people_play(db_path: str) -> None:
         assert post(c, "/api/tables", {"seats": bots, "bot_pace": 9}).status_code == 422
 
 
+def test_a_bot_whose_move_the_database_refused_tries_again(
+    db_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database refuses a bot's move twice (nothing changes): the bot tries again, and the
+    person at the table gets their turn instead of waiting on a bot that stopped."""
+    from sqlalchemy.exc import OperationalError
+
+    from boneyard.server.tables import manager
+
+    monkeypatch.setattr(manager, "BOT_RETRY", (0.05, 0.1))
+    with TestClient(make_app(db_path)) as c:
+        c.get("/api/me")
+        register(c, "ann")
+        tid = post(c, "/api/quickplay").json()["id"]
+        tables, table = c.app.state.tables, live(c, tid)  # type: ignore[attr-defined]
+        advance, refused = tables._advance, []
+
+        async def refusing(t: Any, entries: list[Any], seeds: list[Any], deal: bool = True) -> None:
+            if len(refused) < 2 and entries and entries[0]["seat"] in t.bots:
+                refused.append(entries[0]["seq"])
+                raise OperationalError("commit", {}, ConnectionRefusedError("refused"))
+            await advance(t, entries, seeds, deal=deal)
+
+        monkeypatch.setattr(tables, "_advance", refusing)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            for _ in range(40):  # the person moves until the bot has been refused twice
+                msg = receive(ws, lambda m: is_view(m) and bool(m["moves"]))
+                ws.send_json({"seq": msg["version"], "action": msg["moves"][0]["event"]})
+                wait_for(lambda: table.ended or table.state.current_seat not in table.bots)
+                if len(refused) == 2:
+                    break
+        assert len(refused) == 2 and refused[0] == refused[1]  # the same move, tried again
+        assert table.version >= refused[0]  # and then made
+
+
 def test_tables_where_people_play_each_other_get_a_clock_by_default(db_path: str) -> None:
     with TestClient(make_app(db_path)) as c:
         c.get("/api/me")

@@ -64,6 +64,9 @@ class UnavailableError(BoneyardError):
 
 SEED_WINDOW = 5.0
 """Seconds a table created full waits for its players' seeds for hand 0 (docs/fairness.md)."""
+BOT_RETRY = (0.5, 30.0)
+"""A bot whose move the database refused tries again after the first figure (seconds),
+doubling each time up to the second, for as long as the table lives."""
 SITE = "*"
 """The broadcast "table id" of site-wide messages (e.g. sessions that ended)."""
 DB_ERRORS = (SQLAlchemyError, OSError)
@@ -1027,7 +1030,12 @@ class TableManager:
         return max(self.bot_delay, pace)
 
     async def _run_bots(self, table: LiveTable) -> None:
-        """The bot driver: while a bot is to act, wait its pace and send its move's command."""
+        """The bot driver: while a bot is to act, wait its pace and send its move's command.
+
+        A move the database refused changed nothing: the bot tries again, later and later
+        (:data:`BOT_RETRY`). Nothing else would wake it in a single process, and the people at
+        the table would wait on it for ever."""
+        retry = BOT_RETRY[0]
         while not self.closing:
             st = table.state
             if st is None or table.ended or st.current_seat not in table.bots:
@@ -1038,16 +1046,20 @@ class TableManager:
             if self.closing or self.paused(table):
                 return  # (nobody watches any more: paused)
             try:
-                if not await table.ask(cmd.BotMove()):
-                    return
+                moved = await table.ask(cmd.BotMove())
             except StaleError:
                 continue
             except UnavailableError:
-                log.warning("bot at table %s waits for the database", table.id)
-                return
+                log.warning("bot at table %s waits for the database (%.1f s)", table.id, retry)
+                await asyncio.sleep(retry)
+                retry = min(2 * retry, BOT_RETRY[1])
+                continue
             except Exception:
                 log.exception("bot move failed at table %s", table.id)
                 return
+            if not moved:
+                return
+            retry = BOT_RETRY[0]
 
     async def _bot_move(self, table: LiveTable, _c: cmd.BotMove) -> bool:
         st = table.state
