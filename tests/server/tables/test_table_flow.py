@@ -16,7 +16,7 @@ from boneyard.core.words import same
 from boneyard.server.tables import handend, tableview
 from boneyard.server.tables.movelog import ACTIONS
 from boneyard.store.seats import load_seats
-from tests.server.conftest import make_app, post, register, use
+from tests.server.conftest import make_app, post, register, use, wait_for
 
 pytestmark = pytest.mark.usefixtures("no_throw_in")  # hand 0 is the first to end: see the fixture
 
@@ -65,15 +65,6 @@ def receive_any(ws: Any, test: Callable[[Msg], bool]) -> Msg:
 
 def is_view(msg: Msg) -> bool:
     return msg["type"] in ("view", "resync")
-
-
-def wait_for(test: Callable[[], bool], seconds: float = 30.0) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if test():
-            return
-        time.sleep(0.02)
-    raise AssertionError("timed out")
 
 
 def people_table(
@@ -296,7 +287,7 @@ def test_resigning_a_two_player_game_gives_the_opponent_the_win(db_path: str) ->
         assert post(c, f"/api/tables/{tid}/again").status_code == 200
         # Both are people: rated, the resigner as the loser.
         board_url = "/api/leaderboard?game=highfive&category=2p"
-        wait_for(lambda: len(c.get(board_url).json()["ratings"]) == 2)
+        wait_for(lambda: len(c.get(board_url).json()["ratings"]) == 2, 30)
         board = c.get(board_url).json()["ratings"]
         assert [r["name"] for r in board] == ["bob", "ann"]
         assert board[0]["rating"] > 1500 > board[1]["rating"]
@@ -462,7 +453,7 @@ def test_a_rematch_starts_when_both_accept(db_path: str) -> None:
         old = live(c, tid)
         assert [s.user_id for s in new.seats] == [s.user_id for s in old.seats]
         assert new.options == {"target": 100} and new.settings["clock"] == old.settings["clock"]
-        wait_for(lambda: new.state is not None)  # (dealt once the seeds are in)
+        wait_for(lambda: new.state is not None, 30)  # (dealt once the seeds are in)
 
 
 def test_play_again_is_a_new_table_with_the_same_bots(db_path: str) -> None:
@@ -569,7 +560,7 @@ def test_a_bot_whose_move_the_database_refused_tries_again(
             for _ in range(40):  # the person moves until the bot has been refused twice
                 msg = receive(ws, lambda m: is_view(m) and bool(m["moves"]))
                 ws.send_json({"seq": msg["version"], "action": msg["moves"][0]["event"]})
-                wait_for(lambda: table.ended or table.state.current_seat not in table.bots)
+                wait_for(lambda: table.ended or table.state.current_seat not in table.bots, 30)
                 if len(refused) == 2:
                     break
         assert len(refused) == 2 and refused[0] == refused[1]  # the same move, tried again
