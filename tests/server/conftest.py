@@ -113,6 +113,16 @@ def ev_client() -> Iterator[TestClient]:
 
 
 @pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """A real ``boneyard serve`` process on a fresh SQLite site (the browser tests; a module that
+    needs other settings defines its own)."""
+    from tests.server.browser import serve
+
+    with serve(tmp_path / "site.db", tmp_path / "server.log") as url:
+        yield url
+
+
+@pytest.fixture
 def db_path(tmp_path: Path) -> str:
     return str(tmp_path / "boneyard.db")
 

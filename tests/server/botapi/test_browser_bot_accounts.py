@@ -5,34 +5,14 @@ Screenshots at desktop and phone sizes (SCREENS/bot-account-*.png)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import httpx
 import pytest
 
-from tests.server.browser import launch, needs_chromium, no_sideways_scroll, screenshot, serve
+from tests.server.browser import launch, needs_chromium, no_sideways_scroll, screenshot, sign_up
 
 pytestmark = needs_chromium
 
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
-
-
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
-    with serve(tmp_path / "site.db", tmp_path / "server.log") as url:
-        yield url
-
-
-def register(page: Any, url: str, name: str) -> None:
-    from playwright.sync_api import expect
-
-    page.goto(url + "/")
-    page.fill("#reg-username", name)
-    page.fill("#reg-password", "a good password 7")
-    page.click("#register")
-    expect(page.locator("#who")).to_have_text(name)
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -44,7 +24,7 @@ def test_bot_account_tokens_and_a_challenge(live_server: str, size: str) -> None
         try:
             owner = browser.new_context(viewport=SIZES[size]).new_page()
             owner.on("dialog", lambda d: d.accept())  # "Make this account a bot account?"
-            register(owner, live_server, "robotina")
+            sign_up(owner, live_server, "robotina")
             owner.click("#my-profile")
             owner.wait_for_url("**/profile/*")
             profile_url = owner.url
@@ -80,7 +60,7 @@ def test_bot_account_tokens_and_a_challenge(live_server: str, size: str) -> None
             screenshot(owner, f"bot-account-revoked-{size}")
             # Another person challenges the bot from its profile page.
             person = browser.new_context(viewport=SIZES[size]).new_page()
-            register(person, live_server, "carla")
+            sign_up(person, live_server, "carla")
             person.goto(profile_url)
             expect(person.locator("#name")).to_have_text("robotina (bot)")
             expect(person.locator("#challenge")).to_be_visible()

@@ -25,6 +25,7 @@ from tests.server.browser import (
     no_sideways_scroll,
     screenshot,
     serve,
+    sign_up,
     wait_until,
 )
 
@@ -89,11 +90,7 @@ def test_the_directors_flow(live_server: str) -> None:
         try:
             page = browser.new_page(viewport=DESKTOP)
             csp = csp_violations(page)
-            page.goto(url + "/")
-            page.fill("#reg-username", "td-dora")
-            page.fill("#reg-password", "a good password")
-            page.click("#register")
-            expect(page.locator("#who")).to_have_text("td-dora")
+            sign_up(page, url, "td-dora")
             # create: an over-the-board Swiss event, every setting in the form
             page.goto(url + "/events")
             page.click("#create summary")

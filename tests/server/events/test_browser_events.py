@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.browser import launch, needs_chromium, serve
+from tests.server.browser import launch, needs_chromium, serve, sign_up
 
 SCREENSHOT = Path("/tmp/boneyard-browser-bracket.png")
 
@@ -40,11 +40,7 @@ def test_bracket_page_shows_the_entrants_and_the_champion(live_server: str) -> N
         browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 900})
-            page.goto(live_server + "/")
-            page.fill("#reg-username", "td-dora")
-            page.fill("#reg-password", "a good password")
-            page.click("#register")
-            expect(page.locator("#who")).to_have_text("td-dora")
+            sign_up(page, live_server, "td-dora")
             page.click("#tournaments")
             page.wait_for_url("**/events")
             page.click("#create summary")

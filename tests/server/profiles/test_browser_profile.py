@@ -3,17 +3,14 @@ sends this browser's seed and verifies a finished hand, and the profile page lis
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.server.browser import (
     launch,
     make_move,
     my_turn_or_done,
     needs_chromium,
-    serve,
+    sign_up,
     wait_until,
 )
 
@@ -23,12 +20,6 @@ TABLE_SHOT = Path("/tmp/boneyard-browser-fairness.png")
 pytestmark = needs_chromium
 
 
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
-    with serve(tmp_path / "site.db", tmp_path / "server.log") as url:
-        yield url
-
-
 def test_private_table_fairness_panel_and_profile(live_server: str) -> None:
     from playwright.sync_api import expect, sync_playwright
 
@@ -36,11 +27,7 @@ def test_private_table_fairness_panel_and_profile(live_server: str) -> None:
         browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(live_server + "/")
-            page.fill("#reg-username", "privy")
-            page.fill("#reg-password", "a good password")
-            page.click("#register")
-            expect(page.locator("#who")).to_have_text("privy")
+            sign_up(page, live_server, "privy")
             expect(page.locator("#my-profile")).to_be_visible()
             # A private High Five table against the random bot (chosen for its seat).
             page.select_option("#seat-kind-1", "bot:random")

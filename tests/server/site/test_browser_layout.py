@@ -10,25 +10,16 @@ targets must lie inside the board, clear of the tiles, and still make their move
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.server.browser import launch, needs_chromium, serve
+from tests.server.browser import launch, needs_chromium
 
 SCREENSHOT = Path("/tmp/boneyard-browser-long-layout.png")
 RECORDS = Path(__file__).resolve().parents[2] / "records"
 VIEWPORT = {"width": 1280, "height": 800}
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
-    with serve(tmp_path / "site.db", tmp_path / "server.log") as url:
-        yield url
 
 
 BOXES = """() => {

@@ -3,22 +3,13 @@ and a person manages their sessions from their profile (sign out everywhere) —
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from tests.server.browser import csp_violations, launch, needs_chromium, serve, wait_until
+from tests.server.browser import csp_violations, launch, needs_chromium, sign_up, wait_until
 
 SHOT = Path("/tmp/boneyard-browser-sessions.png")
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
-    with serve(tmp_path / "site.db", tmp_path / "server.log") as url:
-        yield url
 
 
 def test_every_page_passes_the_csp_and_sessions_end_everywhere(live_server: str) -> None:
@@ -29,11 +20,7 @@ def test_every_page_passes_the_csp_and_sessions_end_everywhere(live_server: str)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             violations = csp_violations(page)
-            page.goto(live_server + "/")
-            page.fill("#reg-username", "carol")
-            page.fill("#reg-password", "a good password")
-            page.click("#register")
-            expect(page.locator("#who")).to_have_text("carol")
+            sign_up(page, live_server, "carol")
             page.click("#quickplay")
             page.wait_for_url("**/table/*")
             expect(page.locator("#status")).to_have_text("connected")

@@ -8,7 +8,6 @@ never sees a hand; the replay viewer steps through a finished game and views an 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,6 @@ from tests.server.browser import (
     make_move,
     my_turn_or_done,
     needs_chromium,
-    serve,
     sign_up,
     version,
     wait_until,
@@ -30,12 +28,6 @@ SCREENSHOT = Path("/tmp/boneyard-browser-highfive-layout.png")
 SUMMARY_SHOT = Path("/tmp/boneyard-browser-hand.png")
 
 pytestmark = needs_chromium
-
-
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
-    with serve(tmp_path / "site.db", tmp_path / "server.log") as url:
-        yield url
 
 
 def drag_move(page: Any) -> bool:
@@ -66,11 +58,7 @@ def test_register_and_play_a_whole_hand_against_the_bot(live_server: str) -> Non
         browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(live_server + "/")
-            page.fill("#reg-username", "newcomer")
-            page.fill("#reg-password", "a good password")
-            page.click("#register")
-            expect(page.locator("#who")).to_have_text("newcomer")
+            sign_up(page, live_server, "newcomer")
             page.click("#quickplay")
             page.wait_for_url("**/table/*")
             expect(page.locator("#status")).to_have_text("connected")
