@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import pytest
 from hypothesis import given
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from boneyard.bots import GreedyBot, RandomBot, make_bot
 from boneyard.core.errors import BoneyardError, OptionError, RecordError
-from boneyard.core.options import build_options
+from boneyard.core.options import Bounds, OptionField, build_options, option_fields
 from boneyard.core.records import FORMAT, parse_record, record_from_json
 from boneyard.core.tiles import DOUBLE_FIFTEEN, DOUBLE_SIX, HIGHRISE_36, WILD, Tile, round5
 from boneyard.games.registry import get_spec
@@ -73,6 +73,43 @@ def test_options_presets_overrides_and_errors() -> None:
         build_options(ToyOptions, {"target": "x"}, presets)
     with pytest.raises(OptionError, match="preset 'c' is unknown"):
         build_options(ToyOptions, {"preset": "c"}, presets)
+
+
+@dataclass(frozen=True)
+class FormOptions:
+    preset: Literal["a", "b"] = "a"
+    colour: Literal["red", "blue"] = "red"
+    flag: bool = False
+    target: Annotated[int, Bounds(1, 500)] = 61
+    first: Literal["random", 0, 1, 2] = "random"
+    odd: str = "x"
+
+
+def test_option_fields_offer_what_the_class_takes() -> None:
+    """A form's fields are read from the options class: its choices, a whole number's bounds,
+    what each preset changes, seats, and a game's own description of an odd field."""
+    presets = {"a": {"preset": "a"}, "b": {"preset": "b", "colour": "blue", "flag": False}}
+    special = {"odd": OptionField("odd", "x", ("x", "y"))}
+    fields = {f.name: f for f in option_fields(FormOptions, presets, special)}
+    assert list(fields) == ["colour", "flag", "target", "first", "odd"]  # no preset
+    assert fields["colour"].to_json() == {
+        "name": "colour",
+        "default": "red",
+        "choices": ["red", "blue"],
+        "presets": {"b": "blue"},  # flag: b sets the default, not a change
+    }
+    assert fields["flag"].choices == (True, False) and not fields["flag"].presets
+    assert fields["target"].to_json() == {
+        "name": "target",
+        "default": 61,
+        "choices": [],
+        "low": 1,
+        "high": 500,
+    }
+    assert fields["first"].seats and fields["first"].to_json()["seats"] is True
+    assert not fields["colour"].seats and not fields["target"].seats
+    assert fields["odd"] is special["odd"]
+    assert option_fields(FormOptions)[-1].choices == ("x",)  # unknown to the type: its default
 
 
 def test_record_envelope_checks() -> None:

@@ -151,3 +151,77 @@ class OptionsMemo(Generic[T]):
             if len(self._seen) < self._size:
                 self._seen[key] = built
         return built
+
+
+@dataclass(frozen=True, slots=True)
+class OptionField:
+    """One option as a form offers it (the site's New table form): the values it takes, its
+    default and what each preset sets it to. Read from the options class, so that a form can
+    never offer a value the game refuses, nor miss one it takes."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+    """The fixed values (``Literal`` members, ``True``/``False``), the default among them."""
+    low: int | None = None
+    """With ``high``: a whole number from ``low`` to ``high`` is taken too."""
+    high: int | None = None
+    presets: tuple[tuple[str, Any], ...] = ()
+    """``(preset, value)`` for each preset that sets another value than the default."""
+
+    @property
+    def seats(self) -> bool:
+        """Whether its whole-number choices are seats: numbers from 0 beside words, as in
+        ``first_setter`` (``"random"`` or a seat). A form numbers seats from 1."""
+        numbers = [c for c in self.choices if type(c) is int]
+        words = [c for c in self.choices if isinstance(c, str)]
+        return bool(words) and numbers == list(range(len(numbers))) and bool(numbers)
+
+    def to_json(self) -> dict[str, Any]:
+        """The form's description of the option (JSON)."""
+        out: dict[str, Any] = {"name": self.name, "default": self.default}
+        out["choices"] = list(self.choices)
+        if self.seats:
+            out["seats"] = True
+        if self.low is not None and self.high is not None:
+            out["low"], out["high"] = self.low, self.high
+        if self.presets:
+            out["presets"] = dict(self.presets)
+        return out
+
+
+def option_fields(
+    cls: type[Any],
+    presets: Mapping[str, Mapping[str, Any]] | None = None,
+    special: Mapping[str, OptionField] | None = None,
+) -> tuple[OptionField, ...]:
+    """Every option of the options class ``cls`` but ``preset`` (the presets are offered on
+    their own), in declaration order. ``special`` replaces the fields whose type says too
+    little (a game that checks a value itself, as Highrise's ``spacers_per_hand``)."""
+    hints, fields = _schema(cls)  # type: ignore[arg-type]
+    out = []
+    for name, field in fields.items():
+        if name == "preset":
+            continue
+        if special and name in special:
+            out.append(special[name])
+            continue
+        annotated = hints[name]
+        choices = _literals(_bare(annotated))
+        bounds = _bounds(annotated) if _takes_int(_bare(annotated)) else None
+        set_by = tuple(
+            (preset, values[name])
+            for preset, values in (presets or {}).items()
+            if name in values and values[name] != field.default
+        )
+        out.append(
+            OptionField(
+                name,
+                field.default,
+                tuple(choices) or (() if bounds else (field.default,)),
+                bounds.low if bounds else None,
+                bounds.high if bounds else None,
+                set_by,
+            )
+        )
+    return tuple(out)

@@ -20,6 +20,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from boneyard.core.cards import CardRule
 from boneyard.core.errors import BoneyardError, IllegalActionError
+from boneyard.core.options import OptionField
 from boneyard.core.protocol import Action, Event, GameState, Observation, State
 from boneyard.core.records import JSON, Record
 from boneyard.core.words import Explainer, plain_end
@@ -76,7 +77,10 @@ class GameSpec(Generic[S, A, E, Ob]):
     min_players: int
     max_players: int
     presets: tuple[str, ...]
-    """Named option bundles (``preset``), if the game has any."""
+    """Named option bundles (``preset``), if the game has any; the first is the default."""
+    option_fields: tuple[OptionField, ...]
+    """Every option but ``preset``, as a form offers it (the site's New table form), read from
+    the game's options class (:func:`boneyard.core.options.option_fields`)."""
     options: Callable[[int, Mapping[str, Any] | None], JSON]
     """``options(players, chosen)``: the options a game played under ``chosen`` states in its
     record; raises OptionError on an unknown key or value."""

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from boneyard.core.cards import CardRule
-from boneyard.core.options import OptionsMemo
+from boneyard.core.options import OptionsMemo, option_fields
 from boneyard.games.high_fives.actions import Claim, HighFivesAction, Turn
 from boneyard.games.high_fives.events import HighFivesEvent
 from boneyard.games.high_fives.figures import capture_view
@@ -81,6 +81,7 @@ SPEC: GameSpec[HighFivesState, HighFivesAction, HighFivesEvent, HighFivesObserva
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     presets=(),
+    option_fields=option_fields(HighFivesOptions),
     options=options,
     new_game=new_game,
     reader=READER,

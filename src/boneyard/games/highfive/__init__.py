@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from boneyard.core.cards import CardRule
-from boneyard.core.options import OptionsMemo
+from boneyard.core.options import OptionsMemo, option_fields
 from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
 from boneyard.games.fives import Availability
@@ -129,6 +129,7 @@ SPEC: GameSpec[HighFiveState, HighFiveAction, HighFiveEvent, HighFiveObservation
     min_players=2,
     max_players=4,
     presets=tuple(PRESETS),
+    option_fields=option_fields(HighFiveOptions, PRESETS),
     options=options,
     new_game=new_game,
     reader=READER,

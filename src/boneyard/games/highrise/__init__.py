@@ -28,7 +28,7 @@ from boneyard.games.highrise.handend import explain_hand_end
 from boneyard.games.highrise.learning import LEARNING
 from boneyard.games.highrise.lines import lines_of
 from boneyard.games.highrise.observation import HighriseObservation, observation_from_json
-from boneyard.games.highrise.options import HighriseOptions, build_highrise_options
+from boneyard.games.highrise.options import OPTION_FIELDS, HighriseOptions, build_highrise_options
 from boneyard.games.highrise.record import READER
 from boneyard.games.highrise.state import HandSetup, HighriseState
 from boneyard.games.highrise.text import describe_action, parse_action, render
@@ -65,6 +65,7 @@ SPEC: GameSpec[HighriseState, HighriseAction, HighriseEvent, HighriseObservation
     min_players=2,
     max_players=4,
     presets=(),
+    option_fields=OPTION_FIELDS,
     options=options,
     new_game=new_game,
     reader=READER,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from boneyard.core.errors import BoneyardError, OptionError
-from boneyard.core.options import Bounds, build_options
+from boneyard.core.options import Bounds, OptionField, build_options, option_fields
 from boneyard.core.tiles import HIGHRISE_36, Tile, TileSet
 
 DEFAULT_TILESET = "d6_plus_wild_suit"
@@ -123,3 +123,16 @@ def build_highrise_options(raw: Mapping[str, Any] | None) -> HighriseOptions:
     if "spacers_per_hand" in special:
         changes["spacers_per_hand"] = _spacers(special["spacers_per_hand"])
     return dataclasses.replace(opts, **changes) if changes else opts
+
+
+OPTION_FIELDS = option_fields(
+    HighriseOptions,
+    special={
+        # a form offers the set (a list of 36 tiles is for records and the terminal)
+        "tileset": OptionField("tileset", DEFAULT_TILESET, (DEFAULT_TILESET,)),
+        "spacers_per_hand": OptionField(
+            "spacers_per_hand", HighriseOptions().spacers_per_hand, (CARRY_OVER,), 0, MAX_SPACERS
+        ),
+    },
+)
+"""Highrise's options as a form offers them (``GameSpec.option_fields``)."""

@@ -22,7 +22,7 @@ from typing import Any
 
 from boneyard.core.cards import CardRule
 from boneyard.core.errors import BoneyardError
-from boneyard.core.options import OptionsMemo
+from boneyard.core.options import OptionsMemo, option_fields
 from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
 from boneyard.games.fives import Availability
@@ -156,6 +156,7 @@ SPEC: GameSpec[MerryGoRoundState, MerryGoRoundAction, FivesEvent, MerryGoRoundOb
         min_players=2,
         max_players=4,
         presets=(),
+        option_fields=option_fields(MerryGoRoundOptions),
         options=options,
         new_game=new_game,
         reader=READER,
