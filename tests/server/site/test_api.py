@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
+from boneyard.core.errors import OptionError
+from boneyard.games.registry import get_spec
+from boneyard.server.rules.service import changed_options
 from tests.server.conftest import make_app, post, register, use
 
 
@@ -104,6 +108,46 @@ def test_games_list(client: TestClient) -> None:
         "highrise",
     }
     assert "greedy" in data["bots"]
+
+
+def test_the_new_table_form_offers_only_what_each_game_takes(client: TestClient) -> None:
+    """Every choice /api/games offers a form, and a whole number's bounds, is taken by the
+    game, and shown as a change at the table unless it is the default; a number just outside
+    the bounds is refused; every option has its words."""
+    games = client.get("/api/games").json()["games"]
+    assert games[0]["presets"] == ["box", "pda"] and all(not g["presets"] for g in games[1:])
+    offered = 0
+    for g in games:
+        spec = get_spec(g["game"])
+        assert g["options"] and all(o["label"] and o["help"] for o in g["options"])
+        for o in g["options"]:
+            values = list(o["choices"])
+            if "low" in o:
+                values += [o["low"], o["high"]]
+                for wrong in (o["low"] - 1, o["high"] + 1):
+                    with pytest.raises(OptionError, match=o["name"]):
+                        spec.options(g["max_players"], {o["name"]: wrong})
+            for value in values:
+                spec.options(g["max_players"], {o["name"]: value})
+                shown = changed_options(g["game"], {o["name"]: value})
+                assert bool(shown) == (value != o["default"]), (o["name"], value, shown)
+                offered += 1
+    assert offered > 120
+
+
+def test_a_table_states_what_its_options_change(client: TestClient) -> None:
+    register(client, "ann")
+    seats = [{"kind": "me"}, {"kind": "open"}]
+    body = {"game": "merry-go-round", "seats": seats, "start": False}
+    r = post(client, "/api/tables", {**body, "options": {"target": 31, "first_setter": 1}})
+    table = client.get(f"/api/tables/{r.json()['id']}").json()
+    assert table["rules"] == ["Who sets first: seat 2", "The winning score: 31"]
+    listed = client.get("/api/tables").json()["tables"]
+    assert [t["rules"] for t in listed] == [table["rules"]]
+    body = {**body, "game": "highfive", "options": {"preset": "pda", "bogus_grace": False}}
+    r = post(client, "/api/tables", body)
+    # bogus_grace false is part of the pda preset, not a change of it
+    assert client.get(f"/api/tables/{r.json()['id']}").json()["rules"] == ["Preset: pda"]
 
 
 def test_quickplay_starts_high_five_against_greedy(client: TestClient) -> None:

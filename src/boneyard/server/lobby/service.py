@@ -11,6 +11,7 @@ The routes are in :mod:`.router`; this service raises the domain errors of
 boneyard.server.errors, never an HTTP one.
 """
 
+import functools
 import secrets
 import time
 from datetime import timedelta
@@ -25,6 +26,7 @@ from boneyard.server.lobby.challenges import invited_accounts
 from boneyard.server.lobby.schemas import TableIn
 from boneyard.server.lobby.sitebots import check_site_bot, site_bots
 from boneyard.server.ratelimit import TooMany
+from boneyard.server.rules.service import option_words
 from boneyard.server.tables import access
 from boneyard.server.tables.clock import DEFAULT_GRACE, DEFAULT_PER_MOVE, ClockIn, clock_settings
 from boneyard.server.tables.commands import Join
@@ -249,21 +251,10 @@ class Lobby:
         return out
 
     def games(self) -> JSON:
-        """The games with their player counts, the bots a seat takes, the default clock and
-        bot pace."""
-        out = []
-        for name in available_games():
-            spec = get_spec(name)
-            out.append(
-                {
-                    "game": name,
-                    "title": spec.title,
-                    "min_players": spec.min_players,
-                    "max_players": spec.max_players,
-                }
-            )
+        """The games with their player counts, presets and options (for the New table form),
+        the bots a seat takes, the default clock and bot pace."""
         return {
-            "games": out,
+            "games": [game_json(name) for name in available_games()],
             "bots": site_bots(self.settings),
             "clock": {"per_move": DEFAULT_PER_MOVE, "grace": DEFAULT_GRACE},
             "bot_pace": self.tables.bot_pace,
@@ -290,3 +281,22 @@ class Lobby:
             version,
         )
         return dict(self._listed)
+
+
+@functools.cache
+def game_json(name: str) -> JSON:
+    """A game as the New table form offers it: player counts, presets (the first is the
+    default) and every option with its words (from the game's rules page)."""
+    spec = get_spec(name)
+    words = option_words(name)
+    return {
+        "game": name,
+        "title": spec.title,
+        "min_players": spec.min_players,
+        "max_players": spec.max_players,
+        "presets": list(spec.presets),
+        "options": [
+            {**f.to_json(), "label": words[f.name][0], "help": words[f.name][1]}
+            for f in spec.option_fields
+        ],
+    }

@@ -13,7 +13,9 @@ from __future__ import annotations
 import functools
 import html
 import re
+from collections.abc import Mapping
 from string import Template
+from typing import Any
 
 from markdown_it import MarkdownIt
 
@@ -50,6 +52,57 @@ def render_markdown(text: str, game: str | None = None) -> str:
 def source(game: str) -> str:
     """The Markdown rules text of ``game``."""
     return (RULES / f"{game}.md").read_text(encoding="utf-8")
+
+
+OPTION_ROW = re.compile(
+    r"^\|\s*(?P<label>[^|]+?)<br>`(?P<name>[a-z0-9_]+)`\s*\|[^|]*\|(?P<help>[^|]*)\|\s*$", re.M
+)
+"""A row of a page's options table: ``| In words<br>`name` | choices | what it does |``."""
+
+
+def _plain(markdown: str) -> str:
+    """A cell as plain text, its values written as :func:`value_words` writes them."""
+    text = re.sub(r"`([^`]*)`", lambda m: value_words(m[1]), markdown.replace("<br>", " "))
+    return text.replace("**", "").strip()
+
+
+@functools.cache
+def option_words(game: str) -> dict[str, tuple[str, str]]:
+    """Each option of ``game`` in words, ``name -> (label, what it does)``, from the options
+    table of its rules page: the page and the New table form say the same thing, and
+    ``tests/server/rules`` holds that table to the options themselves."""
+    return {
+        m["name"]: (_plain(m["label"]), _plain(m["help"]))
+        for m in OPTION_ROW.finditer(source(game))
+    }
+
+
+def value_words(value: object) -> str:
+    """An option's value as a player reads it: as the rules page names it (``true``,
+    ``61``), words without underscores (``alone only``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value).replace("_", " ")
+
+
+def changed_options(game: str, options: Mapping[str, Any]) -> list[str]:
+    """What a table's ``options`` change from the game's defaults, a phrase each (``Preset:
+    pda``, ``The winning score: 31``): what a player should know before sitting down. A value
+    its preset sets is part of the preset, not a change."""
+    spec = get_spec(game)
+    words = option_words(game)
+    preset = options.get("preset")
+    out = [f"Preset: {value_words(preset)}"] if preset and preset != spec.presets[0] else []
+    for f in spec.option_fields:
+        if f.name not in options:
+            continue
+        base = dict(f.presets).get(str(preset), f.default)
+        value = options[f.name]
+        if value != base:
+            label = words.get(f.name, (f.name, ""))[0]
+            seat = f.seats and type(value) is int
+            out.append(f"{label}: {f'seat {value + 1}' if seat else value_words(value)}")
+    return out
 
 
 def _title(game: str) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 from boneyard.bots.plugins import make
 from boneyard.core.protocol import JSON, GameState
 from boneyard.games.registry import get_spec
+from boneyard.server.rules.service import changed_options
 from boneyard.server.tables import fairness
 from boneyard.server.tables.actor import Command, TableActor
 from boneyard.server.tables.movelog import MoveLog
@@ -218,6 +219,7 @@ class LiveTable:
             "title": get_spec(self.game).title,
             "hand_word": get_spec(self.game).hand_word,
             "options": self.options,
+            "rules": changed_options(self.game, self.options),
             "seats": [
                 {
                     "seat": i,
