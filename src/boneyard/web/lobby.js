@@ -1,5 +1,6 @@
 import { api, el } from "/static/api.js";
 import { initBell } from "/static/bell.js";
+import { chosenOptions, renderOptions } from "/static/tableoptions.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,9 +31,18 @@ function seatSelect(i) {
   return sel;
 }
 
+const games = {}; // name -> its /api/games entry
+
+// The player count, kept within the chosen game's.
+function players() {
+  const g = games[$("game").value];
+  const n = Math.round(Number($("players").value)) || 2;
+  return g ? Math.max(g.min_players, Math.min(g.max_players, n)) : Math.max(2, Math.min(8, n));
+}
+
 function renderSeats() {
   const box = $("seat-list");
-  const n = Math.max(2, Math.min(8, Number($("players").value) || 2));
+  const n = players();
   const kept = [...box.querySelectorAll("select.seat-kind")].map((s) => s.value);
   const rows = [el("legend", {}, "Seats"), el("div", { class: "seat-row" }, "Seat 1: you")];
   for (let i = 1; i < n; i++) {
@@ -52,11 +62,20 @@ function setAllSeats() {
 const STATUS = { open: "waiting for players", playing: "playing", over: "finished", aborted: "aborted", closed: "closed" };
 const titles = {};
 
-// The game picker's "How to play" link follows the game chosen.
-function gameRules() {
+// The game picker's "How to play" link, the player count's limits and the rule options follow
+// the game chosen.
+function gameChosen() {
   const g = $("game").value;
   $("game-rules").href = `/rules/${g}`;
   $("game-rules").textContent = `How to play ${titles[g] || "it"}`;
+  const game = games[g];
+  if (!game) return;
+  $("players").min = game.min_players;
+  $("players").max = game.max_players;
+  $("players").value = players();
+  renderSeats();
+  renderOptions(game, players());
+  clockDefault();
 }
 
 let clockTouched = false;
@@ -71,20 +90,20 @@ function clockDefault() {
 }
 
 async function loadLobby() {
-  const { games, bots, clock, bot_pace: pace } = await api("GET", "/api/games");
+  const { games: list, bots, clock, bot_pace: pace } = await api("GET", "/api/games");
   const game = $("game");
   if (!game.options.length) {
-    for (const g of games) {
+    for (const g of list) {
       titles[g.game] = g.title;
+      games[g.game] = g;
       game.append(el("option", { value: g.game }, `${g.title} (${g.min_players}–${g.max_players} players)`));
     }
-    gameRules();
     for (const b of bots) $("bot").append(el("option", { value: b }, b));
     $("bot").value = "greedy";
     botLevels = bots;
     defaults = { clock: clock || defaults.clock, bot_pace: pace ?? defaults.bot_pace };
     $("bot-pace").options[0].textContent = `normal (${defaults.bot_pace ? `about ${defaults.bot_pace} s a move` : "at once"})`;
-    renderSeats();
+    gameChosen();
   }
   await loadTables();
   const mine = await api("GET", "/api/me/games");
@@ -111,7 +130,8 @@ async function loadTables() {
   const items = tables.map((t) => {
     const seats = t.seats.map((s) => (s.kind === "open" ? (s.invited ? `kept for ${s.invited} (bot)` : "open seat") : s.name + (s.bot_account ? " (bot)" : ""))).join(", ");
     const open = t.seats.filter((s) => s.kind === "open" && !s.invited).length;
-    const li = el("li", { "data-table": t.id }, el("a", { href: `/table/${t.id}` }, `${t.title} — ${seats} — ${STATUS[t.status] || t.status}`));
+    const rules = t.rules && t.rules.length ? ` (${t.rules.join("; ")})` : "";
+    const li = el("li", { "data-table": t.id }, el("a", { href: `/table/${t.id}` }, `${t.title}${rules} — ${seats} — ${STATUS[t.status] || t.status}`));
     if (t.status === "open" && open) li.append(" ", el("a", { href: `/table/${t.id}`, class: "button small" }, "Take a seat"));
     return li;
   });
@@ -153,8 +173,8 @@ form("create-form", "lobby-error", async () => {
   for (const s of $("seat-list").querySelectorAll("select.seat-kind")) {
     seats.push(s.value === "open" ? { kind: "open" } : { kind: "bot", bot: s.value.slice(4) });
   }
-  const options = {};
-  if ($("preset").value.trim()) options.preset = $("preset").value.trim();
+  const { options, error } = chosenOptions();
+  if (error) throw new Error(error);
   // Turn clock: seconds a move; then 30 s of grace, then a bot takes the seat (docs/server.md).
   const clock = $("clock").value ? { per_move: Number($("clock").value) } : null;
   const body = { game: $("game").value, seats, options, private: $("private").checked, clock };
@@ -171,8 +191,18 @@ async function quick(body) {
 }
 $("quickplay").addEventListener("click", () => quick());
 $("guided").addEventListener("click", () => quick({ guide: true }));
-$("players").addEventListener("input", () => { renderSeats(); clockDefault(); });
-$("game").addEventListener("change", gameRules);
+$("players").addEventListener("input", () => {
+  renderSeats();
+  if (games[$("game").value]) renderOptions(games[$("game").value], players());
+  clockDefault();
+});
+$("players").addEventListener("change", () => { $("players").value = players(); });
+$("game").addEventListener("change", gameChosen);
+$("preset").addEventListener("change", () => renderOptions(games[$("game").value], players(), false));
+$("options-reset").addEventListener("click", () => {
+  if ($("preset-row").hidden === false) $("preset").selectedIndex = 0;
+  renderOptions(games[$("game").value], players(), false);
+});
 $("others").addEventListener("change", () => { setAllSeats(); clockDefault(); });
 $("bot").addEventListener("change", setAllSeats);
 $("seat-list").addEventListener("change", clockDefault);

@@ -433,6 +433,13 @@ async function playAgain() {
   if (t) location.href = `/table/${t.id}`;
 }
 
+// The table's rules: what its options change from the game's own, or that it plays those.
+function renderRules(t) {
+  const changes = t.rules || [];
+  const link = el("a", { href: `/rules/${t.game}#options`, target: "_blank", rel: "noopener" }, changes.length ? "options" : `${t.title}'s own rules`);
+  $("table-rules").replaceChildren(...(changes.length ? ["Rules at this table: ", changes.join("; "), " (", link, ")."] : ["Played by ", link, "."]));
+}
+
 function render() {
   if (!last) return;
   document.body.dataset.version = last.version;
@@ -440,6 +447,7 @@ function render() {
   const t = last.table;
   $("title").textContent = t.title;
   $("rules-link").href = `/rules/${t.game}`; // opens beside the table
+  renderRules(t);
   renderSeats();
   renderJoin();
   renderInvite($("invite-box"), last);
