@@ -38,7 +38,11 @@ function eventPart(ctx, data) {
   const box = el("details", { id: "edit-settings" }, el("summary", {}, "Change the settings…"));
   const { form, read } = settingsForm(ctx.games, data, started);
   const save = el("button", { type: "button", id: "save-settings", class: "big" }, "Save the settings");
-  save.addEventListener("click", () => act(ctx, "", read(), "PATCH"));
+  save.addEventListener("click", () => {
+    let body;
+    try { body = read(); } catch (e) { document.getElementById("ev-error").textContent = e.message; return; }
+    act(ctx, "", body, "PATCH");
+  });
   form.addEventListener("submit", (ev) => ev.preventDefault());
   box.append(started ? el("p", { class: "note" }, "The event has started: what shapes the draw is locked.") : "", form, save);
   return part("The event", "console-event", row, box);

@@ -1,6 +1,7 @@
 // The settings of an event as a form: the same form creates an event (/events) and edits it
 // (the director's console). Fields that shape the draw are locked once the event has started.
 import { el } from "/static/api.js";
+import { rulesPicker } from "/static/tableoptions.js";
 
 export const FORMATS = {
   single_elimination: "single elimination",
@@ -19,7 +20,7 @@ const FIELDS = [
   ["game", "Game", "select", null, "", ALL],
   ["format", "Format", "select", FORMATS, "", ALL],
   ["mode", "Where", "select", { online: "online (tables on the site)", otb: "over the board (score cards)" }, "", ALL],
-  ["preset", "Rules preset", "text", null, "pda: High Five under the PDA rules, games to 150", ALL],
+  ["preset", "Rules", "rules", null, "", ALL],
   ["schedule", "Best of", "text", null, "pda (3 of 5, final 4 of 7), bo1, bo3, or by round: 5,5,7", ALL],
   ["cap", "Most entrants", "number", null, "", ALL],
   ["rated", "Rated", "check", null, "games count for the leaderboard", ALL],
@@ -79,15 +80,33 @@ function input(key, kind, choices, games, value) {
   return i;
 }
 
+// The event's rules: its game's preset and options (two players), as the New table form offers
+// them; they follow the game chosen.
+function rulesRow(games, values, gameField, started) {
+  const picker = rulesPicker("ev-");
+  const entry = () => games.find((g) => g.game === gameField.value) || games[0];
+  const row = el("div", { class: "rules-row" }, el("span", { class: "label" }, "Rules"), " ", ...picker.nodes);
+  const show = (given) => { picker.show(entry(), 2, given); picker.disable(!!started); };
+  show(values.game === gameField.value ? { ...(values.options || {}) } : undefined);
+  gameField.addEventListener("change", () => show());
+  return { field: picker, row, kind: "rules" };
+}
+
 // The form for `values` (an event's JSON, or defaults for a new one); `started` locks what
-// shapes the draw. Returns { form, read }: read() gives the request body.
+// shapes the draw. Returns { form, read }: read() gives the request body (it throws the reason
+// when a rule option cannot be sent).
 export function settingsForm(games, values, started) {
   const form = el("form", { class: "settings-form" });
   const rows = {};
   const get = (k) => (k in values ? values[k] : (values.settings || {})[k]);
   for (const [key, text, kind, choices, help, formats, online] of FIELDS) {
-    let value = get(key);
-    if (key === "preset") value = (values.options || {}).preset || "";
+    if (kind === "rules") {
+      rows[key] = rulesRow(games, values, rows.game.field, started);
+      rows[key].row.dataset.formats = formats.join(" ");
+      form.append(rows[key].row);
+      continue;
+    }
+    const value = get(key);
     const field = input(key, kind, choices, games, value);
     if (started && LOCKED.has(key)) field.disabled = true;
     const row = kind === "check" ? el("label", { class: "check" }, field, " ", text) : el("label", {}, text, " ", field);
@@ -108,14 +127,20 @@ export function settingsForm(games, values, started) {
   const read = () => {
     const body = {};
     for (const [key, { field, kind, row }] of Object.entries(rows)) {
+      if (kind === "rules") {
+        if (started) continue; // locked once the event has started
+        const { preset, options, error } = field.read();
+        if (error) throw new Error(error);
+        Object.assign(body, { preset, options });
+        continue;
+      }
       if (field.disabled || row.hidden) continue;
       if (kind === "check") body[key] = field.checked;
       else if (kind === "number") { if (field.value !== "") body[key] = Number(field.value); else if (started !== null) body[key] = null; }
       else if (kind === "datetime") body[key] = field.value ? new Date(field.value).toISOString() : null;
       else if (key === "bye_points") body[key] = field.value === "" ? null : Number(field.value);
-      else if (field.value.trim() !== "" || key === "preset") body[key] = field.value.trim();
+      else if (field.value.trim() !== "") body[key] = field.value.trim();
     }
-    if (body.preset === "") body.preset = null;
     return body;
   };
   return { form, read };

@@ -55,10 +55,10 @@ export function button(ctx, text, path, body, opts = {}) {
 }
 
 function infoLine(data) {
-  const preset = data.options.preset ? ` (${data.options.preset})` : "";
+  const rules = data.rules && data.rules.length ? ` (${data.rules.join("; ")})` : "";
   const where = data.mode === "otb" ? "over the board" : "online";
   const directors = data.directors.map((d) => d.name).join(", ");
-  return `${data.title}${preset} · ${FORMATS[data.format]} · ${scheduleText(data.schedule)} · ${where} · ${data.entrants.length}/${data.cap} entrants · run by ${directors} · ${statusWords(data)}`;
+  return `${data.title}${rules} · ${FORMATS[data.format]} · ${scheduleText(data.schedule)} · ${where} · ${data.entrants.length}/${data.cap} entrants · run by ${directors} · ${statusWords(data)}`;
 }
 
 function whenLine(data) {

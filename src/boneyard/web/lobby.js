@@ -1,6 +1,6 @@
 import { api, el } from "/static/api.js";
 import { initBell } from "/static/bell.js";
-import { chosenOptions, renderOptions } from "/static/tableoptions.js";
+import { rulesPicker } from "/static/tableoptions.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -32,6 +32,8 @@ function seatSelect(i) {
 }
 
 const games = {}; // name -> its /api/games entry
+const picker = rulesPicker();
+$("rules-picker").append(...picker.nodes);
 
 // The player count, kept within the chosen game's.
 function players() {
@@ -74,7 +76,7 @@ function gameChosen() {
   $("players").max = game.max_players;
   $("players").value = players();
   renderSeats();
-  renderOptions(game, players());
+  picker.show(game, players());
   clockDefault();
 }
 
@@ -173,8 +175,9 @@ form("create-form", "lobby-error", async () => {
   for (const s of $("seat-list").querySelectorAll("select.seat-kind")) {
     seats.push(s.value === "open" ? { kind: "open" } : { kind: "bot", bot: s.value.slice(4) });
   }
-  const { options, error } = chosenOptions();
+  const { preset, options, error } = picker.read();
   if (error) throw new Error(error);
+  if (preset) options.preset = preset;
   // Turn clock: seconds a move; then 30 s of grace, then a bot takes the seat (docs/server.md).
   const clock = $("clock").value ? { per_move: Number($("clock").value) } : null;
   const body = { game: $("game").value, seats, options, private: $("private").checked, clock };
@@ -193,16 +196,11 @@ $("quickplay").addEventListener("click", () => quick());
 $("guided").addEventListener("click", () => quick({ guide: true }));
 $("players").addEventListener("input", () => {
   renderSeats();
-  if (games[$("game").value]) renderOptions(games[$("game").value], players());
+  if (games[$("game").value]) picker.show(games[$("game").value], players());
   clockDefault();
 });
 $("players").addEventListener("change", () => { $("players").value = players(); });
 $("game").addEventListener("change", gameChosen);
-$("preset").addEventListener("change", () => renderOptions(games[$("game").value], players(), false));
-$("options-reset").addEventListener("click", () => {
-  if ($("preset-row").hidden === false) $("preset").selectedIndex = 0;
-  renderOptions(games[$("game").value], players(), false);
-});
 $("others").addEventListener("change", () => { setAllSeats(); clockDefault(); });
 $("bot").addEventListener("change", setAllSeats);
 $("seat-list").addEventListener("change", clockDefault);

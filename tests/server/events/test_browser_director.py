@@ -97,7 +97,7 @@ def test_the_directors_flow(live_server: str) -> None:
             page.fill("#f-name", "Friday Club")
             page.select_option("#f-format", "swiss")
             page.select_option("#f-mode", "otb")
-            page.fill("#f-preset", "pda")
+            page.select_option("#ev-preset", "pda")
             page.fill("#f-schedule", "bo1")
             page.fill("#f-rounds", "2")
             assert page.locator("#f-per_move").is_hidden()  # no move clock over the board

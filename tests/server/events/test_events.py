@@ -85,6 +85,11 @@ def test_create_register_checkin_and_caps(ev_client: TestClient) -> None:
     assert r.status_code == 400
     ev = pda_event(c, cap=2, starts_at="2026-12-01T18:00:00Z")
     assert ev["schedule"] == "pda" and ev["options"] == {"preset": "pda"}
+    assert ev["rules"] == ["Preset: pda"]
+    mgr = {"name": "y", "game": "merry-go-round", "options": {"target": 31}}
+    assert ok(post(c, "/api/events", mgr))["rules"] == ["The winning score: 31"]
+    r = post(c, "/api/events", {**mgr, "options": {"target": 0}})
+    assert r.status_code == 400 and "target must be from 1 to 500" in r.json()["detail"]
     assert ev["status"] == "registration" and ev["me"]["director"] is True
     eid = ev["id"]
     assert any(e["id"] == eid for e in c.get("/api/events").json()["events"])

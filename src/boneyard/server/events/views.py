@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.games.registry import get_spec
 from boneyard.server.events.settings import DEFAULTS, checkin_open, clock_rule, setting
+from boneyard.server.rules.service import changed_options
 from boneyard.server.tables.clock import aware
 from boneyard.store.event_queries import match_games
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
@@ -160,6 +161,7 @@ def base_json(ev: Event, rows: dict[str, Any], user: Any) -> dict[str, Any]:
         "format_name": FORMATS.get(ev.format, ev.format),
         "mode": ev.mode,
         "options": ev.options,
+        "rules": changed_options(ev.game, ev.options or {}),
         "schedule": ev.schedule,
         "settings": settings,
         "clock": clock_rule(ev),
