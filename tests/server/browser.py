@@ -248,6 +248,16 @@ def sign_up(page: Any, base: str, name: str) -> None:
     expect(page.locator("#who")).to_have_text(name)
 
 
+def play_as_guest(page: Any, base: str, name: str) -> None:
+    """Sign in as the guest ``name`` on the site at ``base`` from its front page."""
+    from playwright.sync_api import expect
+
+    page.goto(base + "/")
+    page.fill("#guest-name", name)
+    page.click("#guest")
+    expect(page.locator("#who")).to_contain_text(name)
+
+
 def csp_violations(page: Any) -> list[str]:
     """A list that fills with every Content-Security-Policy violation ``page`` reports."""
     found: list[str] = []

@@ -12,6 +12,7 @@ from tests.server.browser import (
     launch,
     needs_chromium,
     no_sideways_scroll,
+    play_as_guest,
     screenshot,
 )
 
@@ -35,9 +36,7 @@ def test_a_table_is_created_with_the_rules_chosen_and_shows_them(live_server: st
         browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(live_server + "/")
-            page.fill("#guest-name", "Rita")
-            page.click("#guest")
+            play_as_guest(page, live_server, "Rita")
             expect(page.locator("#game option")).to_have_count(4)
             # High Five: its presets; the tournament one sets its own values in the rows
             expect(page.locator("#preset option")).to_have_text(["box (default)", "pda"])

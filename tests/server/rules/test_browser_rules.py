@@ -20,6 +20,7 @@ from tests.server.browser import (
     needs_axe,
     needs_chromium,
     no_sideways_scroll,
+    play_as_guest,
     screenshot,
     serve,
     wait_until,
@@ -60,15 +61,6 @@ def raw_words(page: Any) -> list[str]:
         if label in RAW_LABELS or not tip:
             found.add(f"chip {label!r} (tooltip {tip!r})")
     return sorted(found)
-
-
-def guest(page: Any, base: str, name: str) -> None:
-    from playwright.sync_api import expect
-
-    page.goto(base + "/")
-    page.fill("#guest-name", name)
-    page.click("#guest")
-    expect(page.locator("#who")).to_contain_text(name)
 
 
 def bot_table(page: Any, base: str, game: str) -> str:
@@ -140,7 +132,7 @@ def test_home_lobby_and_table_link_the_rules_and_say_things_plainly(live_server:
             expect(page.locator("#intro")).to_contain_text("Boneyard is a free, open-source place")
             page.click("#learn")
             page.wait_for_url("**/rules")
-            guest(page, live_server, "Rita")
+            play_as_guest(page, live_server, "Rita")
             rules_link = page.locator("#game-rules")
             for game in GAMES:
                 page.select_option("#game", game)
@@ -204,7 +196,7 @@ def test_axe_finds_no_serious_or_critical_violations(live_server: str) -> None:
             page.goto(live_server + "/")
             expect(page.locator("#auth")).to_be_visible()
             found["home"] = axe_violations(page)
-            guest(page, live_server, "Axel")
+            play_as_guest(page, live_server, "Axel")
             expect(page.locator("#lobby")).to_be_visible()
             found["lobby"] = axe_violations(page)
             for name in ("index", *GAMES):

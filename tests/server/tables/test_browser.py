@@ -19,6 +19,7 @@ from tests.server.browser import (
     make_move,
     my_turn_or_done,
     needs_chromium,
+    play_as_guest,
     sign_up,
     version,
     wait_until,
@@ -180,16 +181,13 @@ def test_two_people_play_a_hand_against_each_other(live_server: str) -> None:
 
 @pytest.mark.parametrize("game", ["highrise", "high-fives"])
 def test_other_games_render_and_accept_a_move(live_server: str, game: str) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(live_server + "/")
-            page.fill("#guest-name", "Gus")
-            page.click("#guest")
-            expect(page.locator("#who")).to_contain_text("Gus")
+            play_as_guest(page, live_server, "Gus")
             page.select_option("#game", game)
             page.click("#create")
             page.wait_for_url("**/table/*")
@@ -290,10 +288,7 @@ def test_replay_viewer_steps_through_a_finished_game_and_views_uploads(
         browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(live_server + "/")
-            page.fill("#guest-name", "Vic")
-            page.click("#guest")
-            expect(page.locator("#who")).to_contain_text("Vic")
+            play_as_guest(page, live_server, "Vic")
             tid = finished_table(page, live_server)
             page.goto(f"{live_server}/replay/{tid}")
             expect(page.locator("#board")).to_be_visible()

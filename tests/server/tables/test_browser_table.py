@@ -23,6 +23,7 @@ from tests.server.browser import (
     needs_axe,
     needs_chromium,
     no_sideways_scroll,
+    play_as_guest,
     screenshot,
     serve,
     wait_until,
@@ -110,16 +111,12 @@ def browser() -> Iterator[Any]:
 
 def person(browser: Any, base: str, name: str, **context: Any) -> Any:
     """A page of a new browser context signed in as the guest ``name``."""
-    from playwright.sync_api import expect
 
     page = browser.new_context(viewport=DESKTOP, **context).new_page()
     page.errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda e: page.errors.append(str(e)))  # type: ignore[attr-defined]
     page.csp = csp_violations(page)  # type: ignore[attr-defined]
-    page.goto(base + "/")
-    page.fill("#guest-name", name)
-    page.click("#guest")
-    expect(page.locator("#who")).to_contain_text(name, timeout=20_000)
+    play_as_guest(page, base, name)
     return page
 
 

@@ -92,7 +92,8 @@ def changed_options(game: str, options: Mapping[str, Any]) -> list[str]:
     spec = get_spec(game)
     words = option_words(game)
     preset = options.get("preset")
-    out = [f"Preset: {value_words(preset)}"] if preset and preset != spec.presets[0] else []
+    default = spec.presets[0] if spec.presets else None
+    out = [f"Preset: {value_words(preset)}"] if preset and preset != default else []
     for f in spec.option_fields:
         if f.name not in options:
             continue
