@@ -217,7 +217,7 @@ function renderPlates() {
       el("span", { class: `dot seat-${i} num`, title: `seat ${i + 1}: its last tile on the board has this mark` }, String(i + 1)),
       el("b", {}, s.kind === "open" ? "open seat" : s.name),
       conn ? el("span", { class: `conn ${conn}`, title: conn === "connected" ? "connected to the table" : "not connected to the table" }, conn === "connected" ? "online" : "away") : "",
-      view && view.scores ? el("span", { class: "plate-score", title: "score" }, `${view.scores[i]} pts`) : "",
+      view && view.scores ? el("span", { class: "plate-score", title: "score" }, `${view.scores[i]} ${view.scores[i] === 1 ? "pt" : "pts"}`) : "",
       tiles !== null && tiles !== undefined ? el("span", { class: "plate-tiles", title: "tiles in hand" }, `${tiles} tile${tiles === 1 ? "" : "s"}`) : "");
   };
   const n = last.table.seats.length;

@@ -57,12 +57,12 @@ def render(obs: MerryGoRoundObservation, names: Sequence[str], width: int | None
     if obs.partnerships:
         for side in (0, 1):
             pair = " & ".join(who(i) for i in (side, side + 2))
-            out.append(f"  [bold]{pair}[/]: {obs.scores[side]} pts")
+            out.append(f"  [bold]{pair}[/]: {counted(obs.scores[side], 'pt')}")
     for i in range(n):
         mark = "▶ " if obs.current_seat == i else "  "
         you = " (you)" if obs.seat == i else ""
         sets = " (set)" if obs.setter == i and obs.layout else ""
-        pts = "" if obs.partnerships else f": {obs.scores[i]} pts"
+        pts = "" if obs.partnerships else f": {counted(obs.scores[i], 'pt')}"
         sep = ":" if obs.partnerships else ","
         tiles = counted(obs.hand_sizes[i], "tile")
         out.append(f"{mark}[bold]{who(i)}[/]{you}{sets}{pts}{sep} {tiles}")
