@@ -1,1 +1,2 @@
-"""The rules pages for players (:mod:`.pages`), with figures the engines draw (:mod:`.figures`)."""
+"""The rules pages for players (:mod:`.service`, routes in :mod:`.router`), with figures the
+engines draw (:mod:`.figures`), and each option's words for the New table form."""
