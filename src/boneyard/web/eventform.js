@@ -122,6 +122,14 @@ export function settingsForm(games, values, started) {
     for (const { row } of Object.values(rows)) row.hidden = !row.dataset.formats.split(" ").includes(fmt) || (otb && row.dataset.online === "1");
   };
   rows.format.field.addEventListener("change", show);
+  if (!values.id) { // a new event's suggested name follows the game until the director types one
+    let named = false;
+    rows.name.field.addEventListener("input", () => { named = true; });
+    rows.game.field.addEventListener("change", () => {
+      const g = games.find((x) => x.game === rows.game.field.value);
+      if (!named && g) rows.name.field.value = `${g.title} Open`;
+    });
+  }
   rows.mode.field.addEventListener("change", show);
   show();
   const read = () => {

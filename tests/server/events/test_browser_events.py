@@ -44,6 +44,10 @@ def test_bracket_page_shows_the_entrants_and_the_champion(live_server: str) -> N
             page.click("#tournaments")
             page.wait_for_url("**/events")
             page.click("#create summary")
+            page.select_option("#f-game", "merry-go-round")  # the suggested name follows
+            expect(page.locator("#f-name")).to_have_value("Merry-Go-Round Open")
+            expect(page.locator("#ev-preset-row")).to_be_hidden()  # no presets
+            page.select_option("#f-game", "highfive")
             page.fill("#f-name", "Friday PDA")
             page.select_option("#ev-preset", "pda")
             page.fill("#f-schedule", "bo1")
