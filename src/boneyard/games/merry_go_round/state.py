@@ -43,12 +43,7 @@ from boneyard.games.fives import (
     pips_of_mask,
 )
 from boneyard.games.fives_events import Drew, FivesEvent, Passed, Placed
-from boneyard.games.fives_play import (
-    can_place,
-    deal_ids,
-    default_port,
-    play_ids,
-)
+from boneyard.games.fives_play import deal_ids, default_port, play_ids
 from boneyard.games.fives_state import FivesState
 from boneyard.games.merry_go_round.actions import (
     DRAW,
@@ -59,6 +54,7 @@ from boneyard.games.merry_go_round.actions import (
     Pass,
     Play,
 )
+from boneyard.games.merry_go_round.layout import CrossLayout
 from boneyard.games.merry_go_round.observation import (
     MerryGoRoundObservation,
     count_with,
@@ -82,6 +78,10 @@ SETTING: Final = PLAYING + 1
 """Phase: the setter must set a double (the set is the hand's first tile)."""
 
 _CROSS_FULL: Final = 0b1111 << SIDE_A
+_EDGE_NAMES: Final[tuple[str | None, ...]] = tuple(
+    name if code >= SIDE_A else None for code, name in enumerate(PORT_NAMES)
+)
+"""A play's ``port`` by port code: only the set's edges are named."""
 _SIDES: Final = (1 << SIDE_A) | (1 << SIDE_B)
 
 
@@ -123,6 +123,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             options = MerryGoRoundOptions.build(options, players)
         self.options = options
         self.policy = layout_policy(options)
+        self.layout = CrossLayout(self.policy)
         self.teams = players == 4 and options.partnerships
         self.side_of: tuple[int, ...] = (0, 1, 0, 1) if self.teams else tuple(range(players))
         self.sides: tuple[tuple[int, ...], ...] = (
@@ -242,11 +243,12 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         return ids_of(doubles)
 
     def _placements(self, seat: int) -> list[Play]:
-        return PLAYS.placements(self.layout, self.policy, self.hands[seat])
+        lay = cast(CrossLayout, self.layout)
+        return PLAYS.on_ports(lay.ready, lay.ready_count, self.hands[seat])
 
     def can_place(self, seat: int) -> bool:
         """Whether ``seat`` holds a legal placement now (after the set)."""
-        return can_place(self.layout, self.policy, self.hands[seat])
+        return cast(CrossLayout, self.layout).can_place(self.hands[seat])
 
     def legal_actions(self) -> list[MerryGoRoundAction]:
         """Every action the seat to move may take (RULES §2.3, §2.4, §5).
@@ -258,7 +260,8 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         phase = self.phase
         seat = self.turn
         if phase == PLAYING:
-            plays = PLAYS.placements(self.layout, self.policy, self.hands[seat])  # a fresh list
+            lay = cast(CrossLayout, self.layout)
+            plays = PLAYS.on_ports(lay.ready, lay.ready_count, self.hands[seat])  # a fresh list
             moves = cast(list[MerryGoRoundAction], plays)
             if moves:
                 if not self.forced and self.bpos < self.bend:
@@ -389,29 +392,29 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             self._set(seat, tile, anchor)
         elif anchor < 0 or not lay.join_listed(self.policy, tile, anchor, code):
             self._refuse_play(tile, anchor, code)
-        self.hands[seat] = hand & ~(1 << tile)
+        hand &= ~(1 << tile)
+        self.hands[seat] = hand
         count = self.count if self.alone_only else lay.count
-        side = self.side_of[seat]
         points = count // 5 if count > 0 and count % 5 == 0 else 0
         if points:
-            points = self._credit(side, points, exact=True)
+            points = self._credit(self.side_of[seat], points, exact=True)
         self.events.append(
             Placed(
                 seat,
                 TILES[tile],
                 TILES[anchor] if anchor >= 0 else None,
-                PORT_NAMES[code] if anchor >= 0 and code >= SIDE_A else None,
+                _EDGE_NAMES[code] if anchor >= 0 else None,
                 count,
                 points,
                 self.score_line,
                 "lead" if anchor < 0 else "play",
             )
         )
-        if points and self.side_scores[side] >= self.target:
+        if points and self.side_scores[self.side_of[seat]] >= self.target:
             self._end_hand("game_over", seat, 0)
             self._end_game(seat)
             return
-        if not self.hands[seat]:
+        if not hand:
             self._domino(seat)
             return
         self.turn = (seat + 1) % self.n
@@ -470,8 +473,9 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             )
         self.events.append(Passed(seat, self.score_line))
         self.turn = (seat + 1) % self.n
-        for i in range(self.n):
-            if self.can_place(i):
+        lay = cast(CrossLayout, self.layout)
+        for hand in self.hands:
+            if lay.can_place(hand):
                 return
         self._block()
 
