@@ -25,7 +25,7 @@ True
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from boneyard.core.errors import IllegalActionError
 from boneyard.games.fives import (
@@ -50,6 +50,9 @@ from boneyard.games.fives import (
 )
 from boneyard.games.fives_play import FIELD, FIELD_BITS
 
+if TYPE_CHECKING:  # a native 64-bit int once compiled, a plain int otherwise
+    from mypy_extensions import i64
+
 _SIDES: Final = (1 << SIDE_A) | (1 << SIDE_B)
 _CROSS: Final = _SIDES | (1 << END_A) | (1 << END_B)
 _CROSS_POLICIES: Final = (Availability.CROSS_SIDES_THEN_ENDS, Availability.CROSS_ANY_ORDER)
@@ -60,6 +63,8 @@ _DOUBLED: Final = 8
 _KEEP: Final[tuple[int, ...]] = tuple((1 << FIELD_BITS * k) - 1 for k in range(PORTS))
 """``_KEEP[k]``: the fields below port ``k``."""
 _LAST: Final = FIELD_BITS * (PORTS - 1)
+_SLOT_PART: Final = FIELD ^ 15
+"""The slot's bits of a port's field."""
 
 
 class CrossLayout(FivesLayout):
@@ -74,12 +79,12 @@ class CrossLayout(FivesLayout):
             raise ValueError(f"{policy} is not a cross policy")
         self.policy = policy
         """The policy this layout is played under (the cross's order)."""
-        self._ports = 0
+        self._ports: i64 = 0
         """The open ports' fields, in the order they opened (none before the set)."""
-        self.ready = 0
+        self.ready: i64 = 0
         """The ports open to play now, packed as ``_ports`` (all of them once ``_crossed``):
         :meth:`PlayTable.on_ports` lists the plays on them."""
-        self.ready_count = 0
+        self.ready_count: i64 = 0
         """How many ports ``ready`` holds."""
         self._crossed = False
         """Whether the set's four edges are covered."""
@@ -143,7 +148,8 @@ class CrossLayout(FivesLayout):
             want = _SIDES if c & _SIDES != _SIDES else _CROSS ^ _SIDES
         else:
             want = _CROSS
-        aports = n = 0
+        aports: i64 = 0
+        n: i64 = 0
         ports = self._ports
         for _k in range(PORTS):
             slot = (ports & FIELD) >> 4
@@ -185,10 +191,11 @@ class CrossLayout(FivesLayout):
         if policy != self.policy:
             raise ValueError(f"this layout is played under policy {self.policy}, not {policy}")
         slot = anchor << SLOT_BITS | code
+        at = slot << 4  # the port's field without its value bits
         ports = self.ready
         for k in range(self.ready_count):
-            field = ports & FIELD
-            if field >> 4 == slot:
+            if ports & _SLOT_PART == at:
+                field = ports & FIELD
                 if not (PIP_MASK[field & 7] >> tile) & 1:
                     return False
                 # Once crossed the ports open to play are all of them, in the same order.
@@ -204,7 +211,7 @@ class CrossLayout(FivesLayout):
             raise IllegalActionError(f"{TILES[anchor]} has no open {PORT_NAMES[code]} end")
         self._place(k, (self._ports >> FIELD_BITS * k) & FIELD, tile, anchor, touch)
 
-    def _index(self, slot: int) -> int:
+    def _index(self, slot: int) -> i64:
         """Where the open port ``slot`` is among the packed ones (-1: it is not open)."""
         ports = self._ports
         for k in range(PORTS if self._first >= 0 else 0):
@@ -213,12 +220,12 @@ class CrossLayout(FivesLayout):
             ports >>= FIELD_BITS
         return -1
 
-    def _place(self, k: int, field: int, tile: int, anchor: int, touch: int) -> None:
+    def _place(self, k: i64, field: i64, tile: int, anchor: int, touch: int) -> None:
         """Place ``tile`` on the ``k``-th open port, whose field is ``field``; the count changes
         only where the joint is, as in :meth:`FivesLayout.join`."""
-        value = field & 7
+        value = int(field & 7)
         count = self._count
-        slot = field >> 4
+        slot = int(field >> 4)
         if anchor == self._first:  # the set: it stops counting twice at its second joint
             was = self.connected[anchor]
             now = was | 1 << (slot & 7)
@@ -240,7 +247,7 @@ class CrossLayout(FivesLayout):
             self.role[tile] = R_DOUBLE
             far = lo
             count += lo + lo
-            new = (tile << SLOT_BITS | OUT) << 4 | _DOUBLED | lo
+            new: i64 = (tile << SLOT_BITS | OUT) << 4 | _DOUBLED | lo
         else:
             self.role[tile] = R_LINE
             if touch < 0:  # the half matching the port (a listed play's tile matches it)

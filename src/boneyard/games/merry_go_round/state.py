@@ -294,8 +294,8 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
                 "the next hand is not dealt yet" if self.phase == AWAIT_DEAL else "the game is over"
             )
         if isinstance(action, Play):
-            self._play(action)
-        elif isinstance(action, Draw):
+            return self._play(action)  # its event, without reading the list back
+        if isinstance(action, Draw):
             self._draw()
         elif isinstance(action, Pass):
             self._pass()
@@ -379,7 +379,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         self.set_by = seat
         self.phase = PLAYING
 
-    def _play(self, action: Play) -> None:
+    def _play(self, action: Play) -> Placed:
         seat = self.turn
         tile, anchor, code = action.key  # a listed play's ids; else the names, checked
         if tile < 0:
@@ -398,26 +398,25 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         points = count // 5 if count > 0 and count % 5 == 0 else 0
         if points:
             points = self._credit(self.side_of[seat], points, exact=True)
-        self.events.append(
-            Placed(
-                seat,
-                TILES[tile],
-                TILES[anchor] if anchor >= 0 else None,
-                _EDGE_NAMES[code] if anchor >= 0 else None,
-                count,
-                points,
-                self.score_line,
-                "lead" if anchor < 0 else "play",
-            )
+        event = Placed(
+            seat,
+            TILES[tile],
+            TILES[anchor] if anchor >= 0 else None,
+            _EDGE_NAMES[code] if anchor >= 0 else None,
+            count,
+            points,
+            self.score_line,
+            "lead" if anchor < 0 else "play",
         )
+        self.events.append(event)
         if points and self.side_scores[self.side_of[seat]] >= self.target:
             self._end_hand("game_over", seat, 0)
             self._end_game(seat)
-            return
-        if not hand:
+        elif not hand:
             self._domino(seat)
-            return
-        self.turn = (seat + 1) % self.n
+        else:
+            self.turn = (seat + 1) % self.n
+        return event
 
     def _draw(self) -> None:
         seat = self.turn
