@@ -184,13 +184,13 @@ class PlayTable(Generic[P]):
         out: list[P] = []
         rows = self._rows
         for _k in range(n):
-            m = hand & PIP_MASK[ports & 7]
+            m: i64 = hand & PIP_MASK[ports & 7]
             if m:
                 slot = (ports & FIELD) >> 4
                 row = rows[slot]
                 while m:
                     low = m & -m
-                    t = low.bit_length() - 1
+                    t = int(low).bit_length() - 1
                     m ^= low
                     play = row[t]
                     if play is None:

@@ -191,7 +191,7 @@ class CrossLayout(FivesLayout):
         if policy != self.policy:
             raise ValueError(f"this layout is played under policy {self.policy}, not {policy}")
         slot = anchor << SLOT_BITS | code
-        at = slot << 4  # the port's field without its value bits
+        at: i64 = slot << 4  # the port's field without its value bits
         ports = self.ready
         for k in range(self.ready_count):
             if ports & _SLOT_PART == at:
@@ -223,8 +223,8 @@ class CrossLayout(FivesLayout):
     def _place(self, k: i64, field: i64, tile: int, anchor: int, touch: int) -> None:
         """Place ``tile`` on the ``k``-th open port, whose field is ``field``; the count changes
         only where the joint is, as in :meth:`FivesLayout.join`."""
-        value = int(field & 7)
-        count = self._count
+        value = field & 7
+        count: i64 = self._count
         slot = int(field >> 4)
         if anchor == self._first:  # the set: it stops counting twice at its second joint
             was = self.connected[anchor]
@@ -241,20 +241,21 @@ class CrossLayout(FivesLayout):
             count -= value
         self.order.append(tile)
         self.parent[tile] = slot
-        lo = LO[tile]
-        hi = HI[tile]
+        lo: i64 = LO[tile]
+        hi: i64 = HI[tile]
+        here: i64 = (tile << SLOT_BITS | OUT) << 4
         if lo == hi:
             self.role[tile] = R_DOUBLE
             far = lo
             count += lo + lo
-            new: i64 = (tile << SLOT_BITS | OUT) << 4 | _DOUBLED | lo
+            new = here | _DOUBLED | lo
         else:
             self.role[tile] = R_LINE
-            if touch < 0:  # the half matching the port (a listed play's tile matches it)
-                touch = hi if value == hi else lo
-            far = lo if touch == hi else hi
+            # The half against the port: the one matching it, unless ``touch`` names another.
+            half: i64 = value if touch < 0 else touch
+            far = lo if half == hi else hi
             count += far
-            new = (tile << SLOT_BITS | OUT) << 4 | far
+            new = here | far
         self.out_value[tile] = far
         self._count = count
         # The k-th port gives way to the new tile's far end, the last to open.

@@ -102,6 +102,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         "highest_set",
         "alone_only",
         "exact_awards",
+        "domino_rules",
         "next_setter",
         "bend",
         "setter",
@@ -144,6 +145,13 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         self.highest_set = options.set_double_choice == "highest"
         self.alone_only = options.spinner_count == "alone_only"
         self.exact_awards = options.exact_target_scope == "all_scores"
+        self.domino_rules = (
+            options.domino_bonus_rounding == "per_opponent",
+            options.partner_pips == "net",
+            options.next_setter == "hand_winner",
+        )
+        """How a domino scores and who sets next: ``per_opponent``, ``net`` partner pips, the
+        winner sets (the options read once, not at each hand's end)."""
         self.side_scores = [0] * len(self.sides)
         """Each side's score (``scores`` shows every seat its side's total)."""
         self.score_line: tuple[int, ...] = tuple(self.scores)
@@ -520,18 +528,12 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
 
     def _domino(self, seat: int) -> None:
         pips = [pips_of_mask(h) for h in self.hands]
-        opts = self.options
+        per_opponent, net, winner_sets = self.domino_rules
         partner = (seat + 2) % 4 if self.teams else None
-        points = domino_points(
-            seat,
-            pips,
-            partner,
-            per_opponent=opts.domino_bonus_rounding == "per_opponent",
-            net=opts.partner_pips == "net",
-        )
+        points = domino_points(seat, pips, partner, per_opponent=per_opponent, net=net)
         side = self.side_of[seat]
         got = self._credit(side, points, self.exact_awards)
-        self.next_setter = seat if opts.next_setter == "hand_winner" else (self.set_by + 1) % self.n
+        self.next_setter = seat if winner_sets else (self.set_by + 1) % self.n
         self._end_hand("domino", seat, got)
         if got > 0 and self.side_scores[side] >= self.target:
             self._end_game(seat)
