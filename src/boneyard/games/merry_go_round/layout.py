@@ -1,4 +1,4 @@
-"""The Merry-Go-Round layout: the Fives layout with its open ports kept in two ints (RULES §2.2).
+"""The Merry-Go-Round layout: the Fives layout with its open ports packed in one int (RULES §2.2).
 
 A Merry-Go-Round hand has one spinner, the set; every later double is a plain one. So once the
 set is down exactly four ports are open: the set's four edges at first, then the far end of each
