@@ -26,6 +26,7 @@ HOT_MODULES = [
     "src/boneyard/games/highfive/state.py",
     "src/boneyard/games/highfive/actions.py",
     "src/boneyard/games/highfive/settlement.py",
+    "src/boneyard/games/merry_go_round/layout.py",
     "src/boneyard/games/merry_go_round/state.py",
     "src/boneyard/games/merry_go_round/actions.py",
     "src/boneyard/games/merry_go_round/scoring.py",

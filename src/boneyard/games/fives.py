@@ -202,6 +202,11 @@ class FivesLayout:
     def copy(self) -> FivesLayout:
         """An independent copy."""
         new = FivesLayout.__new__(FivesLayout)
+        self._copy_into(new)
+        return new
+
+    def _copy_into(self, new: FivesLayout) -> None:
+        """Fill a blank ``new`` with copies of this layout's fields."""
         new.order = self.order.copy()
         new.role = self.role.copy()
         new._open = self._open.copy()
@@ -219,7 +224,6 @@ class FivesLayout:
         new._avail_policy = self._avail_policy
         # Values cached with a list of its own are never changed in place either.
         new.avail_values = [] if new._avail is None else self.avail_values
-        return new
 
     def reset(self) -> None:
         """Empty the layout for the next hand (cheaper than a new one)."""
@@ -258,6 +262,7 @@ class FivesLayout:
     @property
     def open(self) -> list[Port]:
         """Every open port in the order it opened (a new list)."""
+        self._sync()
         return [(self.slot_value(s), s >> SLOT_BITS, s & 7) for s in self._open]
 
     @property
@@ -275,6 +280,10 @@ class FivesLayout:
                 out.append((s >> SLOT_BITS, s & 7, t))
         return out
 
+    def _sync(self) -> None:
+        """Bring the open-port lists up to date: a subclass may keep them lazily (the
+        Merry-Go-Round layout keeps its four open ports in two ints while it plays)."""
+
     def slot_value(self, slot: int) -> int:
         """The value of the port ``slot`` (open or not)."""
         anchor = slot >> SLOT_BITS
@@ -287,6 +296,7 @@ class FivesLayout:
 
     def open_values(self) -> list[int]:
         """Values of every open port (spinner edges included)."""
+        self._sync()
         return self._vals.copy()
 
     def _recount(self) -> int:
@@ -552,6 +562,7 @@ class FivesLayout:
     def port_value(self, anchor: int, code: int) -> int | None:
         """The value of an open port, or None if it is not open."""
         slot = anchor << SLOT_BITS | code
+        self._sync()
         for s in self._open:
             if s == slot:
                 return self.slot_value(slot)
@@ -583,5 +594,6 @@ class FivesLayout:
 
     def describe_open(self, policy: int | None = None) -> str:
         """Values of the ends a tile may join now, as a player reads them: ``5, 6, 4``."""
+        self._sync()
         slots = self._open if policy is None else self.available_slots(policy)
         return ", ".join(str(self.slot_value(s)) for s in slots)

@@ -43,7 +43,7 @@ def round5_half(twice: int, half_up: bool) -> int:
 
 def domino_points(
     winner: int,
-    pips: Sequence[int],
+    pips: list[int],
     partner: int | None,
     *,
     per_opponent: bool = False,
@@ -62,11 +62,15 @@ def domino_points(
     >>> domino_points(0, [0, 14, 9, 11], 2), domino_points(0, [0, 6, 20, 4], 2)
     (3, -2)
     """
-    opponents = [p for i, p in enumerate(pips) if i != winner and i != partner]
-    own = pips[partner] if partner is not None and net else 0
+    mate = -1 if partner is None else partner
+    own = pips[mate] if mate >= 0 and net else 0
+    total = 0  # a loop over the list: compiled, it needs no generator (once a hand)
+    for i in range(len(pips)):
+        if i != winner and i != mate:
+            total += pips_to_points(pips[i]) if per_opponent else pips[i]
     if per_opponent:
-        return sum(pips_to_points(p) for p in opponents) - pips_to_points(own)
-    total = sum(opponents) - own
+        return total - pips_to_points(own)
+    total -= own
     return pips_to_points(total) if total >= 0 else -pips_to_points(-total)
 
 

@@ -43,12 +43,7 @@ from boneyard.games.fives import (
     pips_of_mask,
 )
 from boneyard.games.fives_events import Drew, FivesEvent, Passed, Placed
-from boneyard.games.fives_play import (
-    can_place,
-    deal_ids,
-    default_port,
-    play_ids,
-)
+from boneyard.games.fives_play import deal_ids, default_port, play_ids
 from boneyard.games.fives_state import FivesState
 from boneyard.games.merry_go_round.actions import (
     DRAW,
@@ -59,6 +54,7 @@ from boneyard.games.merry_go_round.actions import (
     Pass,
     Play,
 )
+from boneyard.games.merry_go_round.layout import CrossLayout
 from boneyard.games.merry_go_round.observation import (
     MerryGoRoundObservation,
     count_with,
@@ -82,6 +78,10 @@ SETTING: Final = PLAYING + 1
 """Phase: the setter must set a double (the set is the hand's first tile)."""
 
 _CROSS_FULL: Final = 0b1111 << SIDE_A
+_EDGE_NAMES: Final[tuple[str | None, ...]] = tuple(
+    name if code >= SIDE_A else None for code, name in enumerate(PORT_NAMES)
+)
+"""A play's ``port`` by port code: only the set's edges are named."""
 _SIDES: Final = (1 << SIDE_A) | (1 << SIDE_B)
 
 
@@ -102,6 +102,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         "highest_set",
         "alone_only",
         "exact_awards",
+        "domino_rules",
         "next_setter",
         "bend",
         "setter",
@@ -123,6 +124,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             options = MerryGoRoundOptions.build(options, players)
         self.options = options
         self.policy = layout_policy(options)
+        self.layout = CrossLayout(self.policy)
         self.teams = players == 4 and options.partnerships
         self.side_of: tuple[int, ...] = (0, 1, 0, 1) if self.teams else tuple(range(players))
         self.sides: tuple[tuple[int, ...], ...] = (
@@ -143,6 +145,13 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         self.highest_set = options.set_double_choice == "highest"
         self.alone_only = options.spinner_count == "alone_only"
         self.exact_awards = options.exact_target_scope == "all_scores"
+        self.domino_rules = (
+            options.domino_bonus_rounding == "per_opponent",
+            options.partner_pips == "net",
+            options.next_setter == "hand_winner",
+        )
+        """How a domino scores and who sets next: ``per_opponent``, ``net`` partner pips, the
+        winner sets (the options read once, not at each hand's end)."""
         self.side_scores = [0] * len(self.sides)
         """Each side's score (``scores`` shows every seat its side's total)."""
         self.score_line: tuple[int, ...] = tuple(self.scores)
@@ -242,11 +251,12 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         return ids_of(doubles)
 
     def _placements(self, seat: int) -> list[Play]:
-        return PLAYS.placements(self.layout, self.policy, self.hands[seat])
+        lay = cast(CrossLayout, self.layout)
+        return PLAYS.on_ports(lay.ready, lay.ready_count, self.hands[seat])
 
     def can_place(self, seat: int) -> bool:
         """Whether ``seat`` holds a legal placement now (after the set)."""
-        return can_place(self.layout, self.policy, self.hands[seat])
+        return cast(CrossLayout, self.layout).can_place(self.hands[seat])
 
     def legal_actions(self) -> list[MerryGoRoundAction]:
         """Every action the seat to move may take (RULES §2.3, §2.4, §5).
@@ -258,7 +268,8 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         phase = self.phase
         seat = self.turn
         if phase == PLAYING:
-            plays = PLAYS.placements(self.layout, self.policy, self.hands[seat])  # a fresh list
+            lay = cast(CrossLayout, self.layout)
+            plays = PLAYS.on_ports(lay.ready, lay.ready_count, self.hands[seat])  # a fresh list
             moves = cast(list[MerryGoRoundAction], plays)
             if moves:
                 if not self.forced and self.bpos < self.bend:
@@ -291,8 +302,8 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
                 "the next hand is not dealt yet" if self.phase == AWAIT_DEAL else "the game is over"
             )
         if isinstance(action, Play):
-            self._play(action)
-        elif isinstance(action, Draw):
+            return self._play(action)  # its event, without reading the list back
+        if isinstance(action, Draw):
             self._draw()
         elif isinstance(action, Pass):
             self._pass()
@@ -376,7 +387,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         self.set_by = seat
         self.phase = PLAYING
 
-    def _play(self, action: Play) -> None:
+    def _play(self, action: Play) -> Placed:
         seat = self.turn
         tile, anchor, code = action.key  # a listed play's ids; else the names, checked
         if tile < 0:
@@ -389,32 +400,31 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             self._set(seat, tile, anchor)
         elif anchor < 0 or not lay.join_listed(self.policy, tile, anchor, code):
             self._refuse_play(tile, anchor, code)
-        self.hands[seat] = hand & ~(1 << tile)
+        hand &= ~(1 << tile)
+        self.hands[seat] = hand
         count = self.count if self.alone_only else lay.count
-        side = self.side_of[seat]
         points = count // 5 if count > 0 and count % 5 == 0 else 0
         if points:
-            points = self._credit(side, points, exact=True)
-        self.events.append(
-            Placed(
-                seat,
-                TILES[tile],
-                TILES[anchor] if anchor >= 0 else None,
-                PORT_NAMES[code] if anchor >= 0 and code >= SIDE_A else None,
-                count,
-                points,
-                self.score_line,
-                "lead" if anchor < 0 else "play",
-            )
+            points = self._credit(self.side_of[seat], points, exact=True)
+        event = Placed(
+            seat,
+            TILES[tile],
+            TILES[anchor] if anchor >= 0 else None,
+            _EDGE_NAMES[code] if anchor >= 0 else None,
+            count,
+            points,
+            self.score_line,
+            "lead" if anchor < 0 else "play",
         )
-        if points and self.side_scores[side] >= self.target:
+        self.events.append(event)
+        if points and self.side_scores[self.side_of[seat]] >= self.target:
             self._end_hand("game_over", seat, 0)
             self._end_game(seat)
-            return
-        if not self.hands[seat]:
+        elif not hand:
             self._domino(seat)
-            return
-        self.turn = (seat + 1) % self.n
+        else:
+            self.turn = (seat + 1) % self.n
+        return event
 
     def _draw(self) -> None:
         seat = self.turn
@@ -470,8 +480,9 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             )
         self.events.append(Passed(seat, self.score_line))
         self.turn = (seat + 1) % self.n
-        for i in range(self.n):
-            if self.can_place(i):
+        lay = cast(CrossLayout, self.layout)
+        for hand in self.hands:
+            if lay.can_place(hand):
                 return
         self._block()
 
@@ -517,18 +528,12 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
 
     def _domino(self, seat: int) -> None:
         pips = [pips_of_mask(h) for h in self.hands]
-        opts = self.options
+        per_opponent, net, winner_sets = self.domino_rules
         partner = (seat + 2) % 4 if self.teams else None
-        points = domino_points(
-            seat,
-            pips,
-            partner,
-            per_opponent=opts.domino_bonus_rounding == "per_opponent",
-            net=opts.partner_pips == "net",
-        )
+        points = domino_points(seat, pips, partner, per_opponent=per_opponent, net=net)
         side = self.side_of[seat]
         got = self._credit(side, points, self.exact_awards)
-        self.next_setter = seat if opts.next_setter == "hand_winner" else (self.set_by + 1) % self.n
+        self.next_setter = seat if winner_sets else (self.set_by + 1) % self.n
         self._end_hand("domino", seat, got)
         if got > 0 and self.side_scores[side] >= self.target:
             self._end_game(seat)
