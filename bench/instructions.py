@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from boneyard.games import registry
 
@@ -46,15 +47,22 @@ def play(game: str, players: int, hands: int, seed: int) -> int:
             if state.awaiting_deal:
                 state.deal_random(rng)
                 continue
-            legal_actions, apply = state.legal_actions, state.apply
-            while True:
-                legal = legal_actions()
-                apply(legal[randrange(len(legal))])
-                actions += 1
-                if state.current_seat is None:
-                    break
+            actions += play_hand(state, randrange)
             done += 1
     return actions
+
+
+def play_hand(state: Any, randrange: Callable[[int], int]) -> int:
+    """One hand of random play from a dealt ``state``; the actions applied. The loop of
+    bench/engine.py, shared by the real engines and the floor's stand-in."""
+    legal_actions, apply = state.legal_actions, state.apply
+    actions = 0
+    while True:
+        legal = legal_actions()
+        apply(legal[randrange(len(legal))])
+        actions += 1
+        if state.current_seat is None:
+            return actions
 
 
 def listing_lengths(game: str, players: int, hands: int, seed: int) -> list[list[int]]:
@@ -105,15 +113,9 @@ def play_floor(hands_file: str, hands: int, seed: int) -> int:
     state.legal_actions = iter(listings).__next__
     randrange = random.Random(seed).randrange
     actions = 0
-    for _ in range(hands):  # the loop of play(), less the deals
+    for _ in range(hands):  # play(), less the deals
         state.current_seat = 0
-        legal_actions, apply = state.legal_actions, state.apply
-        while True:
-            legal = legal_actions()
-            apply(legal[randrange(len(legal))])
-            actions += 1
-            if state.current_seat is None:
-                break
+        actions += play_hand(state, randrange)
     return actions
 
 
