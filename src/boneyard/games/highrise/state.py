@@ -120,7 +120,7 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         "drawn_id",
         "passes",
         "legal",
-        "raw",
+        "listed_tiles",
         "remaining",
     )
     COPY_COPIED: ClassVar[tuple[str, ...]] = (*GameBase.COPY_COPIED, "done", "hands", "tower")
@@ -160,9 +160,9 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         """The tile the seat to act drew and must place (-1: none)."""
         self.passes = 0
         self.legal: tuple[HighriseAction, ...] | None = None
-        self.raw: list[Placement] = []
-        """The raw placements behind ``legal`` (``legal[k]`` is ``raw[k]``), when it lists
-        placements."""
+        self.listed_tiles: list[int] = []
+        """The tile of each placement ``legal`` lists (``legal[k]`` places ``listed_tiles[k]``),
+        when it lists placements."""
         self.remaining = 0
         """The tiles in the hands and the pile, as a mask of tile ids (``early_block``)."""
 
@@ -354,27 +354,21 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
 
     # ---- moves ---------------------------------------------------------------------------
 
-    def _fitting(self, tids: tuple[int, ...]) -> list[tuple[int, int, int]]:
-        """``(id, face, face)`` of those of the tiles that have a legal placement now."""
-        faces = self.faces
-        fit = self.tower.fitting(self.table)
-        out = []
-        for t in tids:
-            if fit >> t & 1:
-                f = faces[t]
-                out.append((t, f[0], f[1]))
-        return out
-
     def _movers(self) -> tuple[int, ...]:
         """The tiles the seat to act may place: the one it drew, else its hand."""
         return (self.drawn_id,) if self.drawn_id >= 0 else self.hands[self.turn]
 
     def raw_placements(self) -> list[Placement]:
         """The current seat's legal placements as raw tuples (fast path for search)."""
+        out: list[Placement] = []
         if self.phase != PLAYING:
-            return []
-        tiles = self._fitting(self._movers())
-        return self.tower.placements(tiles) if tiles else []
+            return out
+        faces = self.faces
+        tower = self.tower
+        for t in self._movers():
+            f = faces[t]
+            tower.add_placements(out, t, f[0], f[1])
+        return out
 
     def legal_actions(self) -> tuple[HighriseAction, ...]:
         """The current seat's legal actions: placements (of the drawn tile right after a draw),
@@ -383,17 +377,10 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
             return self.legal
         if self.phase != PLAYING:
             return ()
-        raw = self.raw_placements()
+        places = self._places()
         legal: tuple[HighriseAction, ...]
-        if raw:
-            cells = self.geometry.cells
-            legal = tuple(
-                [
-                    Place((fa, fb), (cells[i], cells[j]), None if sp < 0 else cells[sp], lvl, pts)
-                    for (_, i, j, fa, fb, sp, lvl, pts) in raw
-                ]
-            )
-            self.raw = raw
+        if places:
+            legal = tuple(places)
         elif self.pos < len(self.pile_ids):
             legal = (HIDDEN_DRAW,)
         else:
@@ -401,11 +388,45 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         self.legal = legal
         return legal
 
+    def _places(self) -> list[HighriseAction]:
+        """The legal placements, in :meth:`raw_placements` order, made straight from the
+        tower's masks (no raw tuple in between); notes the tile of each in ``listed_tiles``."""
+        faces = self.faces
+        tower = self.tower
+        places: list[HighriseAction] = []
+        tiles: list[int] = []
+        for t in self._movers():
+            x, y = faces[t]
+            xy, yx = tower.fit_masks(x, y)
+            m = xy | yx
+            while m:
+                low = m & -m
+                k = low.bit_length() - 1
+                m ^= low
+                if xy & low:
+                    places.append(self._place(k, x, y))
+                    tiles.append(t)
+                if yx & low:
+                    places.append(self._place(k, y, x))
+                    tiles.append(t)
+        self.listed_tiles = tiles
+        return places
+
+    def _place(self, k: int, fa: int, fb: int) -> Place:
+        """The placement of face ``fa`` on pair ``k``'s first cell and ``fb`` on its second."""
+        i, j, sp, level, points = self.tower.spot(k, fa, fb)
+        cells = self.geometry.cells
+        return Place((fa, fb), (cells[i], cells[j]), None if sp < 0 else cells[sp], level, points)
+
     def _can_place(self) -> bool:
         if self.legal is not None:
             return isinstance(self.legal[0], Place)
-        fit = self.tower.fitting(self.table)
-        return any(fit >> t & 1 for t in self._movers())
+        faces = self.faces
+        for t in self._movers():
+            f = faces[t]
+            if self.tower.fits(f[0], f[1]):
+                return True
+        return False
 
     def _playable_example(self) -> str:
         raw = self.raw_placements()
@@ -468,21 +489,24 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
             i, j, fa, fb = j, i, fb, fa
         return tid, i, j, fa, fb, sp
 
-    def _listed(self, action: Place) -> Placement | None:
-        """The raw placement behind ``action`` when it is one of the listed legal actions."""
+    def _listed(self, action: Place) -> int:
+        """The index of ``action`` among the listed legal actions; -1 when it is not one."""
         legal = self.legal
         if legal is not None:
             for k in range(len(legal)):
                 if legal[k] is action:
-                    return self.raw[k]
-        return None
+                    return k
+        return -1
 
     def _apply_place(self, action: Place) -> None:
         seat = self.turn
-        raw = self._listed(action)
+        listed = self._listed(action)
         place = action
-        if raw is not None:  # a listed legal action: checked when it was listed
-            tid, i, j, fa, fb, _sp, _lvl, _pts = raw
+        if listed >= 0:  # a listed legal action: checked when it was listed
+            tid = self.listed_tiles[listed]
+            (fa, fb), (ca, cb) = action.faces, action.cells
+            cols = self.geometry.cols
+            i, j = ca[0] * cols + ca[1], cb[0] * cols + cb[1]
             level, points, used = self.tower.place(tid, i, j, fa, fb)
         else:
             tid, i, j, fa, fb, sp = self._where(action)
@@ -525,7 +549,8 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         self.hands[seat] = (*self.hands[seat], tid)
         self.legal = None
         self.events.append(Drew(seat, self.tileset.tiles[tid], tuple(self.scores)))
-        if self.tower.fitting(self.table) >> tid & 1:
+        f = self.faces[tid]
+        if self.tower.fits(f[0], f[1]):
             self.drawn_id = tid
             return
         self.turn = (seat + 1) % self.n
@@ -558,8 +583,8 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
 
     def _check_early_block(self) -> None:
         """``early_block``: end the hand as soon as no tile left in a hand or the pile fits
-        anywhere (the tower's fitting tiles are kept up to date, so this is one ``&``)."""
-        if not self.tower.fitting(self.table) & self.remaining:
+        anywhere (the tower stops at the first pair that takes one)."""
+        if not self.tower.fits_any(self.table, self.remaining):
             self._end_block()
 
     # ---- end of hand and game ------------------------------------------------------------

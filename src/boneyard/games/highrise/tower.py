@@ -2,7 +2,8 @@
 
 Cells are small ints ``row * cols + col``; a tower keeps, per cell, only what the rules read: the
 level of the top entry, the domino of the top half, its face, the value a wild placed on it would
-count, and whether the top half rests on a spacer. Faces are ints ``0..15`` or :data:`WILD`.
+count, and whether the top half rests on a spacer; and, for move generation, sets of adjacent
+pairs as bit masks (:class:`Tower`). Faces are ints ``0..15`` or :data:`WILD`.
 
 >>> geo = GEOMETRIES["4x4_two_rows"]
 >>> basement = [(0, 5, 0), (1, 2, 0)] + [(k, 1, 1) for k in range(2, 8)]
@@ -43,7 +44,10 @@ def face_text(face: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Geometry:
-    """A base shape: its grid, where basement slot ``k`` lies, and every pair of adjacent cells."""
+    """A base shape: its grid, where basement slot ``k`` lies, and every pair of adjacent cells.
+
+    Pair ``k`` is ``pairs[k]``; the tower keeps sets of pairs as masks with bit ``k`` for pair
+    ``k``, so the per-cell masks and indices below are made once per shape."""
 
     name: str
     rows: int
@@ -55,21 +59,42 @@ class Geometry:
     """``cells[i]`` is the ``(row, col)`` of cell ``i``."""
     pairs: tuple[tuple[int, int], ...] = field(init=False)
     """Every pair of orthogonally adjacent cells ``(i, j)`` with ``i < j``, in order."""
-    flat_pairs: tuple[int, ...] = field(init=False)
-    """:attr:`pairs` flat, ``i, j`` after ``i, j`` (read at every move, without unpacking)."""
+    first: tuple[int, ...] = field(init=False)
+    """``first[k]``: the lower cell ``i`` of pair ``k``."""
+    second: tuple[int, ...] = field(init=False)
+    """``second[k]``: the higher cell ``j`` of pair ``k``."""
+    first_of: tuple[int, ...] = field(init=False)
+    """``first_of[c]``: the mask of the pairs whose first cell is ``c``."""
+    second_of: tuple[int, ...] = field(init=False)
+    """``second_of[c]``: the mask of the pairs whose second cell is ``c``."""
+    touching: tuple[tuple[int, ...], ...] = field(init=False)
+    """``touching[c]``: the pairs that include cell ``c``, by index."""
 
     def __post_init__(self) -> None:
         size = self.rows * self.cols
         object.__setattr__(self, "cells", tuple(divmod(i, self.cols) for i in range(size)))
-        pairs = []
+        found = []
         for i in range(size):
             r, c = divmod(i, self.cols)
             if c + 1 < self.cols:
-                pairs.append((i, i + 1))
+                found.append((i, i + 1))
             if r + 1 < self.rows:
-                pairs.append((i, i + self.cols))
-        object.__setattr__(self, "pairs", tuple(sorted(pairs)))
-        object.__setattr__(self, "flat_pairs", tuple(c for pair in self.pairs for c in pair))
+                found.append((i, i + self.cols))
+        pairs = tuple(sorted(found))
+        object.__setattr__(self, "pairs", pairs)
+        object.__setattr__(self, "first", tuple(i for i, _j in pairs))
+        object.__setattr__(self, "second", tuple(j for _i, j in pairs))
+        firsts = [0] * size
+        seconds = [0] * size
+        for k, (i, j) in enumerate(pairs):
+            firsts[i] |= 1 << k
+            seconds[j] |= 1 << k
+        object.__setattr__(self, "first_of", tuple(firsts))
+        object.__setattr__(self, "second_of", tuple(seconds))
+        touching = tuple(
+            tuple(k for k, (i, j) in enumerate(pairs) if c in (i, j)) for c in range(size)
+        )
+        object.__setattr__(self, "touching", touching)
 
     @property
     def size(self) -> int:
@@ -102,13 +127,25 @@ GEOMETRIES: dict[str, Geometry] = {
 
 
 class Tower:
-    """The tops of the stacks of one hand and the spacer supply. Mutable; :meth:`copy` is cheap."""
+    """The tops of the stacks of one hand and the spacer supply. Mutable; :meth:`copy` is cheap.
+
+    Besides the per-cell lists, it keeps what move generation reads as masks of pairs (bit ``k``:
+    pair ``k`` of the geometry): the pairs of two different dominoes at one level (``_flat``) or
+    one level apart (``_step``), and per face the pairs whose first (second) cell shows that face
+    on top (``_on_first``, ``_on_second``). A placement changes only its two cells and the pairs
+    touching them, so the masks are updated rather than rebuilt (a few list items, where a list
+    of every viable pair cost a boxed int per pair), and the pairs a tile fits are then a few
+    ANDs of them: generating moves visits no pair the tile cannot cover.
+    """
 
     __slots__ = (
-        "_fit",
-        "_pairs",
-        "_viable_cache",
-        "acc",
+        "_covered",
+        "_covered_first",
+        "_covered_second",
+        "_flat",
+        "_on_first",
+        "_on_second",
+        "_step",
         "cells",
         "dom",
         "face",
@@ -125,7 +162,6 @@ class Tower:
         n = geometry.size
         self.geometry = geometry
         self.cells = geometry.cells
-        self._pairs = geometry.flat_pairs
         self.level = [0] * n
         self.dom = [-1] * n
         self.face = [0] * n
@@ -136,11 +172,30 @@ class Tower:
         """Spacers in each cell's stack."""
         self.spacers_left = spacers_left
         self.literal = wild_on_wild_literal
-        self.acc = [0] * n
-        """Bit mask of the faces that may cover each cell's top half."""
-        self._viable_cache: list[int] | None = None
-        self._fit = -1
-        """The cached :meth:`fitting` mask (-1: not computed since the tower changed)."""
+        self._covered = 0
+        """The cells that have a top half (a mask of cells: all of them once the basement is
+        in; a new tower has none, and nothing fits on it)."""
+        self._covered_first = 0
+        """The pairs whose first cell has a top half."""
+        self._covered_second = 0
+        """The pairs whose second cell has a top half."""
+        self._flat = 0
+        """The pairs of two different dominoes at one level."""
+        self._step = 0
+        """The pairs of two different dominoes one level apart (playable with a spacer)."""
+        self._on_first = [0] * FACES
+        """``_on_first[f]``: the pairs whose first cell shows face ``f`` on top."""
+        self._on_second = [0] * FACES
+        """``_on_second[f]``: the pairs whose second cell shows face ``f`` on top."""
+
+    @property
+    def acc(self) -> list[int]:
+        """Bit mask of the faces that may cover each cell's top half (none without one)."""
+        return [self._accepts(c) for c in range(len(self.face))]
+
+    def _accepts(self, c: int) -> int:
+        """Bit mask of the faces that may cover cell ``c``'s top half (none without one)."""
+        return _accept(self.face[c]) if self._covered >> c & 1 else 0
 
     @classmethod
     def from_basement(
@@ -161,6 +216,7 @@ class Tower:
             # A wild half of the basement counts as a wild on a wild whatever the option.
             t._cover(upper, dom, fu, WILD_ON_WILD, 0, -1)
             t._cover(lower, dom, fl, WILD_ON_WILD, 0, -1)
+        t._refresh(tuple(range(len(geometry.pairs))))
         return t
 
     def set_top(
@@ -175,12 +231,10 @@ class Tower:
         """Force the top of a cell (basement set-up, and test positions built directly)."""
         self.level[cell] = level
         self.dom[cell] = dom
-        self.face[cell] = face
+        self._show(cell, face)
         self.wv[cell] = (WILD_ON_WILD if face == WILD else face) if wv is None else wv
         self.on_spacer[cell] = spacer
-        self.acc[cell] = _accept(face)
-        self._viable_cache = None
-        self._fit = -1
+        self._refresh(self.geometry.touching[cell])
 
     def copy(self) -> Tower:
         """An independent copy."""
@@ -191,104 +245,109 @@ class Tower:
         t.wv = self.wv[:]
         t.on_spacer = self.on_spacer[:]
         t.spacers = self.spacers[:]
-        t.acc = self.acc[:]
-        t._viable_cache = self._viable_cache
-        t._fit = self._fit
+        t._covered = self._covered
+        t._covered_first = self._covered_first
+        t._covered_second = self._covered_second
+        t._flat = self._flat
+        t._step = self._step
+        t._on_first = self._on_first[:]
+        t._on_second = self._on_second[:]
         return t
 
-    def _viable(self) -> list[int]:
-        """Pairs that some domino could cover, flat: ``i, j, spacer cell or -1, level`` for each
-        (a flat list of small ints costs no allocation per pair). Cached until the tower
-        changes (the list is never mutated)."""
-        cached = self._viable_cache
-        if cached is not None:
-            return cached
-        level, dom = self.level, self.dom
-        spare = self.spacers_left > 0
-        out: list[int] = []
-        pairs = self._pairs
-        for k in range(0, len(pairs), 2):
-            i = pairs[k]
-            j = pairs[k + 1]
-            if dom[i] == dom[j]:
-                continue
-            li = level[i]
-            lj = level[j]
-            if li == lj:
-                sp = -1
-            elif spare and li == lj + 1:
-                sp = j
-            elif spare and lj == li + 1:
-                sp = i
-                li = lj
-            else:
-                continue
-            out.append(i)
-            out.append(j)
-            out.append(sp)
-            out.append(li + 1)
-        self._viable_cache = out
-        return out
+    def _viable(self) -> int:
+        """The pairs some domino could cover now: level ones, and one level apart while a
+        spacer is left."""
+        return self._flat | self._step if self.spacers_left > 0 else self._flat
 
     def placements(self, tiles: Iterable[tuple[int, int, int]]) -> list[Placement]:
         """Every legal placement of the tiles ``(id, face, face)``, each physical placement once
         (cells in increasing order, then either orientation)."""
-        viable = self._viable()
-        acc, wv = self.acc, self.wv
         out: list[Placement] = []
         for tid, x, y in tiles:
-            for k in range(0, len(viable), 4):
-                i = viable[k]
-                j = viable[k + 1]
-                ai = acc[i]
-                aj = acc[j]
-                if ai >> x & 1 and aj >> y & 1:
-                    new = viable[k + 3]
-                    va = wv[i] if x == WILD else x
-                    vb = wv[j] if y == WILD else y
-                    out.append((tid, i, j, x, y, viable[k + 2], new, new * (va + vb)))
-                if x != y and ai >> y & 1 and aj >> x & 1:
-                    new = viable[k + 3]
-                    va = wv[i] if y == WILD else y
-                    vb = wv[j] if x == WILD else x
-                    out.append((tid, i, j, y, x, viable[k + 2], new, new * (va + vb)))
+            self.add_placements(out, tid, x, y)
         return out
+
+    def add_placements(self, out: list[Placement], tid: int, x: int, y: int) -> None:
+        """Append the legal placements of tile ``tid`` (faces ``x`` and ``y``) to ``out``, pair
+        by pair in order, ``x`` on the first cell before ``y`` on it."""
+        xy, yx = self.fit_masks(x, y)
+        m = xy | yx
+        while m:
+            low = m & -m
+            k = low.bit_length() - 1
+            m ^= low
+            if xy & low:
+                i, j, sp, new, points = self.spot(k, x, y)
+                out.append((tid, i, j, x, y, sp, new, points))
+            if yx & low:
+                i, j, sp, new, points = self.spot(k, y, x)
+                out.append((tid, i, j, y, x, sp, new, points))
+
+    def fit_masks(self, x: int, y: int) -> tuple[int, int]:
+        """The pairs where the tile with faces ``x`` and ``y`` may go with ``x`` on the first
+        cell, and those where it may go with ``y`` on the first cell (none for a double: its
+        two ways round are one placement)."""
+        viable = self._viable()
+        x_first, x_second = self._takes(x)
+        y_first, y_second = self._takes(y)
+        return viable & x_first & y_second, viable & y_first & x_second if x != y else 0
+
+    def spot(self, k: int, fa: int, fb: int) -> tuple[int, int, int, int, int]:
+        """Face ``fa`` on pair ``k``'s first cell and ``fb`` on its second, known to fit: the
+        cells, the spacer cell (-1: none), the new level and the points."""
+        geo = self.geometry
+        i = geo.first[k]
+        j = geo.second[k]
+        level = self.level
+        li = level[i]
+        lj = level[j]
+        sp = -1 if li == lj else (i if li < lj else j)
+        new = (li if li > lj else lj) + 1
+        wv = self.wv
+        va = wv[i] if fa == WILD else fa
+        vb = wv[j] if fb == WILD else fb
+        return i, j, sp, new, new * (va + vb)
 
     def any_fits(self, tiles: Iterable[tuple[int, int, int]]) -> bool:
         """Whether any of the tiles has a legal placement."""
-        viable = self._viable()
-        acc = self.acc
-        for _, x, y in tiles:
-            for k in range(0, len(viable), 4):
-                ai = acc[viable[k]]
-                aj = acc[viable[k + 1]]
-                if (ai >> x & 1 and aj >> y & 1) or (ai >> y & 1 and aj >> x & 1):
-                    return True
-        return False
+        return any(self.fits(x, y) for _, x, y in tiles)
 
     def fits(self, x: int, y: int) -> bool:
         """Whether the tile with faces ``x`` and ``y`` has a legal placement."""
-        return self.any_fits(((0, x, y),))
+        xy, yx = self.fit_masks(x, y)
+        return (xy | yx) != 0
 
-    def fitting(self, table: list[int]) -> int:
-        """The tiles that have a legal placement now, as a mask of tile ids, from the
-        :func:`fit_table` of their tile set (cached until the tower changes: the dead-tower
-        test of ``early_block`` runs after every move)."""
-        m = self._fit
-        if m < 0:
-            m = 0
-            face = self.face
-            viable = self._viable()
-            for k in range(0, len(viable), 4):
-                m |= table[face[viable[k]] * FACES + face[viable[k + 1]]]
-            self._fit = m
-        return m
+    def _takes(self, f: int) -> tuple[int, int]:
+        """The pairs whose first cell, and those whose second cell, face ``f`` may cover: a top
+        showing ``f`` or a wild, or any top for a wild."""
+        if f == WILD:
+            return self._covered_first, self._covered_second
+        return (
+            self._on_first[f] | self._on_first[WILD],
+            self._on_second[f] | self._on_second[WILD],
+        )
+
+    def fits_any(self, table: list[int], tiles: int) -> bool:
+        """Whether any of ``tiles`` (a mask of tile ids) has a legal placement, from the
+        :func:`fit_table` of their tile set (the dead-tower test of ``early_block``, after
+        every move: it stops at the first pair that takes one of them)."""
+        m = self._viable()
+        face = self.face
+        geo = self.geometry
+        first, second = geo.first, geo.second
+        while m:
+            low = m & -m
+            k = low.bit_length() - 1
+            m ^= low
+            if table[face[first[k]] * FACES + face[second[k]]] & tiles:
+                return True
+        return False
 
     def explain(self, i: int, j: int, fa: int, fb: int, spacer: int) -> str | None:
         """Why face ``fa`` on cell ``i`` and ``fb`` on cell ``j`` (``spacer`` a cell or -1) is not
         a legal placement, in a player's words; ``None`` when it is legal."""
         li, lj = self.level[i], self.level[j]
-        acc = self.acc
+        acc_i, acc_j = self._accepts(i), self._accepts(j)
         if (
             self.geometry.adjacent(i, j)
             and self.dom[i] != self.dom[j]
@@ -297,8 +356,8 @@ class Tower:
                 if li == lj
                 else self.spacers_left > 0 and abs(li - lj) == 1 and spacer == (i if li < lj else j)
             )
-            and acc[i] >> fa & 1
-            and acc[j] >> fb & 1
+            and acc_i >> fa & 1
+            and acc_j >> fb & 1
         ):
             return None
         cells = self.cells
@@ -325,8 +384,8 @@ class Tower:
                 return f"the spacer must go on the lower cell {low}"
         elif spacer >= 0:
             return f"{ci} and {cj} are both at level {li}: no spacer may be used"
-        for f, c, where in ((fa, i, ci), (fb, j, cj)):
-            if not acc[c] >> f & 1:
+        for f, acc, c, where in ((fa, acc_i, i, ci), (fb, acc_j, j, cj)):
+            if not acc >> f & 1:
                 return f"{face_text(f)} cannot cover the {face_text(self.face[c])} at {where}"
         raise AssertionError("unreachable: every rule passed")  # pragma: no cover
 
@@ -345,18 +404,61 @@ class Tower:
         vb = wv[j] if fb == WILD else fb
         self._cover(i, tid, fa, va, new, sp)
         self._cover(j, tid, fb, vb, new, sp)
-        self._viable_cache = None
-        self._fit = -1
+        touching = self.geometry.touching
+        self._refresh(touching[i])
+        self._refresh(touching[j])
         return new, new * (va + vb), sp
 
     def _cover(self, c: int, tid: int, f: int, v: int, new: int, sp: int) -> None:
-        """Put face ``f`` (counting ``v``) of domino ``tid`` on cell ``c``, now at level ``new``."""
+        """Put face ``f`` (counting ``v``) of domino ``tid`` on cell ``c``, now at level ``new``
+        (the pairs' masks are the caller's to :meth:`_refresh`)."""
         self.level[c] = new
         self.dom[c] = tid
-        self.face[c] = f
+        self._show(c, f)
         self.wv[c] = f if f != WILD else (WILD_ON_WILD if self.literal else v)
         self.on_spacer[c] = c == sp
-        self.acc[c] = _accept(f)
+
+    def _show(self, c: int, f: int) -> None:
+        """Cell ``c`` now shows face ``f`` on top: move its pairs' bits in the per-face masks."""
+        old = self.face[c]
+        self.face[c] = f
+        geo = self.geometry
+        as_first = geo.first_of[c]
+        as_second = geo.second_of[c]
+        on_first, on_second = self._on_first, self._on_second
+        if self._covered >> c & 1:
+            if old == f:
+                return
+            on_first[old] = on_first[old] ^ as_first
+            on_second[old] = on_second[old] ^ as_second
+        else:
+            self._covered |= 1 << c
+            self._covered_first |= as_first
+            self._covered_second |= as_second
+        on_first[f] = on_first[f] | as_first
+        on_second[f] = on_second[f] | as_second
+
+    def _refresh(self, pairs: tuple[int, ...]) -> None:
+        """Recompute whether each of ``pairs`` joins two different dominoes at one level or one
+        level apart."""
+        geo = self.geometry
+        first, second = geo.first, geo.second
+        level, dom = self.level, self.dom
+        flat, step = self._flat, self._step
+        for k in pairs:
+            i = first[k]
+            j = second[k]
+            bit = 1 << k
+            flat &= ~bit
+            step &= ~bit
+            if dom[i] != dom[j]:
+                d = level[i] - level[j]
+                if d == 0:
+                    flat |= bit
+                elif d == 1 or d == -1:
+                    step |= bit
+        self._flat = flat
+        self._step = step
 
     def score(self, i: int, j: int, fa: int, fb: int) -> tuple[int, int]:
         """``(level, points)`` of a placement (legal or not) on the current tower."""
