@@ -28,6 +28,9 @@ Placement = tuple[int, int, int, int, int, int, int, int]
 WILD_ON_WILD: Final = 7
 """What a wild covering a wild counts under the literal rule (S4)."""
 
+SECOND: Final = 32
+"""Where a two-sided pair mask keeps the pairs' second cells: pair ``k``'s first cell is bit
+``k``, its second cell bit ``SECOND + k`` (a base has at most 32 pairs)."""
 FACES: Final = WILD + 1
 """Face values ``0..WILD``: a pair of top faces ``(a, b)`` is ``a * FACES + b`` in a fit table."""
 _ALL_FACES: Final = (1 << FACES) - 1
@@ -47,7 +50,8 @@ class Geometry:
     """A base shape: its grid, where basement slot ``k`` lies, and every pair of adjacent cells.
 
     Pair ``k`` is ``pairs[k]``; the tower keeps sets of pairs as masks with bit ``k`` for pair
-    ``k``, so the per-cell masks and indices below are made once per shape."""
+    ``k`` (at most :data:`SECOND` pairs), so the per-cell masks and links below are made once
+    per shape."""
 
     name: str
     rows: int
@@ -57,22 +61,25 @@ class Geometry:
 
     cells: tuple[Cell, ...] = field(init=False)
     """``cells[i]`` is the ``(row, col)`` of cell ``i``."""
+    spacer_cells: tuple[Cell | None, ...] = field(init=False)
+    """:attr:`cells` again, typed as a placement's optional spacer: the compiled build hands
+    these tuples to a placement as they are, where it rebuilds one taken from :attr:`cells`."""
     pairs: tuple[tuple[int, int], ...] = field(init=False)
     """Every pair of orthogonally adjacent cells ``(i, j)`` with ``i < j``, in order."""
     first: tuple[int, ...] = field(init=False)
     """``first[k]``: the lower cell ``i`` of pair ``k``."""
     second: tuple[int, ...] = field(init=False)
     """``second[k]``: the higher cell ``j`` of pair ``k``."""
-    first_of: tuple[int, ...] = field(init=False)
-    """``first_of[c]``: the mask of the pairs whose first cell is ``c``."""
-    second_of: tuple[int, ...] = field(init=False)
-    """``second_of[c]``: the mask of the pairs whose second cell is ``c``."""
-    touching: tuple[tuple[int, ...], ...] = field(init=False)
-    """``touching[c]``: the pairs that include cell ``c``, by index."""
+    sides: tuple[int, ...] = field(init=False)
+    """``sides[c]``: the pairs whose first cell is ``c``, and from bit :data:`SECOND` those
+    whose second cell is ``c``."""
+    links: tuple[tuple[int, ...], ...] = field(init=False)
+    """``links[c]``: each pair ``k`` that includes cell ``c``, as ``k << 8 | other cell``."""
 
     def __post_init__(self) -> None:
         size = self.rows * self.cols
         object.__setattr__(self, "cells", tuple(divmod(i, self.cols) for i in range(size)))
+        object.__setattr__(self, "spacer_cells", self.cells)
         found = []
         for i in range(size):
             r, c = divmod(i, self.cols)
@@ -81,20 +88,20 @@ class Geometry:
             if r + 1 < self.rows:
                 found.append((i, i + self.cols))
         pairs = tuple(sorted(found))
+        if len(pairs) > SECOND or size > 256:
+            raise ValueError(f"a {self.rows}x{self.cols} base is too large for the pair masks")
         object.__setattr__(self, "pairs", pairs)
         object.__setattr__(self, "first", tuple(i for i, _j in pairs))
         object.__setattr__(self, "second", tuple(j for _i, j in pairs))
-        firsts = [0] * size
-        seconds = [0] * size
+        sides = [0] * size
+        links: list[list[int]] = [[] for _ in range(size)]
         for k, (i, j) in enumerate(pairs):
-            firsts[i] |= 1 << k
-            seconds[j] |= 1 << k
-        object.__setattr__(self, "first_of", tuple(firsts))
-        object.__setattr__(self, "second_of", tuple(seconds))
-        touching = tuple(
-            tuple(k for k, (i, j) in enumerate(pairs) if c in (i, j)) for c in range(size)
-        )
-        object.__setattr__(self, "touching", touching)
+            sides[i] |= 1 << k
+            sides[j] |= 1 << (SECOND + k)
+            links[i].append(k << 8 | j)
+            links[j].append(k << 8 | i)
+        object.__setattr__(self, "sides", tuple(sides))
+        object.__setattr__(self, "links", tuple(tuple(ks) for ks in links))
 
     @property
     def size(self) -> int:
@@ -131,20 +138,18 @@ class Tower:
 
     Besides the per-cell lists, it keeps what move generation reads as masks of pairs (bit ``k``:
     pair ``k`` of the geometry): the pairs of two different dominoes at one level (``_flat``) or
-    one level apart (``_step``), and per face the pairs whose first (second) cell shows that face
-    on top (``_on_first``, ``_on_second``). A placement changes only its two cells and the pairs
-    touching them, so the masks are updated rather than rebuilt (a few list items, where a list
-    of every viable pair cost a boxed int per pair), and the pairs a tile fits are then a few
-    ANDs of them: generating moves visits no pair the tile cannot cover.
+    one level apart (``_step``), and per face the pairs whose first cell shows that face on top,
+    with those whose second cell does from bit :data:`SECOND` (``_on``). A placement changes
+    only its two cells and their pairs, so the masks are updated rather than rebuilt (a few list
+    items, where a list of every viable pair cost a boxed int per pair), and the pairs a tile
+    fits are then a few ANDs of them: generating moves visits no pair the tile cannot cover.
     """
 
     __slots__ = (
         "_covered",
-        "_covered_first",
-        "_covered_second",
+        "_covered_sides",
         "_flat",
-        "_on_first",
-        "_on_second",
+        "_on",
         "_step",
         "cells",
         "dom",
@@ -175,18 +180,16 @@ class Tower:
         self._covered = 0
         """The cells that have a top half (a mask of cells: all of them once the basement is
         in; a new tower has none, and nothing fits on it)."""
-        self._covered_first = 0
-        """The pairs whose first cell has a top half."""
-        self._covered_second = 0
-        """The pairs whose second cell has a top half."""
+        self._covered_sides = 0
+        """The pairs whose first cell has a top half, and from bit :data:`SECOND` those whose
+        second cell has one (what a wild may cover)."""
         self._flat = 0
         """The pairs of two different dominoes at one level."""
         self._step = 0
         """The pairs of two different dominoes one level apart (playable with a spacer)."""
-        self._on_first = [0] * FACES
-        """``_on_first[f]``: the pairs whose first cell shows face ``f`` on top."""
-        self._on_second = [0] * FACES
-        """``_on_second[f]``: the pairs whose second cell shows face ``f`` on top."""
+        self._on = [0] * FACES
+        """``_on[f]``: the pairs whose first cell shows face ``f`` on top, and from bit
+        :data:`SECOND` those whose second cell does."""
 
     @property
     def acc(self) -> list[int]:
@@ -197,27 +200,51 @@ class Tower:
         """Bit mask of the faces that may cover cell ``c``'s top half (none without one)."""
         return _accept(self.face[c]) if self._covered >> c & 1 else 0
 
-    @classmethod
+    @staticmethod
     def from_basement(
-        cls,
         geometry: Geometry,
         basement: Sequence[tuple[int, int, int]],
         spacers_left: int,
         wild_on_wild_literal: bool,
     ) -> Tower:
         """A tower whose basement slot ``k`` holds ``(domino id, upper face, lower face)``."""
-        t = cls(geometry, spacers_left, wild_on_wild_literal)
+        t = Tower(geometry, spacers_left, wild_on_wild_literal)
         slots = geometry.slots
         if len(basement) != len(slots):
             raise ValueError(f"the basement has {len(slots)} slots, not {len(basement)}")
+        dom, face, wv = t.dom, t.face, t.wv
+        covered = 0
         for k in range(len(slots)):
             upper, lower = slots[k]
-            dom, fu, fl = basement[k]
+            d, fu, fl = basement[k]
+            dom[upper] = dom[lower] = d
+            face[upper] = fu
+            face[lower] = fl
             # A wild half of the basement counts as a wild on a wild whatever the option.
-            t._cover(upper, dom, fu, WILD_ON_WILD, 0, -1)
-            t._cover(lower, dom, fl, WILD_ON_WILD, 0, -1)
-        t._refresh(tuple(range(len(geometry.pairs))))
+            wv[upper] = WILD_ON_WILD if fu == WILD else fu
+            wv[lower] = WILD_ON_WILD if fl == WILD else fl
+            covered |= 1 << upper | 1 << lower
+        t._show_all(covered)
         return t
+
+    def _show_all(self, covered: int) -> None:
+        """Set the masks of a new tower whose ``covered`` cells (a mask) have just been given
+        their tops, all at once."""
+        geo = self.geometry
+        all_sides = geo.sides
+        on = self._on
+        face = self.face
+        covered_sides = 0
+        for c in range(geo.size):
+            if covered >> c & 1:
+                sides = all_sides[c]
+                f = face[c]
+                on[f] = on[f] | sides
+                covered_sides |= sides
+        self._covered = covered
+        self._covered_sides = covered_sides
+        for c in range(geo.size):
+            self._relink(c)
 
     def set_top(
         self,
@@ -228,13 +255,13 @@ class Tower:
         wv: int | None = None,
         spacer: bool = False,
     ) -> None:
-        """Force the top of a cell (basement set-up, and test positions built directly)."""
+        """Force the top of a cell (test positions built directly)."""
         self.level[cell] = level
         self.dom[cell] = dom
         self._show(cell, face)
         self.wv[cell] = (WILD_ON_WILD if face == WILD else face) if wv is None else wv
         self.on_spacer[cell] = spacer
-        self._refresh(self.geometry.touching[cell])
+        self._relink(cell)
 
     def copy(self) -> Tower:
         """An independent copy."""
@@ -246,12 +273,10 @@ class Tower:
         t.on_spacer = self.on_spacer[:]
         t.spacers = self.spacers[:]
         t._covered = self._covered
-        t._covered_first = self._covered_first
-        t._covered_second = self._covered_second
+        t._covered_sides = self._covered_sides
         t._flat = self._flat
         t._step = self._step
-        t._on_first = self._on_first[:]
-        t._on_second = self._on_second[:]
+        t._on = self._on[:]
         return t
 
     def _viable(self) -> int:
@@ -286,11 +311,15 @@ class Tower:
     def fit_masks(self, x: int, y: int) -> tuple[int, int]:
         """The pairs where the tile with faces ``x`` and ``y`` may go with ``x`` on the first
         cell, and those where it may go with ``y`` on the first cell (none for a double: its
-        two ways round are one placement)."""
+        two ways round are one placement). A face may cover a top showing it or a wild; a wild
+        may cover any top."""
+        on = self._on
+        wild = on[WILD]
+        takes_x = self._covered_sides if x == WILD else on[x] | wild
+        takes_y = self._covered_sides if y == WILD else on[y] | wild
         viable = self._viable()
-        x_first, x_second = self._takes(x)
-        y_first, y_second = self._takes(y)
-        return viable & x_first & y_second, viable & y_first & x_second if x != y else 0
+        xy = viable & takes_x & takes_y >> SECOND
+        return xy, viable & takes_y & takes_x >> SECOND if x != y else 0
 
     def spot(self, k: int, fa: int, fb: int) -> tuple[int, int, int, int, int]:
         """Face ``fa`` on pair ``k``'s first cell and ``fb`` on its second, known to fit: the
@@ -316,16 +345,6 @@ class Tower:
         """Whether the tile with faces ``x`` and ``y`` has a legal placement."""
         xy, yx = self.fit_masks(x, y)
         return (xy | yx) != 0
-
-    def _takes(self, f: int) -> tuple[int, int]:
-        """The pairs whose first cell, and those whose second cell, face ``f`` may cover: a top
-        showing ``f`` or a wild, or any top for a wild."""
-        if f == WILD:
-            return self._covered_first, self._covered_second
-        return (
-            self._on_first[f] | self._on_first[WILD],
-            self._on_second[f] | self._on_second[WILD],
-        )
 
     def fits_any(self, table: list[int], tiles: int) -> bool:
         """Whether any of ``tiles`` (a mask of tile ids) has a legal placement, from the
@@ -404,14 +423,13 @@ class Tower:
         vb = wv[j] if fb == WILD else fb
         self._cover(i, tid, fa, va, new, sp)
         self._cover(j, tid, fb, vb, new, sp)
-        touching = self.geometry.touching
-        self._refresh(touching[i])
-        self._refresh(touching[j])
+        self._relink(i)
+        self._relink(j)
         return new, new * (va + vb), sp
 
     def _cover(self, c: int, tid: int, f: int, v: int, new: int, sp: int) -> None:
         """Put face ``f`` (counting ``v``) of domino ``tid`` on cell ``c``, now at level ``new``
-        (the pairs' masks are the caller's to :meth:`_refresh`)."""
+        (its pairs are the caller's to :meth:`_relink`)."""
         self.level[c] = new
         self.dom[c] = tid
         self._show(c, f)
@@ -422,40 +440,34 @@ class Tower:
         """Cell ``c`` now shows face ``f`` on top: move its pairs' bits in the per-face masks."""
         old = self.face[c]
         self.face[c] = f
-        geo = self.geometry
-        as_first = geo.first_of[c]
-        as_second = geo.second_of[c]
-        on_first, on_second = self._on_first, self._on_second
+        sides = self.geometry.sides[c]
+        on = self._on
         if self._covered >> c & 1:
             if old == f:
                 return
-            on_first[old] = on_first[old] ^ as_first
-            on_second[old] = on_second[old] ^ as_second
+            on[old] = on[old] ^ sides
         else:
             self._covered |= 1 << c
-            self._covered_first |= as_first
-            self._covered_second |= as_second
-        on_first[f] = on_first[f] | as_first
-        on_second[f] = on_second[f] | as_second
+            self._covered_sides |= sides
+        on[f] = on[f] | sides
 
-    def _refresh(self, pairs: tuple[int, ...]) -> None:
-        """Recompute whether each of ``pairs`` joins two different dominoes at one level or one
-        level apart."""
-        geo = self.geometry
-        first, second = geo.first, geo.second
+    def _relink(self, c: int) -> None:
+        """Recompute whether each pair that includes cell ``c`` joins two different dominoes at
+        one level or one level apart."""
         level, dom = self.level, self.dom
+        here = level[c]
+        top = dom[c]
         flat, step = self._flat, self._step
-        for k in pairs:
-            i = first[k]
-            j = second[k]
-            bit = 1 << k
+        for link in self.geometry.links[c]:
+            other = link & 255
+            bit = 1 << (link >> 8)
             flat &= ~bit
             step &= ~bit
-            if dom[i] != dom[j]:
-                d = level[i] - level[j]
-                if d == 0:
+            if dom[other] != top:
+                gap = here - level[other]
+                if gap == 0:
                     flat |= bit
-                elif d == 1 or d == -1:
+                elif gap == 1 or gap == -1:
                     step |= bit
         self._flat = flat
         self._step = step
