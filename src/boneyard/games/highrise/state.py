@@ -405,7 +405,7 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
             m = xy | yx
             while m:
                 low = m & -m
-                k = low.bit_length() - 1
+                k = int(low).bit_length() - 1
                 m ^= low
                 if xy & low:
                     places.append(self._place(k, x, y))

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from boneyard.core.tiles import WILD
+
+if TYPE_CHECKING:  # a native 64-bit int once compiled, a plain int otherwise
+    from mypy_extensions import i64
 
 Cell = tuple[int, int]
 Placement = tuple[int, int, int, int, int, int, int, int]
@@ -73,7 +76,7 @@ class Geometry:
     sides: tuple[int, ...] = field(init=False)
     """``sides[c]``: the pairs whose first cell is ``c``, and from bit :data:`SECOND` those
     whose second cell is ``c``."""
-    links: tuple[tuple[int, ...], ...] = field(init=False)
+    links: tuple[tuple[i64, ...], ...] = field(init=False)
     """``links[c]``: each pair ``k`` that includes cell ``c``, as ``k << 8 | other cell``."""
 
     def __post_init__(self) -> None:
@@ -177,17 +180,17 @@ class Tower:
         """Spacers in each cell's stack."""
         self.spacers_left = spacers_left
         self.literal = wild_on_wild_literal
-        self._covered = 0
+        self._covered: i64 = 0
         """The cells that have a top half (a mask of cells: all of them once the basement is
         in; a new tower has none, and nothing fits on it)."""
-        self._covered_sides = 0
+        self._covered_sides: i64 = 0
         """The pairs whose first cell has a top half, and from bit :data:`SECOND` those whose
         second cell has one (what a wild may cover)."""
-        self._flat = 0
+        self._flat: i64 = 0
         """The pairs of two different dominoes at one level."""
-        self._step = 0
+        self._step: i64 = 0
         """The pairs of two different dominoes one level apart (playable with a spacer)."""
-        self._on = [0] * FACES
+        self._on: list[i64] = [0] * FACES
         """``_on[f]``: the pairs whose first cell shows face ``f`` on top, and from bit
         :data:`SECOND` those whose second cell does."""
 
@@ -279,7 +282,7 @@ class Tower:
         t._on = self._on[:]
         return t
 
-    def _viable(self) -> int:
+    def _viable(self) -> i64:
         """The pairs some domino could cover now: level ones, and one level apart while a
         spacer is left."""
         return self._flat | self._step if self.spacers_left > 0 else self._flat
@@ -299,7 +302,7 @@ class Tower:
         m = xy | yx
         while m:
             low = m & -m
-            k = low.bit_length() - 1
+            k = int(low).bit_length() - 1
             m ^= low
             if xy & low:
                 i, j, sp, new, points = self.spot(k, x, y)
@@ -308,7 +311,7 @@ class Tower:
                 i, j, sp, new, points = self.spot(k, y, x)
                 out.append((tid, i, j, y, x, sp, new, points))
 
-    def fit_masks(self, x: int, y: int) -> tuple[int, int]:
+    def fit_masks(self, x: int, y: int) -> tuple[i64, i64]:
         """The pairs where the tile with faces ``x`` and ``y`` may go with ``x`` on the first
         cell, and those where it may go with ``y`` on the first cell (none for a double: its
         two ways round are one placement). A face may cover a top showing it or a wild; a wild
@@ -356,7 +359,7 @@ class Tower:
         first, second = geo.first, geo.second
         while m:
             low = m & -m
-            k = low.bit_length() - 1
+            k = int(low).bit_length() - 1
             m ^= low
             if table[face[first[k]] * FACES + face[second[k]]] & tiles:
                 return True
@@ -457,7 +460,8 @@ class Tower:
         level, dom = self.level, self.dom
         here = level[c]
         top = dom[c]
-        flat, step = self._flat, self._step
+        flat = self._flat
+        step = self._step
         for link in self.geometry.links[c]:
             other = link & 255
             bit = 1 << (link >> 8)
