@@ -232,7 +232,7 @@ class Tower:
 
     def _show_all(self, covered: int) -> None:
         """Set the masks of a new tower whose ``covered`` cells (a mask) have just been given
-        their tops, all at once."""
+        their tops at level 0, all at once."""
         geo = self.geometry
         all_sides = geo.sides
         on = self._on
@@ -246,8 +246,14 @@ class Tower:
                 covered_sides |= sides
         self._covered = covered
         self._covered_sides = covered_sides
-        for c in range(geo.size):
-            self._relink(c)
+        # Every top is at level 0: a pair is level unless both its cells are one domino's.
+        dom = self.dom
+        first, second = geo.first, geo.second
+        flat: i64 = 0
+        for k in range(len(first)):
+            if dom[first[k]] != dom[second[k]]:
+                flat |= 1 << k
+        self._flat = flat
 
     def set_top(
         self,
