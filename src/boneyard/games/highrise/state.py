@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from boneyard.core.chance import randbelow, shuffled
 from boneyard.core.errors import BoneyardError, IllegalActionError, OptionError
 from boneyard.core.protocol import HandEnd
 from boneyard.core.records import JSON
-from boneyard.core.state import PLAYING, GameBase
+from boneyard.core.state import PLAYING, GameBase, Value
 from boneyard.core.tiles import Tile, TileSet
 from boneyard.games.highrise.actions import (
     HIDDEN_DRAW,
@@ -52,15 +51,31 @@ GAME_SPACERS: Final = 12
 """The spacers in the box: the whole-game supply under ``spacers_per_hand = "carry_over"``."""
 
 
-@dataclass(frozen=True, slots=True)
-class HandSetup:
+class HandSetup(Value):
     """A hand's starting position: the starter, the basement (``(upper face, lower face)`` per
-    slot), each seat's five tiles and the draw pile in draw order."""
+    slot), each seat's five tiles and the draw pile in draw order.
 
-    starter: int
-    basement: tuple[tuple[int, int], ...]
-    deal: tuple[tuple[Tile, ...], ...]
-    pile: tuple[Tile, ...]
+    A compiled value (:class:`~boneyard.core.state.Value`) rather than a frozen dataclass, whose
+    constructor the compiled build still runs in the interpreter: every hand makes one.
+
+    >>> HandSetup(1, ((5, 1),), ((), ()), ())
+    HandSetup(starter=1, basement=((5, 1),), deal=((), ()), pile=())
+    """
+
+    __slots__ = ("basement", "deal", "pile", "starter")
+    FIELDS: ClassVar[tuple[str, ...]] = ("starter", "basement", "deal", "pile")
+
+    def __init__(
+        self,
+        starter: int,
+        basement: tuple[tuple[int, int], ...],
+        deal: tuple[tuple[Tile, ...], ...],
+        pile: tuple[Tile, ...],
+    ) -> None:
+        self.starter: Final = starter
+        self.basement: Final = basement
+        self.deal: Final = deal
+        self.pile: Final = pile
 
     def to_json(self) -> JSON:
         """The record hand without its events."""

@@ -425,7 +425,8 @@ class Tower:
         if li != lj:
             sp = i if li < lj else j
             self.spacers_left -= 1
-            self.spacers[sp] += 1
+            spacers = self.spacers
+            spacers[sp] = spacers[sp] + 1  # (an augmented item is generic once compiled)
         new = (li if li > lj else lj) + 1
         wv = self.wv
         va = wv[i] if fa == WILD else fa
