@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from boneyard.core.chance import randbelow, shuffled
 from boneyard.core.errors import BoneyardError, IllegalActionError, OptionError
 from boneyard.core.protocol import HandEnd
 from boneyard.core.records import JSON
-from boneyard.core.state import PLAYING, GameBase
+from boneyard.core.state import PLAYING, GameBase, Value
 from boneyard.core.tiles import Tile, TileSet
 from boneyard.games.highrise.actions import (
     HIDDEN_DRAW,
@@ -37,6 +36,7 @@ from boneyard.games.highrise.events import Drew, HighriseEvent, Passed, Placed
 from boneyard.games.highrise.observation import GAME, HighriseObservation
 from boneyard.games.highrise.options import CARRY_OVER, HighriseOptions
 from boneyard.games.highrise.tower import (
+    FACES,
     GEOMETRIES,
     Geometry,
     Placement,
@@ -51,15 +51,31 @@ GAME_SPACERS: Final = 12
 """The spacers in the box: the whole-game supply under ``spacers_per_hand = "carry_over"``."""
 
 
-@dataclass(frozen=True, slots=True)
-class HandSetup:
+class HandSetup(Value):
     """A hand's starting position: the starter, the basement (``(upper face, lower face)`` per
-    slot), each seat's five tiles and the draw pile in draw order."""
+    slot), each seat's five tiles and the draw pile in draw order.
 
-    starter: int
-    basement: tuple[tuple[int, int], ...]
-    deal: tuple[tuple[Tile, ...], ...]
-    pile: tuple[Tile, ...]
+    A compiled value (:class:`~boneyard.core.state.Value`) rather than a frozen dataclass, whose
+    constructor the compiled build still runs in the interpreter: every hand makes one.
+
+    >>> HandSetup(1, ((5, 1),), ((), ()), ())
+    HandSetup(starter=1, basement=((5, 1),), deal=((), ()), pile=())
+    """
+
+    __slots__ = ("basement", "deal", "pile", "starter")
+    FIELDS: ClassVar[tuple[str, ...]] = ("starter", "basement", "deal", "pile")
+
+    def __init__(
+        self,
+        starter: int,
+        basement: tuple[tuple[int, int], ...],
+        deal: tuple[tuple[Tile, ...], ...],
+        pile: tuple[Tile, ...],
+    ) -> None:
+        self.starter: Final = starter
+        self.basement: Final = basement
+        self.deal: Final = deal
+        self.pile: Final = pile
 
     def to_json(self) -> JSON:
         """The record hand without its events."""
@@ -75,15 +91,22 @@ class TileData:
     """What the rules read of a tile set, made once per set: the tiles, each one's faces and
     hand value, ids by faces (either order), and its :func:`~.tower.fit_table`."""
 
-    __slots__ = ("by_faces", "faces", "table", "tileset", "values")
+    __slots__ = ("by_faces", "faces", "ids", "table", "tile_at", "tiles", "tileset", "values")
 
     def __init__(self, tileset: TileSet) -> None:
         self.tileset = tileset
+        self.tiles: tuple[Tile, ...] = tileset.tiles
+        self.ids: list[int] = list(range(len(tileset)))
+        """Every tile id, in order (what a deal shuffles; never changed)."""
         self.faces: tuple[tuple[int, int], ...] = tuple((t.lo, t.hi) for t in tileset)
         self.values: tuple[int, ...] = tuple(t.pips for t in tileset)
         self.by_faces: dict[tuple[int, int], int] = {}
+        self.tile_at: list[int] = [-1] * (FACES * FACES)
+        """``tile_at[a * FACES + b]``: :attr:`by_faces` for faces known to be in range (a
+        listed placement's), read without hashing a tuple."""
         for tid, (lo, hi) in enumerate(self.faces):
             self.by_faces[lo, hi] = self.by_faces[hi, lo] = tid
+            self.tile_at[lo * FACES + hi] = self.tile_at[hi * FACES + lo] = tid
         self.table: list[int] = fit_table(self.faces)
 
 
@@ -110,6 +133,8 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         "faces",
         "values",
         "by_faces",
+        "tile_at",
+        "tiles",
         "table",
         "early_block",
         "geometry",
@@ -120,7 +145,6 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         "drawn_id",
         "passes",
         "legal",
-        "raw",
         "remaining",
     )
     COPY_COPIED: ClassVar[tuple[str, ...]] = (*GameBase.COPY_COPIED, "done", "hands", "tower")
@@ -143,6 +167,8 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         self.faces = data.faces
         self.values = data.values
         self.by_faces = data.by_faces
+        self.tile_at = data.tile_at
+        self.tiles = data.tiles
         self.table = data.table
         self.early_block = options.early_block
         self.geometry: Geometry = GEOMETRIES[options.base_layout]
@@ -160,9 +186,6 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         """The tile the seat to act drew and must place (-1: none)."""
         self.passes = 0
         self.legal: tuple[HighriseAction, ...] | None = None
-        self.raw: list[Placement] = []
-        """The raw placements behind ``legal`` (``legal[k]`` is ``raw[k]``), when it lists
-        placements."""
         self.remaining = 0
         """The tiles in the hands and the pile, as a mask of tile ids (``early_block``)."""
 
@@ -189,7 +212,7 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
     @property
     def drawn(self) -> Tile | None:
         """The tile the current seat drew and must place, if any."""
-        return self.tileset.tiles[self.drawn_id] if self.drawn_id >= 0 else None
+        return self.tiles[self.drawn_id] if self.drawn_id >= 0 else None
 
     @property
     def spacers_left(self) -> int:
@@ -200,12 +223,12 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
 
     def hand(self, seat: int) -> tuple[Tile, ...]:
         """A seat's tiles (full information: not for players)."""
-        tiles = self.tileset.tiles
+        tiles = self.tiles
         return tuple(tiles[t] for t in self.hands[seat])
 
     def pile(self) -> tuple[Tile, ...]:
         """The tiles still in the pile, next first (full information)."""
-        tiles = self.tileset.tiles
+        tiles = self.tiles
         return tuple(tiles[t] for t in self.pile_ids[self.pos :])
 
     def hand_value(self, seat: int) -> int:
@@ -230,9 +253,9 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         """Deal the next hand: shuffle, fill the basement (random orientations), five each."""
         if not self.awaiting_deal:
             raise BoneyardError("the current hand is not over")
-        tiles = self.tileset.tiles
+        tiles = self.tiles
         faces = self.faces
-        order = shuffled(rng, list(range(len(tiles))))
+        order = shuffled(rng, tile_data(self.options).ids)
         basement: list[tuple[int, int, int]] = []
         for t in order[:BASEMENT]:
             lo, hi = faces[t]
@@ -290,12 +313,9 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         self.hands_dealt += 1
         self.hands = hands
         self.pile_ids = pile
-        remaining = 0
-        for hand in hands:
-            for t in hand:
-                remaining |= 1 << t
-        for t in pile:
-            remaining |= 1 << t
+        remaining = (1 << len(self.faces)) - 1  # a valid deal deals the whole set
+        for t, _upper, _lower in basement:
+            remaining &= ~(1 << t)
         self.remaining = remaining
         self.pos = 0
         self.turn = setup.starter
@@ -354,27 +374,21 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
 
     # ---- moves ---------------------------------------------------------------------------
 
-    def _fitting(self, tids: tuple[int, ...]) -> list[tuple[int, int, int]]:
-        """``(id, face, face)`` of those of the tiles that have a legal placement now."""
-        faces = self.faces
-        fit = self.tower.fitting(self.table)
-        out = []
-        for t in tids:
-            if fit >> t & 1:
-                f = faces[t]
-                out.append((t, f[0], f[1]))
-        return out
-
     def _movers(self) -> tuple[int, ...]:
         """The tiles the seat to act may place: the one it drew, else its hand."""
         return (self.drawn_id,) if self.drawn_id >= 0 else self.hands[self.turn]
 
     def raw_placements(self) -> list[Placement]:
         """The current seat's legal placements as raw tuples (fast path for search)."""
+        out: list[Placement] = []
         if self.phase != PLAYING:
-            return []
-        tiles = self._fitting(self._movers())
-        return self.tower.placements(tiles) if tiles else []
+            return out
+        faces = self.faces
+        tower = self.tower
+        for t in self._movers():
+            f = faces[t]
+            tower.add_placements(out, t, f[0], f[1])
+        return out
 
     def legal_actions(self) -> tuple[HighriseAction, ...]:
         """The current seat's legal actions: placements (of the drawn tile right after a draw),
@@ -383,17 +397,10 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
             return self.legal
         if self.phase != PLAYING:
             return ()
-        raw = self.raw_placements()
+        places = self._places()
         legal: tuple[HighriseAction, ...]
-        if raw:
-            cells = self.geometry.cells
-            legal = tuple(
-                [
-                    Place((fa, fb), (cells[i], cells[j]), None if sp < 0 else cells[sp], lvl, pts)
-                    for (_, i, j, fa, fb, sp, lvl, pts) in raw
-                ]
-            )
-            self.raw = raw
+        if places:
+            legal = tuple(places)
         elif self.pos < len(self.pile_ids):
             legal = (HIDDEN_DRAW,)
         else:
@@ -401,15 +408,47 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         self.legal = legal
         return legal
 
+    def _places(self) -> list[HighriseAction]:
+        """The legal placements, in :meth:`raw_placements` order, made straight from the
+        tower's masks (no raw tuple in between)."""
+        faces = self.faces
+        tower = self.tower
+        places: list[HighriseAction] = []
+        for t in self._movers():
+            x, y = faces[t]
+            xy, yx = tower.fit_masks(x, y)
+            m = xy | yx
+            while m:
+                low = m & -m
+                k = int(low).bit_length() - 1
+                m ^= low
+                if xy & low:
+                    places.append(self._place(k, x, y))
+                if yx & low:
+                    places.append(self._place(k, y, x))
+        return places
+
+    def _place(self, k: int, fa: int, fb: int) -> Place:
+        """The placement of face ``fa`` on pair ``k``'s first cell and ``fb`` on its second."""
+        i, j, sp, level, points = self.tower.spot(k, fa, fb)
+        geo = self.geometry
+        cells = geo.cells
+        spacer = None if sp < 0 else geo.spacer_cells[sp]
+        return Place((fa, fb), (cells[i], cells[j]), spacer, level, points)
+
     def _can_place(self) -> bool:
         if self.legal is not None:
             return isinstance(self.legal[0], Place)
-        fit = self.tower.fitting(self.table)
-        return any(fit >> t & 1 for t in self._movers())
+        faces = self.faces
+        for t in self._movers():
+            f = faces[t]
+            if self.tower.fits(f[0], f[1]):
+                return True
+        return False
 
     def _playable_example(self) -> str:
         raw = self.raw_placements()
-        tiles = sorted({self.tileset.tiles[p[0]] for p in raw})
+        tiles = sorted({self.tiles[p[0]] for p in raw})
         return ", ".join(str(t) for t in tiles)
 
     def apply(self, action: object) -> HighriseEvent:
@@ -453,10 +492,10 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
             except BoneyardError as exc:
                 raise IllegalActionError(str(exc)) from None
             raise IllegalActionError(f"{tile} is not a tile of the {self.tileset.name} set")
-        tile = self.tileset.tiles[tid]
+        tile = self.tiles[tid]
         if self.drawn_id >= 0 and tid != self.drawn_id:
             raise IllegalActionError(
-                f"seat {seat} must place the tile it drew, {self.tileset.tiles[self.drawn_id]}"
+                f"seat {seat} must place the tile it drew, {self.tiles[self.drawn_id]}"
             )
         if tid not in self.hands[seat]:
             raise IllegalActionError(f"seat {seat} does not hold {tile}")
@@ -468,21 +507,26 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
             i, j, fa, fb = j, i, fb, fa
         return tid, i, j, fa, fb, sp
 
-    def _listed(self, action: Place) -> Placement | None:
-        """The raw placement behind ``action`` when it is one of the listed legal actions."""
+    def _listed(self, action: Place) -> bool:
+        """Whether ``action`` is one of the listed legal actions (the very object)."""
         legal = self.legal
         if legal is not None:
-            for k in range(len(legal)):
-                if legal[k] is action:
-                    return self.raw[k]
-        return None
+            for a in legal:
+                if a is action:
+                    return True
+        return False
 
     def _apply_place(self, action: Place) -> None:
         seat = self.turn
-        raw = self._listed(action)
+        listed = self._listed(action)
         place = action
-        if raw is not None:  # a listed legal action: checked when it was listed
-            tid, i, j, fa, fb, _sp, _lvl, _pts = raw
+        if listed:  # checked when it was listed
+            # (indexed, not unpacked: the compiled build unpacks nested tuples generically)
+            faces, cells = action.faces, action.cells
+            fa, fb = faces[0], faces[1]
+            tid = self.tile_at[fa * FACES + fb]
+            cols = self.geometry.cols
+            i, j = cells[0][0] * cols + cells[0][1], cells[1][0] * cols + cells[1][1]
             level, points, used = self.tower.place(tid, i, j, fa, fb)
         else:
             tid, i, j, fa, fb, sp = self._where(action)
@@ -495,7 +539,8 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
             self.spacers_used += 1
         self.hands[seat] = tuple([t for t in self.hands[seat] if t != tid])
         self.remaining &= ~(1 << tid)
-        self.scores[seat] += points
+        scores = self.scores
+        scores[seat] = scores[seat] + points  # (an augmented item is generic once compiled)
         self.drawn_id = -1
         self.passes = 0
         self.legal = None
@@ -511,7 +556,7 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         seat = self.turn
         if self.drawn_id >= 0:
             raise IllegalActionError(
-                f"seat {seat} has drawn already and must place {self.tileset.tiles[self.drawn_id]}"
+                f"seat {seat} has drawn already and must place {self.tiles[self.drawn_id]}"
             )
         if self._can_place():
             raise IllegalActionError(
@@ -522,10 +567,11 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
             raise IllegalActionError("the pile is empty: a seat that cannot place passes")
         tid = self.pile_ids[self.pos]
         self.pos += 1
-        self.hands[seat] = (*self.hands[seat], tid)
+        self.hands[seat] = self.hands[seat] + (tid,)
         self.legal = None
-        self.events.append(Drew(seat, self.tileset.tiles[tid], tuple(self.scores)))
-        if self.tower.fitting(self.table) >> tid & 1:
+        self.events.append(Drew(seat, self.tiles[tid], tuple(self.scores)))
+        f = self.faces[tid]
+        if self.tower.fits(f[0], f[1]):
             self.drawn_id = tid
             return
         self.turn = (seat + 1) % self.n
@@ -536,7 +582,7 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         seat = self.turn
         if self.drawn_id >= 0:
             raise IllegalActionError(
-                f"seat {seat} must place the tile it drew, {self.tileset.tiles[self.drawn_id]}"
+                f"seat {seat} must place the tile it drew, {self.tiles[self.drawn_id]}"
             )
         if self._can_place():
             raise IllegalActionError(
@@ -558,8 +604,8 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
 
     def _check_early_block(self) -> None:
         """``early_block``: end the hand as soon as no tile left in a hand or the pile fits
-        anywhere (the tower's fitting tiles are kept up to date, so this is one ``&``)."""
-        if not self.tower.fitting(self.table) & self.remaining:
+        anywhere (the tower stops at the first pair that takes one)."""
+        if not self.tower.fits_any(self.table, self.remaining):
             self._end_block()
 
     # ---- end of hand and game ------------------------------------------------------------
@@ -609,7 +655,7 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
     def _observe(self, seat: int | None) -> HighriseObservation:
         """What ``seat`` may see (``None``: a spectator)."""
         setup = self.setup
-        tiles = self.tileset.tiles
+        tiles = self.tiles
         current = self.current_seat
         legal = self.legal_actions() if seat is not None and seat == current else ()
         hand = None if seat is None or setup is None else self.hand(seat)
