@@ -100,7 +100,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         "passes",
         "hands",
         "row",
-        "piles",
+        "pile_of",
         "left",
     )
 
@@ -132,8 +132,9 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         """Each seat's tile ids, ascending (a mask of 136 tiles would not fit a machine word)."""
         self.row: list[int] = []
         """The layout row, tile ids in row order."""
-        self.piles: list[tuple[int, ...]] = [()] * num_seats
-        """Each seat's score pile: the tile ids it won, in the order won."""
+        self.pile_of: list[int] = [-1] * NUM_TILES
+        """The seat whose score pile holds each tile (-1: none). A capture sets two entries,
+        where a pile kept as a tuple of ids would be copied whole at every capture."""
         self.left: set[IdPair] = set()
         """Pairs a player's play left (``claimable_pairs: "left_by_player"``)."""
         self.legal: tuple[HighFivesAction, ...] | None = None
@@ -323,7 +324,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         self.pending = ()
         self.played = 0
         self.turn = leader
-        self.piles = [()] * self.n
+        self.pile_of = [-1] * NUM_TILES
         self.row = list(layout)
         self.left = set()
         self.deal = -1
@@ -406,24 +407,33 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         claimed: tuple[int, ...],
         allowed: set[IdPair] | None,
     ) -> HighFivesEvent:
-        """Carry out a legal turn: play ``t``, capture ``x`` (-1: none), claim ``claimed``."""
+        """Carry out a legal turn: play ``t``, capture ``x`` (-1: none), claim ``claimed``.
+
+        The row loses the won tiles in place (one removal each) and the pile owners change,
+        rather than a new row and a new pile being built at every turn."""
         self.pending = ()
         self.hands[seat] = tuple([i for i in self.hands[seat] if i != t])
+        row = self.row
+        pile_of = self.pile_of
         gained = 0
-        if claimed or x >= 0:
-            won = (*claimed, t, x) if x >= 0 else claimed
-            for c in won:
-                gained += POINTS[c]
-            self.row = [i for i in self.row if i not in won]
-            self.piles[seat] = (*self.piles[seat], *won)
-        if x < 0:
+        for c in claimed:
+            row.remove(c)
+            pile_of[c] = seat
+            gained += POINTS[c]
+        if x >= 0:
+            row.remove(x)
+            pile_of[t] = seat
+            pile_of[x] = seat
+            gained += POINTS[t] + POINTS[x]
+        else:
             if allowed is not None:
                 numbers = NUMBERS[t]
-                for y in self.row:
+                for y in row:
                     if numbers & NUMBERS[y]:
                         allowed.add((y, t) if y < t else (t, y))
-            self.row.append(t)
-        self.scores[seat] += gained
+            row.append(t)
+        if gained:
+            self.scores[seat] += gained
         event = TurnTaken(seat, action, self.unlimited, gained, tuple(self.scores))
         self.events.append(event)
         self.played += 1
@@ -482,7 +492,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
             layout=_tiles(layout),
             claimed_this_turn=self.pending_claim,
             claimable=claimable,
-            piles=tuple(_tiles(sorted(p)) for p in self.piles),
+            piles=self._piles(),
             scores=tuple(self.scores),
             current_seat=current,
             leader=self.leader,
@@ -495,6 +505,14 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
             winner=None if result is None else result.winner,
             legal_actions=self.legal_actions() if seat is not None and seat == current else (),
         )
+
+    def _piles(self) -> tuple[tuple[Tile, ...], ...]:
+        """Every seat's score pile, in the order of the set (as the observation shows it)."""
+        piles: list[list[Tile]] = [[] for _ in range(self.n)]
+        for i, seat in enumerate(self.pile_of):
+            if seat >= 0:
+                piles[seat].append(TILES[i])
+        return tuple(tuple(p) for p in piles)
 
     # ------------------------------------------------------------------ records
 

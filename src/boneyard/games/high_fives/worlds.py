@@ -39,6 +39,7 @@ from boneyard.games.high_fives.actions import Claim, Turn
 from boneyard.games.high_fives.observation import HighFivesObservation
 from boneyard.games.high_fives.rules import (
     ALL_MASK,
+    NUM_TILES,
     PIPS,
     TILE_ID,
     bits,
@@ -71,10 +72,12 @@ class WorldSampler:
         self.my_ids = tuple(sorted(TILE_ID[t] for t in obs.hand))
         self.my_hand = mask_of(self.my_ids)
         self.layout = [TILE_ID[t] for t in obs.layout] + [t for p in self.pending for t in p]
-        self.piles = [tuple(TILE_ID[t] for t in pile) for pile in obs.piles]
+        self.pile_of = [-1] * NUM_TILES
         seen = self.my_hand | mask_of(self.layout)
-        for p in self.piles:
-            seen |= mask_of(p)
+        for seat, pile in enumerate(obs.piles):
+            for t in pile:
+                self.pile_of[TILE_ID[t]] = seat
+                seen |= 1 << TILE_ID[t]
         self.unseen = list(bits(ALL_MASK & ~seen))
         self.others = [s for s in range(n) if s != self.me]
         hidden = sum(obs.hand_sizes[s] for s in self.others) + obs.undealt
@@ -131,7 +134,7 @@ class WorldSampler:
         w.turn = (obs.leader + self.turn) % n
         w.hands = hands
         w.row = self.layout.copy()
-        w.piles = self.piles.copy()
+        w.pile_of = self.pile_of.copy()
         w.left = set(self.left)
         w.pending = self.pending
         if w.current_seat != obs.current_seat:
