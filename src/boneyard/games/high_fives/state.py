@@ -46,6 +46,7 @@ from boneyard.games.high_fives.rules import (
 from boneyard.games.high_fives.turns import (
     NUM_TILES,
     NUMBERS,
+    ONE,
     POINTS,
     TILE_ID,
     TILES,
@@ -55,6 +56,7 @@ from boneyard.games.high_fives.turns import (
     check_turn,
     claimable_pairs,
     enumerate_turns,
+    without,
 )
 
 Deals = tuple[tuple[tuple[int, ...], ...], ...]
@@ -83,6 +85,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         "deals",
         "layout0",
         "extra",
+        "row",
         "deal",
         "deal_end",
         "played",
@@ -99,7 +102,6 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         *GameBase.COPY_COPIED,
         "passes",
         "hands",
-        "row",
         "pile_of",
         "left",
     )
@@ -128,10 +130,11 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         """The turn count at which the deal in play is played out."""
         self.played = 0
         """Turns taken in the pass."""
-        self.hands: list[tuple[int, ...]] = [()] * num_seats
-        """Each seat's tile ids, ascending (a mask of 136 tiles would not fit a machine word)."""
-        self.row: list[int] = []
-        """The layout row, tile ids in row order."""
+        self.hands: list[bytes] = [b""] * num_seats
+        """Each seat's tile ids, ascending (a mask of 136 tiles would not fit a machine word;
+        ``bytes``, as :mod:`~boneyard.games.high_fives.turns` explains)."""
+        self.row = b""
+        """The layout row, tile ids in row order (``bytes``, replaced at every turn)."""
         self.pile_of: list[int] = [-1] * NUM_TILES
         """The seat whose score pile holds each tile (-1: none). A capture sets two entries,
         where a pile kept as a tuple of ids would be copied whole at every capture."""
@@ -325,7 +328,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         self.played = 0
         self.turn = leader
         self.pile_of = [-1] * NUM_TILES
-        self.row = list(layout)
+        self.row = bytes(layout)
         self.left = set()
         self.deal = -1
         self.deal_end = 0
@@ -334,10 +337,10 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
     def _next_deal(self) -> None:
         self.deal += 1
         k = self.deal
-        self.hands = [tuple(sorted(tiles)) for tiles in self.deals[k]]
+        self.hands = [bytes(sorted(tiles)) for tiles in self.deals[k]]
         self.deal_end += self.n * len(self.deals[k][0])
         if k == len(self.deals) - 1 and self.extra:
-            self.row.extend(self.extra)
+            self.row += bytes(self.extra)
         self.legal = None
 
     # ------------------------------------------------------------------ turns
@@ -409,19 +412,18 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
     ) -> HighFivesEvent:
         """Carry out a legal turn: play ``t``, capture ``x`` (-1: none), claim ``claimed``.
 
-        The row loses the won tiles in place (one removal each) and the pile owners change,
-        rather than a new row and a new pile being built at every turn."""
+        The pile owners change in place, rather than a new pile being built at every turn."""
         self.pending = ()
-        self.hands[seat] = tuple([i for i in self.hands[seat] if i != t])
+        self.hands[seat] = without(self.hands[seat], t)
         row = self.row
         pile_of = self.pile_of
         gained = 0
         for c in claimed:
-            row.remove(c)
+            row = without(row, c)
             pile_of[c] = seat
             gained += POINTS[c]
         if x >= 0:
-            row.remove(x)
+            row = without(row, x)
             pile_of[t] = seat
             pile_of[x] = seat
             gained += POINTS[t] + POINTS[x]
@@ -431,7 +433,8 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
                 for y in row:
                     if numbers & NUMBERS[y]:
                         allowed.add((y, t) if y < t else (t, y))
-            row.append(t)
+            row += ONE[t]
+        self.row = row
         if gained:
             self.scores[seat] += gained
         event = TurnTaken(seat, action, self.unlimited, gained, tuple(self.scores))
@@ -472,7 +475,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         hand = () if seat is None else self.hand(seat)
         claimable: tuple[Pair, ...] = ()
         undealt = extra_to_come = 0
-        layout = self.row
+        layout: Sequence[int] = self.row
         if self.pending:
             pmask = mask_of([t for pair in self.pending for t in pair])
             layout = [t for t in layout if not pmask >> t & 1]

@@ -132,8 +132,8 @@ class WorldSampler:
         w.played = self.turn
         assert obs.leader is not None  # checked when the sampler was built
         w.turn = (obs.leader + self.turn) % n
-        w.hands = hands
-        w.row = self.layout.copy()
+        w.hands = [bytes(h) for h in hands]
+        w.row = bytes(self.layout)
         w.pile_of = self.pile_of.copy()
         w.left = set(self.left)
         w.pending = self.pending
