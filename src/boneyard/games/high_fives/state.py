@@ -433,11 +433,12 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
                 for y in row:
                     if numbers & NUMBERS[y]:
                         allowed.add((y, t) if y < t else (t, y))
-            row += ONE[t]
+            row = row + ONE[t]  # not +=, which the compiled build makes a generic call
         self.row = row
+        scores = self.scores
         if gained:
-            self.scores[seat] += gained
-        event = TurnTaken(seat, action, self.unlimited, gained, tuple(self.scores))
+            scores[seat] = scores[seat] + gained  # (not +=, as above)
+        event = TurnTaken(seat, action, self.unlimited, gained, tuple(scores))
         self.events.append(event)
         self.played += 1
         self.turn = (seat + 1) % self.n
@@ -475,10 +476,10 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         hand = () if seat is None else self.hand(seat)
         claimable: tuple[Pair, ...] = ()
         undealt = extra_to_come = 0
-        layout: Sequence[int] = self.row
+        layout = self.row
         if self.pending:
             pmask = mask_of([t for pair in self.pending for t in pair])
-            layout = [t for t in layout if not pmask >> t & 1]
+            layout = bytes([t for t in layout if not pmask >> t & 1])
         if self.phase == PLAYING:
             allowed = self.left if self.options.claimable_pairs == "left_by_player" else None
             claimable = tuple((TILES[a], TILES[b]) for a, b in claimable_pairs(layout, allowed))

@@ -65,20 +65,31 @@ class TurnRules:
         """A tile that could capture may also be played without capturing."""
 
 
-def claimable_pairs(layout: Sequence[int], allowed: Collection[IdPair] | None) -> list[IdPair]:
+def claimable_pairs(layout: bytes, allowed: Collection[IdPair] | None) -> list[IdPair]:
     """Pairs of layout tiles a claim may take now, in row order (earlier tile first)."""
     if allowed is not None:
         return _allowed_pairs(layout, allowed)
     out: list[IdPair] = []
-    n = len(layout)
-    for i in range(n):
-        a = layout[i]
-        m = NUMBERS[a]
-        for k in range(i + 1, n):
-            b = layout[k]
-            if m & NUMBERS[b]:
+    n: i64 = len(layout)
+    i: i64 = 0
+    while i < n:
+        a: i64 = layout[i]
+        m = _numbers(a)
+        k: i64 = i + 1
+        while k < n:
+            b: i64 = layout[k]
+            if m & _numbers(b):
                 out.append((a, b))
+            k += 1
+        i += 1
     return out
+
+
+def _numbers(t: i64) -> i64:
+    """``NUMBERS[t]`` from the bytes tables, as a native int."""
+    lo: i64 = LO[t]
+    hi: i64 = HI[t]
+    return (1 << lo) | (1 << hi)
 
 
 def _allowed_pairs(layout: Sequence[int], allowed: Collection[IdPair]) -> list[IdPair]:
@@ -184,10 +195,10 @@ def _with_claims(
     out: list[HighFivesAction] = []
     # Each way to claim: the claimed pair's ids (-1, -1: none) and the claim as written.
     claims: list[tuple[int, int, tuple[tuple[Tile, Tile], ...]]]
-    free: Sequence[int] = layout
+    free = layout
     if unlimited:
         taken = [t for pair in pending for t in pair]
-        free = [x for x in layout if x not in taken]
+        free = bytes([x for x in layout if x not in taken])
         for a, b in claimable_pairs(free, allowed):
             out.append(Claim((TILES[a], TILES[b])))
         claim = tuple([(TILES[a], TILES[b]) for a, b in pending])
@@ -198,32 +209,37 @@ def _with_claims(
             claims.append((a, b, ((TILES[a], TILES[b]),)))
     player_choice = flags.player_choice
     optional = flags.optional
-    for t in hand:
-        numbers = NUMBERS[t]
+    size: i64 = len(hand)
+    i: i64 = 0
+    while i < size:
+        t: i64 = hand[i]
+        # The layout tiles this play may capture, less those claimed by the claim: listed
+        # lowest first when the player chooses, else the first in the row's order is taken.
+        match = _matching(t, free)
+        if player_choice:
+            match.sort()
         for a, b, claim in claims:
-            # The layout tiles this play may capture (not claimed now): listed lowest first
-            # when the player chooses, else the first in the row's order is taken.
-            first = -1
-            more = False
-            for x in free:
-                if numbers & NUMBERS[x] and x != a and x != b:
-                    if first < 0:
-                        first = x
-                        if not player_choice:
-                            break
-                    else:
-                        more = True
-                        break
-            if more:
-                match = [x for x in free if numbers & NUMBERS[x] and x != a and x != b]
-                match.sort()
-                for x in match:
-                    _add(out, t, x, a, b, claim, unlimited)
-            elif first >= 0:
-                _add(out, t, first, a, b, claim, unlimited)
-            if optional or first < 0:
+            can = [x for x in match if x != a and x != b]
+            for x in can if player_choice else can[:1]:
+                _add(out, t, x, a, b, claim, unlimited)
+            if optional or not can:
                 _add(out, t, -1, a, b, claim, unlimited)
+        i += 1
     return tuple(out)
+
+
+def _matching(t: i64, layout: bytes) -> list[int]:
+    """The layout tiles that match tile ``t``, in row order."""
+    numbers = _numbers(t)
+    out: list[int] = []
+    n: i64 = len(layout)
+    k: i64 = 0
+    while k < n:
+        x: i64 = layout[k]
+        if numbers & _numbers(x):
+            out.append(x)
+        k += 1
+    return out
 
 
 def _claimless(
