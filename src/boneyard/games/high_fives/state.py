@@ -52,6 +52,7 @@ from boneyard.games.high_fives.turns import (
     TILES,
     IdPair,
     TurnRules,
+    ascending,
     check_claim,
     check_turn,
     claimable_pairs,
@@ -59,9 +60,15 @@ from boneyard.games.high_fives.turns import (
     without,
 )
 
-Deals = tuple[tuple[tuple[int, ...], ...], ...]
-PassDoc = tuple[int, Deals, tuple[int, ...], tuple[int, ...], list[HighFivesEvent]]
+Deals = tuple[tuple[bytes, ...], ...]
+"""``deals[k][i]``: seat ``i``'s tile ids in deal ``k``, as dealt (ascending, unless a record
+lists them otherwise); ``bytes``, as the hands are (:mod:`~boneyard.games.high_fives.turns`)."""
+PassDoc = tuple[int, Deals, bytes, bytes, list[HighFivesEvent]]
 """A pass of the record: leader, deals, first layout, extra tiles, its events."""
+
+
+def _ids(tiles: Sequence[Tile]) -> bytes:
+    return bytes([TILE_ID[t] for t in tiles])
 
 
 def _tiles(ids: Sequence[int]) -> tuple[Tile, ...]:
@@ -122,8 +129,8 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         self.passes: list[PassDoc] = []
         self.leader: int | None = None
         self.deals: Deals = ()
-        self.layout0: tuple[int, ...] = ()
-        self.extra: tuple[int, ...] = ()
+        self.layout0 = b""
+        self.extra = b""
         self.deal = 0
         """Index of the deal in play within the pass."""
         self.deal_end = 0
@@ -215,19 +222,19 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
             leader = randbelow(rng, self.n)
         ids = shuffled(rng, list(range(NUM_TILES)))
         n = self.n
-        deals: list[tuple[tuple[int, ...], ...]] = []
+        deals: list[tuple[bytes, ...]] = []
         pos = 0
-        layout: tuple[int, ...] = ()
+        layout = b""
         for k, size in enumerate(self.sched.sizes):
             deal = []
             for _ in range(n):
-                deal.append(tuple(sorted(ids[pos : pos + size])))
+                deal.append(bytes(sorted(ids[pos : pos + size])))
                 pos += size
             deals.append(tuple(deal))
             if k == 0:
-                layout = tuple(ids[pos : pos + LAYOUT_SIZE])
+                layout = bytes(ids[pos : pos + LAYOUT_SIZE])
                 pos += LAYOUT_SIZE
-        self._start(leader, tuple(deals), layout, tuple(ids[pos:]))
+        self._start(leader, tuple(deals), layout, bytes(ids[pos:]))
 
     def start_pass(
         self,
@@ -254,9 +261,9 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         check_whole_set(TILESET, groups, h)
         self._start(
             leader,
-            tuple(tuple(tuple(TILE_ID[t] for t in tiles) for tiles in deal) for deal in deals),
-            tuple(TILE_ID[t] for t in layout),
-            tuple(TILE_ID[t] for t in extra),
+            tuple(tuple(_ids(tiles) for tiles in deal) for deal in deals),
+            _ids(layout),
+            _ids(extra),
         )
 
     def _check_leader(self, leader: object, h: int) -> int:
@@ -314,9 +321,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
                 None,
             )
 
-    def _start(
-        self, leader: int, deals: Deals, layout: tuple[int, ...], extra: tuple[int, ...]
-    ) -> None:
+    def _start(self, leader: int, deals: Deals, layout: bytes, extra: bytes) -> None:
         self.phase = PLAYING
         self.hands_dealt += 1
         self.leader = leader
@@ -328,7 +333,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         self.played = 0
         self.turn = leader
         self.pile_of = [-1] * NUM_TILES
-        self.row = bytes(layout)
+        self.row = layout
         self.left = set()
         self.deal = -1
         self.deal_end = 0
@@ -337,10 +342,10 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
     def _next_deal(self) -> None:
         self.deal += 1
         k = self.deal
-        self.hands = [bytes(sorted(tiles)) for tiles in self.deals[k]]
+        self.hands = [ascending(tiles) for tiles in self.deals[k]]
         self.deal_end += self.n * len(self.deals[k][0])
         if k == len(self.deals) - 1 and self.extra:
-            self.row += bytes(self.extra)
+            self.row += self.extra
         self.legal = None
 
     # ------------------------------------------------------------------ turns
@@ -572,9 +577,8 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         ids = [TILE_ID[t] for t in layout] + [TILE_ID[t] for h in hands for t in h]
         if len(set(ids)) != len(ids):
             raise BoneyardError("a tile appears twice in the position")
-        deal = tuple(tuple(TILE_ID[t] for t in h) for h in hands)
         state.position_only = True
-        state._start(0, (deal,), tuple(TILE_ID[t] for t in layout), ())
+        state._start(0, (tuple(_ids(h) for h in hands),), _ids(layout), b"")
         state.played = to_move
         state.turn = to_move
         state.deal_end += to_move

@@ -321,6 +321,18 @@ def _plain(t: i64, x: i64, listed: bool) -> Turn:
     return turn
 
 
+def ascending(ids: bytes) -> bytes:
+    """``ids`` in ascending order: ``ids`` itself when it is already (a shuffled deal's hands
+    are sorted once, when dealt)."""
+    n: i64 = len(ids)
+    k: i64 = 1
+    while k < n:
+        if ids[k - 1] > ids[k]:
+            return bytes(sorted(ids))
+        k += 1
+    return ids
+
+
 def without(ids: bytes, t: i64) -> bytes:
     """``ids`` (a hand or the row) less the tile ``t`` it holds once, order kept."""
     n: i64 = len(ids)

@@ -69,7 +69,7 @@ class WorldSampler:
         self.me = obs.seat
         self.schedule = schedule(n, obs.options.remainder_timing)
         self.pending = tuple((TILE_ID[a], TILE_ID[b]) for a, b in obs.claimed_this_turn)
-        self.my_ids = tuple(sorted(TILE_ID[t] for t in obs.hand))
+        self.my_ids = bytes(sorted(TILE_ID[t] for t in obs.hand))
         self.my_hand = mask_of(self.my_ids)
         self.layout = [TILE_ID[t] for t in obs.layout] + [t for p in self.pending for t in p]
         self.pile_of = [-1] * NUM_TILES
@@ -100,25 +100,25 @@ class WorldSampler:
         ids = self.unseen.copy()
         rng.shuffle(ids)
         pos = 0
-        hands: list[tuple[int, ...]] = [()] * n
+        hands: list[bytes] = [b""] * n
         for s in range(n):
             if s == self.me:
                 hands[s] = self.my_ids
                 continue
             size = obs.hand_sizes[s]
-            hands[s] = tuple(sorted(ids[pos : pos + size]))
+            hands[s] = bytes(sorted(ids[pos : pos + size]))
             pos += size
         sizes = self.schedule.sizes
         k = obs.deal_number
-        deals: list[tuple[tuple[int, ...], ...]] = [tuple(() for _ in range(n))] * k
+        deals: list[tuple[bytes, ...]] = [tuple(b"" for _ in range(n))] * k
         deals.append(tuple(hands))
         for size in sizes[k + 1 :]:
             deal = []
             for _ in range(n):
-                deal.append(tuple(sorted(ids[pos : pos + size])))
+                deal.append(bytes(sorted(ids[pos : pos + size])))
                 pos += size
             deals.append(tuple(deal))
-        extra = tuple(ids[pos:]) if obs.extra_to_come else ()
+        extra = bytes(ids[pos:]) if obs.extra_to_come else b""
         w = HighFivesState(n, obs.options)
         w.position_only = True
         w.hands_dealt = obs.pass_number + 1
@@ -132,7 +132,7 @@ class WorldSampler:
         w.played = self.turn
         assert obs.leader is not None  # checked when the sampler was built
         w.turn = (obs.leader + self.turn) % n
-        w.hands = [bytes(h) for h in hands]
+        w.hands = hands
         w.row = bytes(self.layout)
         w.pile_of = self.pile_of.copy()
         w.left = set(self.left)
