@@ -213,16 +213,20 @@ def _with_claims(
     i: i64 = 0
     while i < size:
         t: i64 = hand[i]
-        # The layout tiles this play may capture, less those claimed by the claim: listed
-        # lowest first when the player chooses, else the first in the row's order is taken.
+        # The layout tiles this play may capture, less those a claim takes: listed lowest
+        # first when the player chooses, else the first in the row's order is taken.
         match = _matching(t, free)
         if player_choice:
             match.sort()
         for a, b, claim in claims:
-            can = [x for x in match if x != a and x != b]
-            for x in can if player_choice else can[:1]:
-                _add(out, t, x, a, b, claim, unlimited)
-            if optional or not can:
+            found = False
+            for x in match:
+                if x != a and x != b:
+                    _add(out, t, x, a, b, claim, unlimited)
+                    found = True
+                    if not player_choice:
+                        break
+            if optional or not found:
                 _add(out, t, -1, a, b, claim, unlimited)
         i += 1
     return tuple(out)
@@ -287,10 +291,10 @@ def _claimless(
 
 def _add(
     out: list[HighFivesAction],
-    t: int,
-    x: int,
-    a: int,
-    b: int,
+    t: i64,
+    x: i64,
+    a: i64,
+    b: i64,
     claim: tuple[tuple[Tile, Tile], ...],
     listed: bool,
 ) -> None:
@@ -299,8 +303,11 @@ def _add(
     if a == -1:
         out.append(_plain(t, x, listed))
     else:
-        code = turn_code(t, x, a, b) if a >= 0 else -1
-        out.append(Turn(TILES[t], _tile(x), claim, listed, code=code))
+        code: i64 = -1  # (an if statement: a conditional expression would box the int)
+        if a >= 0:
+            code = turn_code(t, x, a, b)
+        capture = None if x < 0 else TILES[x]
+        out.append(Turn(TILES[t], capture, claim, listed, code=code))
 
 
 def _tile(x: int) -> Tile | None:
