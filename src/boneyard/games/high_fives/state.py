@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from boneyard.core.chance import randbelow, shuffled
 from boneyard.core.errors import BoneyardError, IllegalActionError, RecordError
@@ -65,6 +65,10 @@ Deals = tuple[tuple[bytes, ...], ...]
 lists them otherwise); ``bytes``, as the hands are (:mod:`~boneyard.games.high_fives.turns`)."""
 PassDoc = tuple[int, Deals, bytes, bytes, list[HighFivesEvent]]
 """A pass of the record: leader, deals, first layout, extra tiles, its events."""
+
+
+ALL_IDS: Final = list(range(NUM_TILES))
+"""Every tile id, ascending: the set a shuffle starts from."""
 
 
 def _ids(tiles: Sequence[Tile]) -> bytes:
@@ -220,7 +224,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         leader = self.next_leader()
         if leader is None:
             leader = randbelow(rng, self.n)
-        ids = shuffled(rng, list(range(NUM_TILES)))
+        ids = shuffled(rng, ALL_IDS)
         n = self.n
         deals: list[tuple[bytes, ...]] = []
         pos = 0
@@ -228,7 +232,9 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         for k, size in enumerate(self.sched.sizes):
             deal = []
             for _ in range(n):
-                deal.append(bytes(sorted(ids[pos : pos + size])))
+                hand = ids[pos : pos + size]
+                hand.sort()  # (in place: sorted() would copy the slice again)
+                deal.append(bytes(hand))
                 pos += size
             deals.append(tuple(deal))
             if k == 0:
