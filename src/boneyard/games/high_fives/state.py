@@ -351,7 +351,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         self.hands = [ascending(tiles) for tiles in self.deals[k]]
         self.deal_end += self.n * len(self.deals[k][0])
         if k == len(self.deals) - 1 and self.extra:
-            self.row += self.extra
+            self.row = self.row + self.extra
         self.legal = None
 
     # ------------------------------------------------------------------ turns

@@ -86,7 +86,8 @@ def claimable_pairs(layout: bytes, allowed: Collection[IdPair] | None) -> list[I
 
 
 def _numbers(t: i64) -> i64:
-    """``NUMBERS[t]`` from the bytes tables, as a native int."""
+    """``NUMBERS[t]`` from the bytes tables, as a native int (the loops over every layout tile
+    inline it)."""
     lo: i64 = LO[t]
     hi: i64 = HI[t]
     return (1 << lo) | (1 << hi)
@@ -257,16 +258,14 @@ def _claimless(
     i: i64 = 0
     while i < size:
         t: i64 = hand[i]
-        lo: i64 = LO[t]
-        hi: i64 = HI[t]
-        numbers: i64 = (1 << lo) | (1 << hi)
+        numbers = _numbers(t)
         first: i64 = -1
         second: i64 = -1
         count: i64 = 0
         k: i64 = 0
         while k < n and numbers & seen:  # (a tile showing no layout number skips the row)
             x: i64 = layout[k]
-            xlo: i64 = LO[x]
+            xlo: i64 = LO[x]  # (_numbers inline: the call would cost as much as the test)
             xhi: i64 = HI[x]
             if numbers & ((1 << xlo) | (1 << xhi)):
                 if count == 0:
@@ -306,8 +305,7 @@ def _add(
         code: i64 = -1  # (an if statement: a conditional expression would box the int)
         if a >= 0:
             code = turn_code(t, x, a, b)
-        capture = None if x < 0 else TILES[x]
-        out.append(Turn(TILES[t], capture, claim, listed, code=code))
+        out.append(Turn(TILES[t], _tile(x), claim, listed, code=code))
 
 
 def _tile(x: int) -> Tile | None:
