@@ -86,8 +86,8 @@ def claimable_pairs(layout: bytes, allowed: Collection[IdPair] | None) -> list[I
 
 
 def _numbers(t: i64) -> i64:
-    """``NUMBERS[t]`` from the bytes tables, as a native int (the loops over every layout tile
-    inline it)."""
+    """``NUMBERS[t]`` from the bytes tables, as a native int (the listing without claims, run at
+    nearly every turn, inlines it)."""
     lo: i64 = LO[t]
     hi: i64 = HI[t]
     return (1 << lo) | (1 << hi)
@@ -258,14 +258,16 @@ def _claimless(
     i: i64 = 0
     while i < size:
         t: i64 = hand[i]
-        numbers = _numbers(t)
+        lo: i64 = LO[t]  # (_numbers inline here: a call costs as much as the test)
+        hi: i64 = HI[t]
+        numbers: i64 = (1 << lo) | (1 << hi)
         first: i64 = -1
         second: i64 = -1
         count: i64 = 0
         k: i64 = 0
         while k < n and numbers & seen:  # (a tile showing no layout number skips the row)
             x: i64 = layout[k]
-            xlo: i64 = LO[x]  # (_numbers inline: the call would cost as much as the test)
+            xlo: i64 = LO[x]
             xhi: i64 = HI[x]
             if numbers & ((1 << xlo) | (1 << xhi)):
                 if count == 0:
@@ -305,7 +307,8 @@ def _add(
         code: i64 = -1  # (an if statement: a conditional expression would box the int)
         if a >= 0:
             code = turn_code(t, x, a, b)
-        out.append(Turn(TILES[t], _tile(x), claim, listed, code=code))
+        capture = None if x < 0 else TILES[x]  # (_tile inline: this runs per turn listed)
+        out.append(Turn(TILES[t], capture, claim, listed, code=code))
 
 
 def _tile(x: int) -> Tile | None:
