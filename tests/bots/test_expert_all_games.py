@@ -189,7 +189,7 @@ def brute_force_values(state: HighFivesState, seat: int) -> dict[Any, float]:
         for split in splits:
             world = state.copy()
             for x, ids in zip(others, split, strict=True):
-                world.hands[x] = ids
+                world.hands[x] = bytes(ids)
             total += value_of(search, world, a, seat, random.Random(0))
         values[a] = total / len(splits)
     return values

@@ -12,11 +12,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from boneyard.core.state import Value
 from boneyard.core.tiles import Tile
 from boneyard.games.high_fives import rules
+
+if TYPE_CHECKING:  # a native 64-bit int once compiled, a plain int otherwise
+    from mypy_extensions import i64
 
 POINTS: Final = rules.POINTS
 TILE_ID: Final = rules.TILE_ID
@@ -156,7 +159,7 @@ class Claim:
         return f"claim {a}+{b}"
 
 
-def turn_code(tile: int, capture: int, a: int, b: int) -> int:
+def turn_code(tile: i64, capture: i64, a: i64, b: i64) -> i64:
     """One int for a turn's ids: the played tile, the captured one and the claimed pair (-1:
     none); :func:`decode_turn` reads it back.
 
@@ -166,7 +169,7 @@ def turn_code(tile: int, capture: int, a: int, b: int) -> int:
     return tile | (capture + 1) << 8 | (a + 1) << 16 | (b + 1) << 24
 
 
-def decode_turn(code: int) -> tuple[int, int, int, int]:
+def decode_turn(code: i64) -> tuple[i64, i64, i64, i64]:
     """The ``(tile, capture, claimed a, claimed b)`` of a :func:`turn_code` (-1: none)."""
     return code & 0xFF, (code >> 8 & 0xFF) - 1, (code >> 16 & 0xFF) - 1, (code >> 24) - 1
 

@@ -77,7 +77,7 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def mask_of(ids: Iterator[int] | list[int] | tuple[int, ...]) -> int:
+def mask_of(ids: Iterator[int] | list[int] | tuple[int, ...] | bytes) -> int:
     """The mask of some tile ids."""
     m = 0
     for i in ids:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from boneyard.core.chance import randbelow, shuffled
 from boneyard.core.errors import BoneyardError, IllegalActionError, RecordError
@@ -46,20 +46,33 @@ from boneyard.games.high_fives.rules import (
 from boneyard.games.high_fives.turns import (
     NUM_TILES,
     NUMBERS,
+    ONE,
     POINTS,
     TILE_ID,
     TILES,
     IdPair,
     TurnRules,
+    ascending,
     check_claim,
     check_turn,
     claimable_pairs,
     enumerate_turns,
+    without,
 )
 
-Deals = tuple[tuple[tuple[int, ...], ...], ...]
-PassDoc = tuple[int, Deals, tuple[int, ...], tuple[int, ...], list[HighFivesEvent]]
+Deals = tuple[tuple[bytes, ...], ...]
+"""``deals[k][i]``: seat ``i``'s tile ids in deal ``k``, as dealt (ascending, unless a record
+lists them otherwise); ``bytes``, as the hands are (:mod:`~boneyard.games.high_fives.turns`)."""
+PassDoc = tuple[int, Deals, bytes, bytes, list[HighFivesEvent]]
 """A pass of the record: leader, deals, first layout, extra tiles, its events."""
+
+
+ALL_IDS: Final = list(range(NUM_TILES))
+"""Every tile id, ascending: the set a shuffle starts from."""
+
+
+def _ids(tiles: Sequence[Tile]) -> bytes:
+    return bytes([TILE_ID[t] for t in tiles])
 
 
 def _tiles(ids: Sequence[int]) -> tuple[Tile, ...]:
@@ -83,6 +96,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         "deals",
         "layout0",
         "extra",
+        "row",
         "deal",
         "deal_end",
         "played",
@@ -99,8 +113,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         *GameBase.COPY_COPIED,
         "passes",
         "hands",
-        "row",
-        "piles",
+        "pile_of",
         "left",
     )
 
@@ -120,20 +133,22 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         self.passes: list[PassDoc] = []
         self.leader: int | None = None
         self.deals: Deals = ()
-        self.layout0: tuple[int, ...] = ()
-        self.extra: tuple[int, ...] = ()
+        self.layout0 = b""
+        self.extra = b""
         self.deal = 0
         """Index of the deal in play within the pass."""
         self.deal_end = 0
         """The turn count at which the deal in play is played out."""
         self.played = 0
         """Turns taken in the pass."""
-        self.hands: list[tuple[int, ...]] = [()] * num_seats
-        """Each seat's tile ids, ascending (a mask of 136 tiles would not fit a machine word)."""
-        self.row: list[int] = []
-        """The layout row, tile ids in row order."""
-        self.piles: list[tuple[int, ...]] = [()] * num_seats
-        """Each seat's score pile: the tile ids it won, in the order won."""
+        self.hands: list[bytes] = [b""] * num_seats
+        """Each seat's tile ids, ascending (a mask of 136 tiles would not fit a machine word;
+        ``bytes``, as :mod:`~boneyard.games.high_fives.turns` explains)."""
+        self.row = b""
+        """The layout row, tile ids in row order (``bytes``, replaced at every turn)."""
+        self.pile_of: list[int] = [-1] * NUM_TILES
+        """The seat whose score pile holds each tile (-1: none). A capture sets two entries,
+        where a pile kept as a tuple of ids would be copied whole at every capture."""
         self.left: set[IdPair] = set()
         """Pairs a player's play left (``claimable_pairs: "left_by_player"``)."""
         self.legal: tuple[HighFivesAction, ...] | None = None
@@ -209,21 +224,23 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         leader = self.next_leader()
         if leader is None:
             leader = randbelow(rng, self.n)
-        ids = shuffled(rng, list(range(NUM_TILES)))
+        ids = shuffled(rng, ALL_IDS)
         n = self.n
-        deals: list[tuple[tuple[int, ...], ...]] = []
+        deals: list[tuple[bytes, ...]] = []
         pos = 0
-        layout: tuple[int, ...] = ()
+        layout = b""
         for k, size in enumerate(self.sched.sizes):
             deal = []
             for _ in range(n):
-                deal.append(tuple(sorted(ids[pos : pos + size])))
+                hand = ids[pos : pos + size]
+                hand.sort()  # (in place: sorted() would copy the slice again)
+                deal.append(bytes(hand))
                 pos += size
             deals.append(tuple(deal))
             if k == 0:
-                layout = tuple(ids[pos : pos + LAYOUT_SIZE])
+                layout = bytes(ids[pos : pos + LAYOUT_SIZE])
                 pos += LAYOUT_SIZE
-        self._start(leader, tuple(deals), layout, tuple(ids[pos:]))
+        self._start(leader, tuple(deals), layout, bytes(ids[pos:]))
 
     def start_pass(
         self,
@@ -250,9 +267,9 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         check_whole_set(TILESET, groups, h)
         self._start(
             leader,
-            tuple(tuple(tuple(TILE_ID[t] for t in tiles) for tiles in deal) for deal in deals),
-            tuple(TILE_ID[t] for t in layout),
-            tuple(TILE_ID[t] for t in extra),
+            tuple(tuple(_ids(tiles) for tiles in deal) for deal in deals),
+            _ids(layout),
+            _ids(extra),
         )
 
     def _check_leader(self, leader: object, h: int) -> int:
@@ -310,9 +327,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
                 None,
             )
 
-    def _start(
-        self, leader: int, deals: Deals, layout: tuple[int, ...], extra: tuple[int, ...]
-    ) -> None:
+    def _start(self, leader: int, deals: Deals, layout: bytes, extra: bytes) -> None:
         self.phase = PLAYING
         self.hands_dealt += 1
         self.leader = leader
@@ -323,8 +338,8 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         self.pending = ()
         self.played = 0
         self.turn = leader
-        self.piles = [()] * self.n
-        self.row = list(layout)
+        self.pile_of = [-1] * NUM_TILES
+        self.row = layout
         self.left = set()
         self.deal = -1
         self.deal_end = 0
@@ -333,10 +348,10 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
     def _next_deal(self) -> None:
         self.deal += 1
         k = self.deal
-        self.hands = [tuple(sorted(tiles)) for tiles in self.deals[k]]
+        self.hands = [ascending(tiles) for tiles in self.deals[k]]
         self.deal_end += self.n * len(self.deals[k][0])
         if k == len(self.deals) - 1 and self.extra:
-            self.row.extend(self.extra)
+            self.row = self.row + self.extra
         self.legal = None
 
     # ------------------------------------------------------------------ turns
@@ -406,25 +421,35 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         claimed: tuple[int, ...],
         allowed: set[IdPair] | None,
     ) -> HighFivesEvent:
-        """Carry out a legal turn: play ``t``, capture ``x`` (-1: none), claim ``claimed``."""
+        """Carry out a legal turn: play ``t``, capture ``x`` (-1: none), claim ``claimed``.
+
+        The pile owners change in place, rather than a new pile being built at every turn."""
         self.pending = ()
-        self.hands[seat] = tuple([i for i in self.hands[seat] if i != t])
+        self.hands[seat] = without(self.hands[seat], t)
+        row = self.row
+        pile_of = self.pile_of
         gained = 0
-        if claimed or x >= 0:
-            won = (*claimed, t, x) if x >= 0 else claimed
-            for c in won:
-                gained += POINTS[c]
-            self.row = [i for i in self.row if i not in won]
-            self.piles[seat] = (*self.piles[seat], *won)
-        if x < 0:
+        for c in claimed:
+            row = without(row, c)
+            pile_of[c] = seat
+            gained += POINTS[c]
+        if x >= 0:
+            row = without(row, x)
+            pile_of[t] = seat
+            pile_of[x] = seat
+            gained += POINTS[t] + POINTS[x]
+        else:
             if allowed is not None:
                 numbers = NUMBERS[t]
-                for y in self.row:
+                for y in row:
                     if numbers & NUMBERS[y]:
                         allowed.add((y, t) if y < t else (t, y))
-            self.row.append(t)
-        self.scores[seat] += gained
-        event = TurnTaken(seat, action, self.unlimited, gained, tuple(self.scores))
+            row = row + ONE[t]  # not +=, which the compiled build makes a generic call
+        self.row = row
+        scores = self.scores
+        if gained:
+            scores[seat] = scores[seat] + gained  # (not +=, as above)
+        event = TurnTaken(seat, action, self.unlimited, gained, tuple(scores))
         self.events.append(event)
         self.played += 1
         self.turn = (seat + 1) % self.n
@@ -465,7 +490,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         layout = self.row
         if self.pending:
             pmask = mask_of([t for pair in self.pending for t in pair])
-            layout = [t for t in layout if not pmask >> t & 1]
+            layout = bytes([t for t in layout if not pmask >> t & 1])
         if self.phase == PLAYING:
             allowed = self.left if self.options.claimable_pairs == "left_by_player" else None
             claimable = tuple((TILES[a], TILES[b]) for a, b in claimable_pairs(layout, allowed))
@@ -482,7 +507,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
             layout=_tiles(layout),
             claimed_this_turn=self.pending_claim,
             claimable=claimable,
-            piles=tuple(_tiles(sorted(p)) for p in self.piles),
+            piles=self._piles(),
             scores=tuple(self.scores),
             current_seat=current,
             leader=self.leader,
@@ -495,6 +520,14 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
             winner=None if result is None else result.winner,
             legal_actions=self.legal_actions() if seat is not None and seat == current else (),
         )
+
+    def _piles(self) -> tuple[tuple[Tile, ...], ...]:
+        """Every seat's score pile, in the order of the set (as the observation shows it)."""
+        piles: list[list[Tile]] = [[] for _ in range(self.n)]
+        for i, seat in enumerate(self.pile_of):
+            if seat >= 0:
+                piles[seat].append(TILES[i])
+        return tuple(tuple(p) for p in piles)
 
     # ------------------------------------------------------------------ records
 
@@ -550,9 +583,8 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         ids = [TILE_ID[t] for t in layout] + [TILE_ID[t] for h in hands for t in h]
         if len(set(ids)) != len(ids):
             raise BoneyardError("a tile appears twice in the position")
-        deal = tuple(tuple(TILE_ID[t] for t in h) for h in hands)
         state.position_only = True
-        state._start(0, (deal,), tuple(TILE_ID[t] for t in layout), ())
+        state._start(0, (tuple(_ids(h) for h in hands),), _ids(layout), b"")
         state.played = to_move
         state.turn = to_move
         state.deal_end += to_move

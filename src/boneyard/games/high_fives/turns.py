@@ -3,12 +3,17 @@
 Both work on a bare position: the mover's hand mask, the layout row (tile ids in row order),
 and the pairs a claim may take (``None``: any two matching layout tiles). The state and the
 observation share them, so a typed move is checked by exactly the code that checks ``apply``.
+
+The state keeps a hand and the row as ``bytes`` of tile ids (every id is below 256): in the
+compiled build reading a byte costs a few instructions, where reading an int from a list or a
+tuple costs a reference count and an unboxing, and a turn replaces them with a slice or two
+(:func:`without`). The per-tile tables the listing reads are ``bytes`` for the same reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from boneyard.core.errors import IllegalActionError
 from boneyard.core.tiles import Tile
@@ -16,19 +21,29 @@ from boneyard.games.high_fives import rules
 from boneyard.games.high_fives.actions import Claim, HighFivesAction, Turn, turn_code
 from boneyard.games.high_fives.rules import HighFivesOptions, bits
 
+if TYPE_CHECKING:  # a native 64-bit int once compiled, a plain int otherwise
+    from mypy_extensions import i64
+
 IdPair = tuple[int, int]
 
 # The rule tables, bound here as Final: this module is compiled (setup.py), and a Final module
 # value is a C static rather than a lookup in the module's namespace at every use.
 MATCH: Final = rules.MATCH
 NUM_TILES: Final = rules.NUM_TILES
-POINTS: Final = rules.POINTS
+POINTS: Final = bytes(rules.POINTS)
+"""``POINTS[t]``: what tile ``t`` scores (:data:`~boneyard.games.high_fives.rules.POINTS`)."""
 TILE_ID: Final = rules.TILE_ID
 TILES: Final = rules.TILES
 NUMBERS: Final[tuple[int, ...]] = tuple((1 << t.lo) | (1 << t.hi) for t in rules.TILES)
 """``NUMBERS[t]``: the numbers tile ``t`` shows, as a 16-bit mask; two tiles match when their
 masks meet. (A mask of the 136 tiles is an integer too big for a machine word; the numbers of
 one tile are not.)"""
+LO: Final = bytes(t.lo for t in rules.TILES)
+"""``LO[t]``: the low number of tile ``t`` (``NUMBERS[t]`` is ``1 << LO[t] | 1 << HI[t]``)."""
+HI: Final = bytes(t.hi for t in rules.TILES)
+"""``HI[t]``: the high number of tile ``t``."""
+ONE: Final = tuple(bytes((t,)) for t in range(rules.NUM_TILES))
+"""``ONE[t]``: the ``bytes`` of tile ``t`` alone, to append to a row."""
 
 
 class TurnRules:
@@ -50,20 +65,32 @@ class TurnRules:
         """A tile that could capture may also be played without capturing."""
 
 
-def claimable_pairs(layout: Sequence[int], allowed: Collection[IdPair] | None) -> list[IdPair]:
+def claimable_pairs(layout: bytes, allowed: Collection[IdPair] | None) -> list[IdPair]:
     """Pairs of layout tiles a claim may take now, in row order (earlier tile first)."""
     if allowed is not None:
         return _allowed_pairs(layout, allowed)
     out: list[IdPair] = []
-    n = len(layout)
-    for i in range(n):
-        a = layout[i]
-        m = NUMBERS[a]
-        for k in range(i + 1, n):
-            b = layout[k]
-            if m & NUMBERS[b]:
+    n: i64 = len(layout)
+    i: i64 = 0
+    while i < n:
+        a: i64 = layout[i]
+        m = _numbers(a)
+        k: i64 = i + 1
+        while k < n:
+            b: i64 = layout[k]
+            if m & _numbers(b):
                 out.append((a, b))
+            k += 1
+        i += 1
     return out
+
+
+def _numbers(t: i64) -> i64:
+    """``NUMBERS[t]`` from the bytes tables, as a native int (the listing without claims, run at
+    nearly every turn, inlines it)."""
+    lo: i64 = LO[t]
+    hi: i64 = HI[t]
+    return (1 << lo) | (1 << hi)
 
 
 def _allowed_pairs(layout: Sequence[int], allowed: Collection[IdPair]) -> list[IdPair]:
@@ -107,8 +134,8 @@ def claim_sets(pairs: Sequence[IdPair], unlimited: bool) -> list[tuple[int, tupl
 
 
 def enumerate_turns(
-    hand: tuple[int, ...],
-    layout: list[int],
+    hand: bytes,
+    layout: bytes,
     allowed: Collection[IdPair] | None,
     flags: TurnRules,
     pending: tuple[IdPair, ...] = (),
@@ -124,28 +151,42 @@ def enumerate_turns(
     Each listed turn carries its ids in ``code`` (:func:`turn_code`; -1 for a turn ending
     claim steps).
     """
-    if not flags.unlimited and not _any_pair(layout, allowed):
-        # Nothing to claim: nearly every position, listed by a loop of its own.
-        return _claimless(hand, layout, flags.player_choice, flags.optional)
+    if not flags.unlimited:
+        seen, twice = _row_numbers(layout)
+        paired = twice != 0 if allowed is None else _any_pair(layout, allowed)
+        if not paired:
+            # Nothing to claim: nearly every position, listed by a loop of its own.
+            return _claimless(hand, layout, seen, flags.player_choice, flags.optional)
     return _with_claims(hand, layout, allowed, flags, pending)
 
 
-def _any_pair(layout: list[int], allowed: Collection[IdPair] | None) -> bool:
-    """Whether a claim may take a pair of the layout ``layout`` now."""
-    if allowed is not None:
-        return bool(allowed) and bool(_allowed_pairs(layout, allowed))
-    n = len(layout)
-    for i in range(n - 1):
-        m = NUMBERS[layout[i]]
-        for k in range(i + 1, n):
-            if m & NUMBERS[layout[k]]:
-                return True
-    return False
+def _row_numbers(layout: bytes) -> tuple[i64, i64]:
+    """The numbers the layout tiles show (a 16-bit mask), and those shown by two or more: two
+    layout tiles match exactly when the second mask is not empty."""
+    seen: i64 = 0
+    twice: i64 = 0
+    n: i64 = len(layout)
+    k: i64 = 0
+    while k < n:
+        x: i64 = layout[k]
+        lo: i64 = LO[x]
+        hi: i64 = HI[x]
+        m: i64 = (1 << lo) | (1 << hi)
+        twice |= seen & m
+        seen |= m
+        k += 1
+    return seen, twice
+
+
+def _any_pair(layout: Sequence[int], allowed: Collection[IdPair]) -> bool:
+    """Whether a claim may take a pair of the layout ``layout`` now, when only the pairs
+    ``allowed`` may be claimed."""
+    return bool(allowed) and bool(_allowed_pairs(layout, allowed))
 
 
 def _with_claims(
-    hand: tuple[int, ...],
-    layout: list[int],
+    hand: bytes,
+    layout: bytes,
     allowed: Collection[IdPair] | None,
     flags: TurnRules,
     pending: tuple[IdPair, ...],
@@ -158,7 +199,7 @@ def _with_claims(
     free = layout
     if unlimited:
         taken = [t for pair in pending for t in pair]
-        free = [x for x in layout if x not in taken]
+        free = bytes([x for x in layout if x not in taken])
         for a, b in claimable_pairs(free, allowed):
             out.append(Claim((TILES[a], TILES[b])))
         claim = tuple([(TILES[a], TILES[b]) for a, b in pending])
@@ -169,70 +210,92 @@ def _with_claims(
             claims.append((a, b, ((TILES[a], TILES[b]),)))
     player_choice = flags.player_choice
     optional = flags.optional
-    for t in hand:
-        numbers = NUMBERS[t]
+    size: i64 = len(hand)
+    i: i64 = 0
+    while i < size:
+        t: i64 = hand[i]
+        # The layout tiles this play may capture, less those a claim takes: listed lowest
+        # first when the player chooses, else the first in the row's order is taken.
+        match = _matching(t, free)
+        if player_choice:
+            match.sort()
         for a, b, claim in claims:
-            # The layout tiles this play may capture (not claimed now): listed lowest first
-            # when the player chooses, else the first in the row's order is taken.
-            first = -1
-            more = False
-            for x in free:
-                if numbers & NUMBERS[x] and x != a and x != b:
-                    if first < 0:
-                        first = x
-                        if not player_choice:
-                            break
-                    else:
-                        more = True
-                        break
-            if more:
-                match = [x for x in free if numbers & NUMBERS[x] and x != a and x != b]
-                match.sort()
-                for x in match:
+            found = False
+            for x in match:
+                if x != a and x != b:
                     _add(out, t, x, a, b, claim, unlimited)
-            elif first >= 0:
-                _add(out, t, first, a, b, claim, unlimited)
-            if optional or first < 0:
+                    found = True
+                    if not player_choice:
+                        break
+            if optional or not found:
                 _add(out, t, -1, a, b, claim, unlimited)
+        i += 1
     return tuple(out)
 
 
+def _matching(t: i64, layout: bytes) -> list[int]:
+    """The layout tiles that match tile ``t``, in row order."""
+    numbers = _numbers(t)
+    out: list[int] = []
+    n: i64 = len(layout)
+    k: i64 = 0
+    while k < n:
+        x: i64 = layout[k]
+        if numbers & _numbers(x):
+            out.append(x)
+        k += 1
+    return out
+
+
 def _claimless(
-    hand: tuple[int, ...], layout: list[int], player_choice: bool, optional: bool
+    hand: bytes, layout: bytes, seen: i64, player_choice: bool, optional: bool
 ) -> tuple[HighFivesAction, ...]:
     """The turns of :func:`enumerate_turns` when no pair can be claimed (one claim step at
-    most per turn), in the same order."""
+    most per turn), in the same order; ``seen`` is the numbers the layout shows."""
     out: list[HighFivesAction] = []
-    for t in hand:
-        numbers = NUMBERS[t]
-        first = second = -1
-        count = 0
-        for x in layout:
-            if numbers & NUMBERS[x]:
+    n: i64 = len(layout)
+    size: i64 = len(hand)
+    i: i64 = 0
+    while i < size:
+        t: i64 = hand[i]
+        lo: i64 = LO[t]  # (_numbers inline here: a call costs as much as the test)
+        hi: i64 = HI[t]
+        numbers: i64 = (1 << lo) | (1 << hi)
+        first: i64 = -1
+        second: i64 = -1
+        count: i64 = 0
+        k: i64 = 0
+        while k < n and numbers & seen:  # (a tile showing no layout number skips the row)
+            x: i64 = layout[k]
+            xlo: i64 = LO[x]
+            xhi: i64 = HI[x]
+            if numbers & ((1 << xlo) | (1 << xhi)):
                 if count == 0:
                     first = x
                 elif count == 1:
                     second = x
                 count += 1
+            k += 1
         if count == 2 and player_choice:  # the usual choice: two tiles, lowest first
             out.append(_plain(t, min(first, second), False))
             out.append(_plain(t, max(first, second), False))
         elif count > 2 and player_choice:
-            for x in sorted([x for x in layout if numbers & NUMBERS[x]]):
-                out.append(_plain(t, x, False))
+            for y in sorted([y for y in layout if numbers & NUMBERS[y]]):
+                out.append(_plain(t, y, False))
         elif count:
             out.append(_plain(t, first, False))
         if optional or not count:
             out.append(_plain(t, -1, False))
+        i += 1
     return tuple(out)
 
 
 def _add(
     out: list[HighFivesAction],
-    t: int,
-    x: int,
-    a: int,
-    b: int,
+    t: i64,
+    x: i64,
+    a: i64,
+    b: i64,
     claim: tuple[tuple[Tile, Tile], ...],
     listed: bool,
 ) -> None:
@@ -241,8 +304,11 @@ def _add(
     if a == -1:
         out.append(_plain(t, x, listed))
     else:
-        code = turn_code(t, x, a, b) if a >= 0 else -1
-        out.append(Turn(TILES[t], _tile(x), claim, listed, code=code))
+        code: i64 = -1  # (an if statement: a conditional expression would box the int)
+        if a >= 0:
+            code = turn_code(t, x, a, b)
+        capture = None if x < 0 else TILES[x]  # (_tile inline: this runs per turn listed)
+        out.append(Turn(TILES[t], capture, claim, listed, code=code))
 
 
 def _tile(x: int) -> Tile | None:
@@ -253,14 +319,39 @@ _PLAIN: Final[list[Turn | None]] = [None] * (NUM_TILES * (NUM_TILES + 1) * 2)
 """The claim-less turns, made on first use: ``_PLAIN[((t * 137 + x + 1) << 1) | listed]``."""
 
 
-def _plain(t: int, x: int, listed: bool) -> Turn:
+def _plain(t: i64, x: i64, listed: bool) -> Turn:
     """The claim-less turn playing ``t`` and capturing ``x`` (-1: none), made once and shared."""
-    k = (t * (NUM_TILES + 1) + x + 1) * 2 + (1 if listed else 0)
+    k: i64 = (t * (NUM_TILES + 1) + x + 1) * 2 + (1 if listed else 0)
     turn = _PLAIN[k]
     if turn is None:
         turn = Turn(TILES[t], _tile(x), (), listed, code=turn_code(t, x, -1, -1))
         _PLAIN[k] = turn
     return turn
+
+
+def ascending(ids: bytes) -> bytes:
+    """``ids`` in ascending order: ``ids`` itself when it is already (a shuffled deal's hands
+    are sorted once, when dealt)."""
+    n: i64 = len(ids)
+    k: i64 = 1
+    while k < n:
+        if ids[k - 1] > ids[k]:
+            return bytes(sorted(ids))
+        k += 1
+    return ids
+
+
+def without(ids: bytes, t: i64) -> bytes:
+    """``ids`` (a hand or the row) less the tile ``t`` it holds once, order kept."""
+    n: i64 = len(ids)
+    i: i64 = 0
+    while i < n and ids[i] != t:
+        i += 1
+    if i == 0:
+        return ids[1:]
+    if i == n - 1:
+        return ids[:i]
+    return ids[:i] + ids[i + 1 :]
 
 
 def check_claim(

@@ -39,6 +39,7 @@ from boneyard.games.high_fives.actions import Claim, Turn
 from boneyard.games.high_fives.observation import HighFivesObservation
 from boneyard.games.high_fives.rules import (
     ALL_MASK,
+    NUM_TILES,
     PIPS,
     TILE_ID,
     bits,
@@ -68,13 +69,15 @@ class WorldSampler:
         self.me = obs.seat
         self.schedule = schedule(n, obs.options.remainder_timing)
         self.pending = tuple((TILE_ID[a], TILE_ID[b]) for a, b in obs.claimed_this_turn)
-        self.my_ids = tuple(sorted(TILE_ID[t] for t in obs.hand))
+        self.my_ids = bytes(sorted(TILE_ID[t] for t in obs.hand))
         self.my_hand = mask_of(self.my_ids)
         self.layout = [TILE_ID[t] for t in obs.layout] + [t for p in self.pending for t in p]
-        self.piles = [tuple(TILE_ID[t] for t in pile) for pile in obs.piles]
+        self.pile_of = [-1] * NUM_TILES
         seen = self.my_hand | mask_of(self.layout)
-        for p in self.piles:
-            seen |= mask_of(p)
+        for seat, pile in enumerate(obs.piles):
+            for t in pile:
+                self.pile_of[TILE_ID[t]] = seat
+                seen |= 1 << TILE_ID[t]
         self.unseen = list(bits(ALL_MASK & ~seen))
         self.others = [s for s in range(n) if s != self.me]
         hidden = sum(obs.hand_sizes[s] for s in self.others) + obs.undealt
@@ -97,25 +100,25 @@ class WorldSampler:
         ids = self.unseen.copy()
         rng.shuffle(ids)
         pos = 0
-        hands: list[tuple[int, ...]] = [()] * n
+        hands: list[bytes] = [b""] * n
         for s in range(n):
             if s == self.me:
                 hands[s] = self.my_ids
                 continue
             size = obs.hand_sizes[s]
-            hands[s] = tuple(sorted(ids[pos : pos + size]))
+            hands[s] = bytes(sorted(ids[pos : pos + size]))
             pos += size
         sizes = self.schedule.sizes
         k = obs.deal_number
-        deals: list[tuple[tuple[int, ...], ...]] = [tuple(() for _ in range(n))] * k
+        deals: list[tuple[bytes, ...]] = [tuple(b"" for _ in range(n))] * k
         deals.append(tuple(hands))
         for size in sizes[k + 1 :]:
             deal = []
             for _ in range(n):
-                deal.append(tuple(sorted(ids[pos : pos + size])))
+                deal.append(bytes(sorted(ids[pos : pos + size])))
                 pos += size
             deals.append(tuple(deal))
-        extra = tuple(ids[pos:]) if obs.extra_to_come else ()
+        extra = bytes(ids[pos:]) if obs.extra_to_come else b""
         w = HighFivesState(n, obs.options)
         w.position_only = True
         w.hands_dealt = obs.pass_number + 1
@@ -130,8 +133,8 @@ class WorldSampler:
         assert obs.leader is not None  # checked when the sampler was built
         w.turn = (obs.leader + self.turn) % n
         w.hands = hands
-        w.row = self.layout.copy()
-        w.piles = self.piles.copy()
+        w.row = bytes(self.layout)
+        w.pile_of = self.pile_of.copy()
         w.left = set(self.left)
         w.pending = self.pending
         if w.current_seat != obs.current_seat:
