@@ -189,10 +189,11 @@ def seat_scores(world: HighFivesState, seat: int) -> tuple[int, list[int]]:
     return world.scores[seat], [x for i, x in enumerate(world.scores) if i != seat]
 
 
-# The compiled engine plays a High Fives pass about five times as fast as when the levels were
+# The compiled engine plays a High Fives pass about seven times as fast as when the levels were
 # tuned. At three times the worlds the expert's p95 decision time at 2 players fell from 0.13 s
-# to 0.08 s; five times brings it back (docs/performance.md, "Bot strength").
-SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores, world_scale=5)
+# to 0.08 s and five times brought it back; the bytes hands and row (2026-11-28) took it down
+# by about 15% again, and six times brings it back (docs/performance.md, "Bot strength").
+SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores, world_scale=6)
 """How the expert bot searches High Fives."""
 
 __all__ = ["SEARCH", "WorldSampler", "greedy_action", "hand_playout", "sample_world"]

@@ -230,10 +230,11 @@ def seat_scores(world: HighriseState, seat: int) -> tuple[int, list[int]]:
     return world.scores[seat], [x for i, x in enumerate(world.scores) if i != seat]
 
 
-# The compiled engine plays a Highrise hand about eight times as fast as when the levels were
-# tuned. At four times the worlds the expert's p95 decision time fell from the 0.9 s budget to
-# 0.3-0.5 s; eight times brings it back (docs/performance.md, "Bot strength").
-SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores, world_scale=8)
+# The compiled engine plays a Highrise hand over ten times as fast as when the levels were
+# tuned. At eight times the worlds the expert's p95 decision time came back to the 0.9 s budget;
+# the tower's pair masks (2026-11-28) took it down by a quarter to a third again, and eleven
+# times brings it back (docs/performance.md, "Bot strength").
+SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores, world_scale=11)
 """How the expert bot searches Highrise."""
 
 __all__ = ["SEARCH", "WorldSampler", "greedy_action", "hand_playout"]
