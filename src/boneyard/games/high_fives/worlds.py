@@ -71,7 +71,8 @@ class WorldSampler:
         self.pending = tuple((TILE_ID[a], TILE_ID[b]) for a, b in obs.claimed_this_turn)
         self.my_ids = bytes(sorted(TILE_ID[t] for t in obs.hand))
         self.my_hand = mask_of(self.my_ids)
-        self.layout = [TILE_ID[t] for t in obs.layout] + [t for p in self.pending for t in p]
+        self.layout = bytes([TILE_ID[t] for t in obs.layout] + [t for p in self.pending for t in p])
+        """The row every world starts from (``bytes``, shared: a state never changes a row)."""
         self.pile_of = [-1] * NUM_TILES
         seen = self.my_hand | mask_of(self.layout)
         for seat, pile in enumerate(obs.piles):
@@ -133,7 +134,7 @@ class WorldSampler:
         assert obs.leader is not None  # checked when the sampler was built
         w.turn = (obs.leader + self.turn) % n
         w.hands = hands
-        w.row = bytes(self.layout)
+        w.row = self.layout
         w.pile_of = self.pile_of.copy()
         w.left = set(self.left)
         w.pending = self.pending

@@ -194,11 +194,6 @@ class Tower:
         """``_on[f]``: the pairs whose first cell shows face ``f`` on top, and from bit
         :data:`SECOND` those whose second cell does."""
 
-    @property
-    def acc(self) -> list[int]:
-        """Bit mask of the faces that may cover each cell's top half (none without one)."""
-        return [self._accepts(c) for c in range(len(self.face))]
-
     def _accepts(self, c: int) -> int:
         """Bit mask of the faces that may cover cell ``c``'s top half (none without one)."""
         return _accept(self.face[c]) if self._covered >> c & 1 else 0
@@ -482,13 +477,6 @@ class Tower:
                     step |= bit
         self._flat = flat
         self._step = step
-
-    def score(self, i: int, j: int, fa: int, fb: int) -> tuple[int, int]:
-        """``(level, points)`` of a placement (legal or not) on the current tower."""
-        new = max(self.level[i], self.level[j]) + 1
-        va = self.wv[i] if fa == WILD else fa
-        vb = self.wv[j] if fb == WILD else fb
-        return new, new * (va + vb)
 
 
 _FIT_TABLES: Final[dict[tuple[tuple[int, int], ...], list[int]]] = {}
