@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from boneyard.bots import GreedyBot, make_bot
 from boneyard.bots.process import stop_idle
 from boneyard.bots.referee import Rules, Seat, play
 from boneyard.games.registry import get_spec
+from tests.services import needs
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = Path(__file__).parent / "programs"
@@ -38,7 +38,7 @@ def bad(name: str) -> str:
     return f"cmd:{sys.executable} {PROGRAMS / name}"
 
 
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+needs_node = needs("node")
 
 
 @pytest.mark.parametrize("game", ["highfive", "merry-go-round", "high-fives", "highrise"])

@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from bench.faults import ROOMY_ENV
+from tests.services import AXE, CHROMIUM, needs, require
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -35,25 +34,25 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-needs_chromium = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"
-)
+needs_chromium = needs("chromium")
+"""Skips before a test's setup; :func:`launch` skips anyway where the browser starts."""
+needs_axe = needs("axe")
+"""Skips before a test's setup; :func:`axe_violations` skips anyway where axe-core is loaded."""
 
 SCREENS = Path(os.environ.get("BONEYARD_SCREENS", "/tmp/boneyard-screens"))
 """Where the browser tests write the screenshots a person looks at (docs/server.md)."""
 
-AXE = Path(__file__).resolve().parent.parent / "js" / "node_modules" / "axe-core" / "axe.min.js"
-"""axe-core, pinned in tests/js/package.json; ``npm ci --prefix tests/js`` installs it (.ci/run)."""
-needs_axe = pytest.mark.skipif(
-    not AXE.exists(), reason="axe-core is missing (npm ci --prefix tests/js)"
-)
 AXE_RUN = """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations.map(
   (v) => ({ id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ") + " " + n.failureSummary) }))"""
 
 
 def axe_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> list[Any]:
-    """axe-core's violations of ``impacts`` on the page as it is now (injected from tests/js)."""
+    """axe-core's violations of ``impacts`` on the page as it is now (injected from tests/js).
+
+    Without axe-core the test skips here, with the reason, whatever else it checked: mark a
+    test ``needs_axe`` to skip it before it starts instead."""
+    require("axe")
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         # (evaluated, not added as a <script>: the site's CSP refuses inline scripts)
         page.evaluate(AXE.read_text(encoding="utf-8") + "\n;true")
@@ -67,6 +66,11 @@ def screenshot(page: Any, name: str) -> Path:
     path = SCREENS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True, animations="disabled")
     return path
+
+
+def next_frames(page: Any) -> None:
+    """Wait until the page has drawn two frames (a resize's handlers and layout have run)."""
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def no_sideways_scroll(page: Any) -> bool:
@@ -88,9 +92,10 @@ fails, later."""
 
 
 def launch(p: Any) -> Any:
-    """Debian's Chromium, headless, through Playwright's ``p``."""
+    """Debian's Chromium, headless, through Playwright's ``p`` (or skip the test without it)."""
     from playwright.sync_api import expect
 
+    require("chromium")
     expect.set_options(timeout=EXPECT_TIMEOUT)
     return p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -18,7 +17,6 @@ from boneyard.server.ratelimit import DEFAULT_LIMITS
 from boneyard.server.settings import SiteSettings
 from boneyard.server.tables import fairness
 
-POSTGRES_URL = os.environ.get("BONEYARD_TEST_POSTGRES_URL") or os.environ.get("DATABASE_URL")
 METRICS_TOKEN = "test-metrics-token"
 UNLIMITED = dict.fromkeys(DEFAULT_LIMITS, "1000000/second")
 """Rate limits no test reaches unless it means to (it then sets its own)."""
@@ -96,6 +94,13 @@ def wait_for(test: Callable[[], bool], seconds: float = 20.0) -> None:
     raise AssertionError("timed out")
 
 
+def hooks_settled(c: TestClient, seconds: float = 20.0) -> None:
+    """Wait until no game-over hook (results, events, ratings) of ``c``'s app is running: what
+    they would do is done, so that a test may assert what they did not do."""
+    tables = c.app.state.tables  # type: ignore[attr-defined]
+    wait_for(lambda: not tables._hooks, seconds)
+
+
 def fast_dir() -> str | None:
     """A RAM disk for the database when there is one (SQLite commits are the slow part)."""
     return "/dev/shm" if Path("/dev/shm").is_dir() else None
@@ -119,6 +124,34 @@ def live_server(tmp_path: Path) -> Iterator[str]:
     from tests.server.browser import serve
 
     with serve(tmp_path / "site.db", tmp_path / "server.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for a test module (each test opens contexts of its own in it);
+    skips without Chromium. Module-scoped: Playwright's sync API holds an event loop that the
+    async tests of other modules must not meet."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.server.browser import launch
+
+    with sync_playwright() as p:
+        b = launch(p)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One real ``boneyard serve`` process for a test module (its tests share the site: each
+    signs in people of its own)."""
+    from tests.server.browser import serve
+
+    tmp = tmp_path_factory.mktemp("site")
+    with serve(tmp / "site.db", tmp / "server.log") as url:
         yield url
 
 

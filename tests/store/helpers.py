@@ -4,24 +4,18 @@ database (a scratch one made and dropped around it)."""
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Callable
 from typing import TypeVar
 
-import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bench.faults import create_database, drop_database
 from boneyard.store.db import MIGRATIONS
+from tests.services import scratch_postgres
 
 T = TypeVar("T")
-POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
-needs_postgres = pytest.mark.skipif(
-    not POSTGRES, reason="needs BONEYARD_TEST_POSTGRES_URL (.ci/run sets it)"
-)
 
 
 def migrate_to(conn: sa.Connection, up: bool, revision: str) -> None:
@@ -47,10 +41,6 @@ def run_sync(url: str, work: Callable[[sa.Connection], T]) -> T:
 
 
 def on_scratch_postgres(work: Callable[[sa.Connection], T]) -> T:
-    """``work`` on a fresh PostgreSQL database next to ``POSTGRES``, dropped afterwards."""
-    assert POSTGRES is not None
-    url = asyncio.run(create_database(POSTGRES))
-    try:
+    """``work`` on a fresh scratch PostgreSQL database, dropped afterwards."""
+    with scratch_postgres() as url:
         return run_sync(url, work)
-    finally:
-        asyncio.run(drop_database(POSTGRES, url))

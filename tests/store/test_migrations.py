@@ -11,7 +11,8 @@ from alembic.config import Config
 
 from boneyard.store.db import MIGRATIONS
 from boneyard.store.events import Event
-from tests.store.helpers import migrate_to, needs_postgres, on_scratch_postgres
+from tests.services import needs_postgres
+from tests.store.helpers import migrate_to, on_scratch_postgres
 
 AT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 

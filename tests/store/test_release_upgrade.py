@@ -6,7 +6,6 @@ today's app migrate it at startup, and uses it as a person, a bot program and a 
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import shutil
@@ -18,11 +17,12 @@ from typing import Any
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
-from bench.faults import _plain, create_database, drop_database
+from bench.faults import _plain
 from boneyard.core.records import record_from_json
 from boneyard.games import registry
 from tests.server.conftest import ROOMY, make_app, post, use
-from tests.store.helpers import POSTGRES, needs_postgres, run_sync
+from tests.services import needs_postgres, scratch_postgres
+from tests.store.helpers import run_sync
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "previous_release"
 MANIFEST = json.loads((FIXTURES / "manifest.json").read_text())
@@ -131,9 +131,7 @@ def assert_kept(before: Counts, after: Counts) -> None:
 
 @needs_postgres
 def test_the_previous_release_postgresql_database_upgrades_with_nothing_lost() -> None:
-    assert POSTGRES is not None
-    url = asyncio.run(create_database(POSTGRES))
-    try:
+    with scratch_postgres() as url:
         subprocess.run(
             ["psql", "-q", "-v", "ON_ERROR_STOP=1", "-f", str(FIXTURES / "boneyard.sql"),
              _plain(url)],
@@ -143,5 +141,3 @@ def test_the_previous_release_postgresql_database_upgrades_with_nothing_lost() -
         with TestClient(old_app(url)) as c:
             check_site(c, MANIFEST["postgresql"])
         assert_kept(before, run_sync(url, counts_of))
-    finally:
-        asyncio.run(drop_database(POSTGRES, url))

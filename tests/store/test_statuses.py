@@ -13,11 +13,11 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from bench.faults import create_database, drop_database
 from boneyard.store.db import MIGRATIONS, make_engine, migrate, sessionmaker, sqlite_url
 from boneyard.store.models import GameTable
 from boneyard.store.statuses import CHECKED, TableStatus
-from tests.store.helpers import POSTGRES, migrate_to, needs_postgres, on_scratch_postgres
+from tests.services import needs_postgres, scratch_postgres
+from tests.store.helpers import migrate_to, on_scratch_postgres
 
 AT = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
 
@@ -74,12 +74,8 @@ def test_sqlite_refuses_a_status_outside_its_enum(tmp_path: Path) -> None:
 
 @needs_postgres
 def test_postgresql_refuses_a_status_outside_its_enum() -> None:
-    assert POSTGRES is not None
-    url = asyncio.run(create_database(POSTGRES))
-    try:
+    with scratch_postgres() as url:
         said = asyncio.run(refused(create_async_engine(url)))
-    finally:
-        asyncio.run(drop_database(POSTGRES, url))
     assert len(said) == 4 and all("violates check constraint" in s for s in said), said
     assert "ck_game_tables_status" in said[0] and "ck_table_log_kind" in said[3]
 

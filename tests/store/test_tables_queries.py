@@ -6,19 +6,15 @@ on SQLite and PostgreSQL (a scratch database, with ``BONEYARD_TEST_POSTGRES_URL`
 from __future__ import annotations
 
 import asyncio
-import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from bench.faults import create_database, drop_database
 from boneyard.store import tables as repo
 from boneyard.store.db import make_engine, migrate, sessionmaker, sqlite_url
 from boneyard.store.models import GameTable, TablePlayer, User
+from tests.services import needs_postgres, scratch_postgres
 
-POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
 TABLES: list[tuple[str, dict[str, Any] | None, int, bool]] = [
     # id, settings, the person's seat, private
     ("won", {"result": {"winner": 1, "partnerships": False}}, 1, False),
@@ -67,11 +63,7 @@ def test_the_history_queries_on_sqlite(tmp_path: Path) -> None:
     asyncio.run(check(sqlite_url(str(tmp_path / "db.sqlite"))))
 
 
-@pytest.mark.skipif(not POSTGRES, reason="needs BONEYARD_TEST_POSTGRES_URL")
+@needs_postgres
 def test_the_history_queries_on_postgresql() -> None:
-    assert POSTGRES
-    url = asyncio.run(create_database(POSTGRES))
-    try:
+    with scratch_postgres() as url:
         asyncio.run(check(url))
-    finally:
-        asyncio.run(drop_database(POSTGRES, url))

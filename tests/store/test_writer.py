@@ -5,7 +5,6 @@ own write is durable, and one bad write failing alone. On SQLite and, when
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -20,8 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from boneyard.store.db import make_engine, migrate, sqlite_url
 from boneyard.store.models import GameTable, HandSeed, LogEntry
 from boneyard.store.writer import LogWriter, Write, entry_row, seed_row
+from tests.services import needs_postgres, postgres_url
 
-POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
 AT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
 
@@ -35,24 +34,22 @@ async def database(kind: str, tmp: Path) -> AsyncIterator[AsyncEngine]:
         finally:
             await engine.dispose()
         return
-    from bench.faults import create_database, drop_database
+    from bench.faults import scratch_database
 
-    assert POSTGRES
-    url = await create_database(POSTGRES)
-    engine = make_engine(url)
-    try:
-        await migrate(engine)
-        yield engine
-    finally:
-        await engine.dispose()
-        await drop_database(POSTGRES, url)
+    async with scratch_database(postgres_url()) as url:
+        engine = make_engine(url)
+        try:
+            await migrate(engine)
+            yield engine
+        finally:
+            await engine.dispose()
 
 
 KINDS = [
     "sqlite",
     pytest.param(
         "postgresql",
-        marks=pytest.mark.skipif(not POSTGRES, reason="needs BONEYARD_TEST_POSTGRES_URL"),
+        marks=needs_postgres,
     ),
 ]
 
@@ -235,9 +232,13 @@ def test_sqlite_writer_waits_for_another_writer_without_blocking_the_loop(tmp_pa
             await other.execute(insert(LogEntry), [entry_row(ids[1], 1, "action", 0, {}, AT)])
             # The lock is held: the write cannot be committed yet, and the loop still runs.
             pending = asyncio.create_task(writer.write(write_for(ids[0], 1)))
-            await asyncio.sleep(0.3)
+            start = ticks
+            for _ in range(1000):  # the loop keeps running while the write waits for the lock
+                if ticks >= start + 10:
+                    break
+                await asyncio.sleep(0.01)
+            assert ticks >= start + 10
             assert not pending.done()
-            assert ticks >= 10
             await other.commit()  # (an await: this is what the writer's retries let happen)
         await asyncio.wait_for(pending, 5)
         tick_task.cancel()

@@ -22,6 +22,7 @@ from tests.server.browser import (
     launch,
     needs_axe,
     needs_chromium,
+    next_frames,
     no_sideways_scroll,
     screenshot,
     serve,
@@ -70,7 +71,7 @@ def shots(page: Any, name: str) -> None:
     page.set_viewport_size(DESKTOP)
     screenshot(page, f"events-{name}-desktop")
     page.set_viewport_size(PHONE)
-    page.wait_for_timeout(100)
+    next_frames(page)
     assert no_sideways_scroll(page), (name, page.evaluate(WIDE))
     screenshot(page, f"events-{name}-phone")
     page.set_viewport_size(DESKTOP)

@@ -11,7 +11,14 @@ from typing import Any
 
 import httpx
 
-from tests.server.browser import axe_violations, launch, needs_axe, needs_chromium, screenshot
+from tests.server.browser import (
+    axe_violations,
+    launch,
+    needs_axe,
+    needs_chromium,
+    next_frames,
+    screenshot,
+)
 from tests.server.events.test_browser_director import DESKTOP, PHONE, WIDE, Player, live_server  # noqa: F401
 
 pytestmark = [needs_chromium, needs_axe]
@@ -83,7 +90,7 @@ def test_every_format_shows_its_bracket_crosstables_and_winner(live_server: str)
                 found = axe_violations(page)
                 assert not found, (name, found)
                 page.set_viewport_size(PHONE)
-                page.wait_for_timeout(100)
+                next_frames(page)
                 wide = page.evaluate(WIDE)
                 assert not wide, (name, wide)
                 screenshot(page, f"events-{name}-phone")

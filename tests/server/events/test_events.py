@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from tests.server.conftest import ROOMY, make_app, post, register, until_turn, use
+from tests.server.conftest import ROOMY, hooks_settled, make_app, post, register, until_turn, use
 
 Data = dict[str, Any]
 
@@ -436,5 +436,5 @@ def unrated_event(c: TestClient) -> None:
     play_to_the_end(c, g["table_id"])
     data = wait(c, eid, lambda d: d["status"] == "finished")
     assert data["champion"] is not None
-    time.sleep(0.3)  # the rating hook runs beside the event's
+    hooks_settled(c)  # the rating hook runs beside the event's
     assert c.get("/api/ratings?game=highfive&category=2p").json()["ratings"] == []

@@ -4,29 +4,22 @@ over-the-board card signed by both, a notification and the exports."""
 
 from __future__ import annotations
 
-import asyncio
-import os
 from collections.abc import Iterator
 
 import pytest
 from starlette.testclient import TestClient
 
-from bench.faults import create_database, drop_database
 from tests.server.conftest import make_app, post, register, use
 from tests.server.events.test_events import get, match, ok, people, wait
+from tests.services import needs_postgres, scratch_postgres
 
-POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
-pytestmark = pytest.mark.skipif(not POSTGRES, reason="needs BONEYARD_TEST_POSTGRES_URL")
+pytestmark = needs_postgres
 
 
 @pytest.fixture
 def pg_url() -> Iterator[str]:
-    assert POSTGRES
-    url = asyncio.run(create_database(POSTGRES))
-    try:
+    with scratch_postgres() as url:
         yield url
-    finally:
-        asyncio.run(drop_database(POSTGRES, url))
 
 
 def test_events_on_postgresql(pg_url: str) -> None:

@@ -4,20 +4,17 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import sqlite3
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 
 from bench.faults import scratch_database
 from tests.server.conftest import make_app, post, register, until_turn, use
-
-POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
+from tests.services import needs, needs_postgres, postgres_url
 
 
 def play_some(db: str) -> tuple[str, dict[str, Any], int, Any]:
@@ -66,13 +63,13 @@ def test_sqlite_backup_restores_and_the_table_resumes(tmp_path: Path) -> None:
     resumes(str(dst), tid, jar, version, view)
 
 
-@pytest.mark.skipif(not POSTGRES, reason="needs BONEYARD_TEST_POSTGRES_URL (.ci/run sets it)")
-@pytest.mark.skipif(shutil.which("pg_dump") is None, reason="pg_dump is not installed")
+@needs_postgres
+@needs("pg_dump")
 def test_pg_dump_restores_into_a_fresh_database_and_the_table_resumes(tmp_path: Path) -> None:
-    assert POSTGRES
+    admin = postgres_url()
 
     async def run() -> None:
-        async with scratch_database(POSTGRES) as src, scratch_database(POSTGRES) as dst:
+        async with scratch_database(admin) as src, scratch_database(admin) as dst:
             tid, jar, version, view = await asyncio.to_thread(play_some, src)
             dump = tmp_path / "boneyard.dump"
             plain = src.replace("postgresql+asyncpg://", "postgresql://")

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
-import shutil
 
 import httpx
-import pytest
 
 from bench.faults import (
     read_log,
@@ -25,25 +22,19 @@ from bench.faults import (
     seat_two,
     servers,
 )
+from tests.services import needs, needs_postgres, needs_redis, postgres_url, redis_url
 
-POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
-REDIS = os.environ.get("BONEYARD_TEST_REDIS_URL")
-
-pytestmark = pytest.mark.skipif(
-    not POSTGRES or not REDIS,
-    reason="needs BONEYARD_TEST_POSTGRES_URL and BONEYARD_TEST_REDIS_URL (.ci/run sets both)",
-)
-needs_redis_server = pytest.mark.skipif(
-    shutil.which("redis-server") is None, reason="the fault drills start their own redis-server"
-)
+pytestmark = [needs_postgres, needs_redis]
+needs_redis_server = needs("redis-server")
+"""The fault drills start their own redis-server."""
 
 
 def test_two_processes_one_table_played_to_the_end() -> None:
-    assert POSTGRES and REDIS
+    admin, redis = postgres_url(), redis_url()
 
     async def run() -> None:
-        async with scratch_database(POSTGRES) as url:
-            with servers(2, url, REDIS) as srv:
+        async with scratch_database(admin) as url:
+            with servers(2, url, redis) as srv:
                 a, b = srv
                 # The table is created on A and joined on B.
                 ann, bob, tid, players = await seat_two(srv, random.Random(5))
@@ -83,8 +74,7 @@ def test_two_processes_one_table_played_to_the_end() -> None:
 
 @needs_redis_server
 def test_kill_9_mid_game_loses_no_acknowledged_move() -> None:
-    assert POSTGRES
-    report = asyncio.run(scenario_kills(POSTGRES, kills=2))
+    report = asyncio.run(scenario_kills(postgres_url(), kills=2))
     assert report["kills"] == 2
     assert report["tables"] >= 1
     assert report["acked_moves"] > 0
@@ -93,8 +83,7 @@ def test_kill_9_mid_game_loses_no_acknowledged_move() -> None:
 
 @needs_redis_server
 def test_redis_outage_degrades_and_loses_nothing() -> None:
-    assert POSTGRES
-    report = asyncio.run(scenario_redis(POSTGRES))
+    report = asyncio.run(scenario_redis(postgres_url()))
     assert report["finished"] == ["over", "over"]
     assert report["redis_up_metric_while_down"][-1] == "boneyard_redis_up 0.0"
     assert report["redis_up_metric_after"][-1] == "boneyard_redis_up 1.0"

@@ -49,28 +49,13 @@ from bench.faults import (
     two_player_table,
 )
 from tests.server.conftest import metric
+from tests.services import needs, postgres_url, program
 
-POSTGRES = os.environ.get("BONEYARD_TEST_POSTGRES_URL")
-NGINX = shutil.which("nginx") or next(
-    (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None
-)
 SITE_CONF = ROOT / "docs" / "nginx" / "boneyard.conf"
 
-NO_NGINX = "needs nginx (Debian: apt-get install nginx)"
-
-
-def missing_services() -> str | None:
-    if NGINX is None:
-        return NO_NGINX
-    if shutil.which("redis-server") is None:
-        return "needs redis-server (the test starts its own)"
-    if not POSTGRES:
-        return "needs BONEYARD_TEST_POSTGRES_URL (.ci/run sets it)"
-    return None
-
-
-needs_nginx = pytest.mark.skipif(NGINX is None, reason=NO_NGINX)
-needs_services = pytest.mark.skipif(missing_services() is not None, reason=missing_services() or "")
+needs_nginx = needs("nginx")
+needs_services = needs("nginx", "redis-server", "postgres")
+"""The drill starts its own nginx and redis-server, on a scratch database."""
 
 
 def ipv6_loopback() -> bool:
@@ -123,7 +108,7 @@ http {{
 @contextlib.contextmanager
 def nginx_in_front(backends: list[int]) -> Iterator[tuple[int, bool, Path]]:
     """nginx with docs/nginx/boneyard.conf on a free port: (port, listens on ::1 too, workdir)."""
-    assert NGINX
+    nginx = program("nginx")
     workdir = Path(tempfile.mkdtemp(prefix="boneyard-nginx-"))
     workdir.chmod(0o755)  # the workers (user nobody under root) use the temp paths in it
     port, ipv6 = free_port(), ipv6_loopback()
@@ -131,7 +116,7 @@ def nginx_in_front(backends: list[int]) -> Iterator[tuple[int, bool, Path]]:
     site.write_text(site_config(SITE_CONF.read_text(), backends, port, ipv6))
     conf = workdir / "nginx.conf"
     conf.write_text(main_config(workdir, site))
-    cmd = [NGINX, "-c", str(conf), "-p", f"{workdir}/", "-e", f"{workdir}/error.log"]
+    cmd = [nginx, "-c", str(conf), "-p", f"{workdir}/", "-e", f"{workdir}/error.log"]
     check = subprocess.run([*cmd, "-t"], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -171,11 +156,11 @@ def test_site_config_is_the_documented_one() -> None:
 
 @needs_services
 def test_two_processes_behind_nginx_survive_a_kill_9() -> None:
-    assert POSTGRES
+    admin = postgres_url()
     rng = random.Random(11)
 
     async def run() -> None:
-        async with drill_services(POSTGRES) as (url, redis):
+        async with drill_services(admin) as (url, redis):
             with servers(2, url, redis.url) as srv, nginx_in_front([s.port for s in srv]) as ngx:
                 port, ipv6, workdir = ngx
                 front, ws_front = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"

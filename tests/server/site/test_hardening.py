@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
-import os
 import secrets
 import statistics
 import time
@@ -31,6 +30,7 @@ from boneyard.store.models import GameTable, LogEntry, Session
 from tests.server.conftest import (
     ROOMY,
     clock_table,
+    hooks_settled,
     live,
     make_app,
     metric,
@@ -41,6 +41,7 @@ from tests.server.conftest import (
     use,
     wait_for,
 )
+from tests.services import needs_redis, redis_url
 
 BOTS2 = {"game": "highfive", "seats": [{"kind": "bot", "bot": "random"}] * 2}
 
@@ -95,10 +96,12 @@ def test_bot_only_tables_pause_unwatched_and_close_after_the_idle_time(db_path: 
         assert table.bot_only and table.version == 1  # dealt, then paused: nobody watches
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             receive_until(ws, lambda m: m["version"] > 3)  # watched: the bots play
-        stopped = table.version
-        time.sleep(0.3)
-        assert table.version <= stopped + 1  # unwatched again: at most the move under way
         tables = c.app.state.tables  # type: ignore[attr-defined]
+        # Unwatched again: the bot driver ends after at most the move under way (the pause)...
+        wait_for(lambda: tables.paused(table) and (table.bot_task is None or table.bot_task.done()))
+        stopped = table.version
+        time.sleep(0.3)  # ... and from then on nothing moves (a window measured from the pause)
+        assert table.version == stopped
         tables.unwatched_minutes = 0
         assert tid in c.portal.call(tables.expire)  # type: ignore[union-attr]
         assert c.get(f"/api/tables/{tid}").json()["status"] == "closed"
@@ -290,7 +293,7 @@ def test_a_leaver_is_rated_as_the_loser_and_bots_are_not_rated(db_path: str) -> 
                 msg = receive_until(ws, turn_or_end)
                 if msg["moves"]:
                     ws.send_json({"seq": msg["version"], "action": msg["moves"][0]["event"]})
-        time.sleep(0.2)
+        hooks_settled(c)
         assert rating(c, f"u:{bea_id}").games == 1  # type: ignore[union-attr]
         assert rating(c, "bot:random") is None
 
@@ -593,16 +596,13 @@ def test_score_card_csv_cells_cannot_be_formulas(db_path: str) -> None:
         assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
 
 
-REDIS_URL = os.environ.get("BONEYARD_TEST_REDIS_URL")
-
-
-@pytest.mark.skipif(not REDIS_URL, reason="needs BONEYARD_TEST_REDIS_URL (.ci/run sets it)")
+@needs_redis
 def test_limits_hold_across_processes_that_share_redis(tmp_path: Any) -> None:
     """Two processes (apps) on one database and one Redis: a limit of 3 failed sign-ins to an
     account allows 3 in all, not 3 per process (before: N processes, N times looser)."""
     db = str(tmp_path / "shared.db")
     name = f"ann{secrets.token_hex(4)}"  # (the Redis counters outlive the test)
-    kw: dict[str, Any] = {"broadcast": REDIS_URL, "limits": {"login_account": "3/minute"}}
+    kw: dict[str, Any] = {"broadcast": redis_url(), "limits": {"login_account": "3/minute"}}
     with TestClient(make_app(db, **kw)) as a, TestClient(make_app(db, **kw)) as b:
         register(a, name)
         codes = []

@@ -32,7 +32,8 @@ from starlette.responses import JSONResponse
 from starlette.testclient import TestClient
 
 from boneyard.server.app import create_app
-from tests.server.conftest import POSTGRES_URL, ROOMY, csrf, make_app, post, register
+from tests.server.conftest import ROOMY, csrf, make_app, post, register
+from tests.services import needs_postgres, postgres_url
 
 EXAMPLES = 12  # per operation and generation mode (positive / negative), per kind of visitor
 CHECKS = [not_a_server_error, response_schema_conformance]
@@ -64,8 +65,8 @@ def asgi_client(app: Any) -> Any:
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     db = str(tmp_path_factory.mktemp("schemathesis") / "boneyard.db")
-    if os.environ.get("BONEYARD_SCHEMATHESIS_POSTGRES") and POSTGRES_URL:  # (by hand: slower)
-        db = POSTGRES_URL
+    if os.environ.get("BONEYARD_SCHEMATHESIS_POSTGRES"):  # (by hand: slower)
+        db = postgres_url()
     app = make_app(db, settings=replace(ROOMY, pause_unwatched=False))  # (bots play unwatched)
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     with asgi_client(app) as c:
@@ -223,12 +224,12 @@ def test_the_check_fails_on_a_server_error(tmp_path: Path) -> None:
 
 # -- regressions: the server errors schemathesis found -----------------------------------------
 
-DBS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
+DBS = ["sqlite", pytest.param("postgresql", marks=needs_postgres)]
 
 
 @pytest.fixture(params=DBS)
 def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
-    db = str(tmp_path / "r.db") if request.param == "sqlite" else POSTGRES_URL
+    db = str(tmp_path / "r.db") if request.param == "sqlite" else postgres_url()
     with TestClient(make_app(db)) as c:  # server exceptions are raised in the test
         c.get("/api/me")
         yield c

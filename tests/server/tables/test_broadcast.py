@@ -21,8 +21,7 @@ from boneyard.server.tables.broadcast import (
     make_broadcaster,
 )
 from tests.server.conftest import make_app, post, register, use
-
-REDIS = os.environ.get("BONEYARD_TEST_REDIS_URL")
+from tests.services import needs_redis, redis_url
 
 
 def test_make_broadcaster_refuses_an_unknown_url() -> None:
@@ -106,9 +105,9 @@ def test_a_second_process_catches_up_from_the_log_and_forwards_other_events(
             assert seen == [(tid, "again")]
 
 
-@pytest.mark.skipif(not REDIS, reason="needs BONEYARD_TEST_REDIS_URL (.ci/run sets it)")
+@needs_redis
 def test_redis_fans_out_to_the_other_process_only() -> None:
-    assert REDIS
+    redis = redis_url()
     got: dict[str, list[Any]] = {"one": [], "two": []}
     lags: list[float] = []
 
@@ -119,8 +118,8 @@ def test_redis_fans_out_to_the_other_process_only() -> None:
         return h
 
     async def run() -> None:
-        one = RedisBroadcaster(REDIS, channel="boneyard:test:" + os.urandom(4).hex())
-        two = RedisBroadcaster(REDIS, channel=one.channel)
+        one = RedisBroadcaster(redis, channel="boneyard:test:" + os.urandom(4).hex())
+        two = RedisBroadcaster(redis, channel=one.channel)
         two.lag_observer = lags.append
         await one.start(handler("one"))
         await two.start(handler("two"))
@@ -153,7 +152,10 @@ def test_redis_down_is_reported_and_publish_never_raises(caplog: Any) -> None:
         b = RedisBroadcaster(f"redis://127.0.0.1:{free_port()}/0", retry=0.1)
         await b.start(h)
         await b.publish("t", {"type": "chat", "text": "local still works"})
-        await asyncio.sleep(0.3)
+        for _ in range(500):  # (its retries every 0.1 s find the port dead)
+            if b.status == "down":
+                break
+            await asyncio.sleep(0.02)
         status = b.status
         await b.close()
         return status

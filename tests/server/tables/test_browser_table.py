@@ -19,7 +19,6 @@ import pytest
 from tests.server.browser import (
     axe_violations,
     csp_violations,
-    launch,
     needs_axe,
     needs_chromium,
     no_sideways_scroll,
@@ -95,18 +94,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     extra = ("--hand-pause", "600", "--claim-after", "3")
     with serve(tmp / "site.db", tmp / "server.log", extra=extra) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def person(browser: Any, base: str, name: str, **context: Any) -> Any:

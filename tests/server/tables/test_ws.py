@@ -9,7 +9,6 @@ import pytest
 from starlette.testclient import TestClient
 
 from tests.server.conftest import (
-    POSTGRES_URL,
     make_app,
     post,
     register,
@@ -17,6 +16,7 @@ from tests.server.conftest import (
     until_turn,
     use,
 )
+from tests.services import needs_postgres, postgres_url
 
 
 def two_player_table(
@@ -247,12 +247,9 @@ def test_a_restarted_server_resumes_a_table_exactly(db_path: str) -> None:
     restart_resumes_exactly(db_path)
 
 
-@pytest.mark.skipif(
-    not POSTGRES_URL, reason="set BONEYARD_TEST_POSTGRES_URL or DATABASE_URL (CI does)"
-)
+@needs_postgres
 def test_a_restarted_server_resumes_a_table_exactly_on_postgresql() -> None:
-    assert POSTGRES_URL
-    restart_resumes_exactly(POSTGRES_URL)
+    restart_resumes_exactly(postgres_url())
 
 
 def test_a_whole_game_against_the_bot_then_the_record_verifies(client: TestClient) -> None:
