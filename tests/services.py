@@ -64,6 +64,7 @@ MISSING: dict[str, Callable[[], str | None]] = {
     "node": _program("node", "nodejs"),
     "redis-server": _program("redis-server", "redis-server"),
     "pg_dump": _program("pg_dump", "postgresql-client"),
+    "pdftotext": _program("pdftotext", "poppler-utils"),
 }
 """Each optional piece: why a test that needs it skips here, or ``None`` when it is here."""
 
