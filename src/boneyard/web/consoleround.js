@@ -52,7 +52,7 @@ function matchRows(ctx, data, rnd) {
     const act = el("td", {});
     if (data.mode === "otb" && cardable(m)) {
       const b = el("button", { type: "button", class: "open-card", "data-key": `open-${m.id}` }, m.id === ctx.cardMatch ? "Card below" : "Enter card");
-      b.addEventListener("click", () => { ctx.cardMatch = m.id; ctx.focusCard = true; ctx.render(ctx.data); });
+      b.addEventListener("click", () => { ctx.cardMatch = m.id; ctx.focusCard = true; ctx.redraw(); });
       act.append(b);
     }
     const title = m.id === data.third_place ? `${m.id} (third place)` : m.id;
@@ -179,7 +179,7 @@ export function roundTab(ctx, data) {
   const current = Math.max(1, Math.min(rounds.length, ctx.round || data.current_round || rounds.length));
   const pick = el("select", { id: "round-pick", "aria-label": "round" }, ...rounds.map((_r, i) => el("option", { value: i + 1 }, (data.round_titles || [])[i] || `Round ${i + 1}`)));
   pick.value = String(current);
-  pick.addEventListener("change", () => { ctx.round = Number(pick.value); ctx.cardMatch = null; ctx.render(ctx.data); });
+  pick.addEventListener("change", () => { ctx.round = Number(pick.value); ctx.cardMatch = null; ctx.redraw(); });
   const rnd = rounds[current - 1];
   const parts = [];
   if (data.mode === "otb" && ["running", "paused"].includes(data.status)) {

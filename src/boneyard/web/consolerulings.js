@@ -23,7 +23,7 @@ function waitingPart(ctx, data) {
   for (const m of allMatches(data)) {
     for (const g of m.games.filter((x) => ["disputed", "timeout"].includes(x.status))) {
       const pick = el("button", { type: "button", class: "pick", "data-key": `pick-${m.id}` }, "Rule on it");
-      pick.addEventListener("click", () => { ctx.ruleMatch = m.id; ctx.render(ctx.data); });
+      pick.addEventListener("click", () => { ctx.ruleMatch = m.id; ctx.redraw(); });
       ul.append(el("li", { "data-game": g.id }, `${label(data, m)} — game ${g.number} ${g.how}${g.note ? `: ${g.note}` : ""} `, pick));
     }
   }
@@ -37,7 +37,7 @@ function rulePart(ctx, data) {
   ctx.ruleMatch = m.id;
   const pick = el("select", { id: "rule-match", "aria-label": "match to rule on" }, ...ready.map((x) => el("option", { value: x.id }, label(data, x))));
   pick.value = m.id;
-  pick.addEventListener("change", () => { ctx.ruleMatch = pick.value; ctx.render(ctx.data); });
+  pick.addEventListener("change", () => { ctx.ruleMatch = pick.value; ctx.redraw(); });
   const open = m.games.find((g) => ACTIVE.includes(g.status));
   const gid = open ? open.id : null;
   const who = el("select", { id: "rule-who", "aria-label": `who, in ${m.id}` }, el("option", { value: m.a }, m.a_name), el("option", { value: m.b }, m.b_name));

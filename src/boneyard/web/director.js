@@ -61,9 +61,17 @@ function tabBar(ctx, tabs) {
   return bar;
 }
 
+// Shows the chosen tab, building it if it is not built yet (only the tab in view is built
+// when the event changes: the others wait until they are chosen).
 function showTab(ctx) {
   for (const b of document.querySelectorAll(".console-tabs [role=tab]")) b.setAttribute("aria-selected", String(b.id === `tab-${ctx.tab}`));
-  for (const p of document.querySelectorAll(".console-tab")) p.hidden = p.id !== `console-${ctx.tab}`;
+  for (const p of document.querySelectorAll(".console-tab")) {
+    p.hidden = p.id !== `console-${ctx.tab}`;
+    if (!p.hidden && !p.dataset.built) {
+      p.dataset.built = "1";
+      p.append(...ctx.build[ctx.tab]());
+    }
+  }
 }
 
 function printTab(data) {
@@ -179,18 +187,18 @@ export function renderConsole(ctx, data) {
   ctx.tabFor = data.status;
   if (!ctx.tab || !tabs.some(([id]) => id === ctx.tab)) ctx.tab = tabs.some(([id]) => id === fromHash) ? fromHash : defaultTab(data);
   const open = new Set([...document.querySelectorAll("#console-body details[open]")].map((d) => d.id));
-  const bodies = {
-    entrants: () => entrantsTab(ctx, data),
-    round: () => roundTab(ctx, data),
-    rulings: () => rulingsTab(ctx, data),
-    print: () => printTab(data),
-    settings: () => settingsTab(ctx, data),
+  ctx.build = {
+    entrants: () => entrantsTab(ctx, ctx.data),
+    round: () => roundTab(ctx, ctx.data),
+    rulings: () => rulingsTab(ctx, ctx.data),
+    print: () => printTab(ctx.data),
+    settings: () => settingsTab(ctx, ctx.data),
   };
-  const panels = tabs.map(([id, label]) => el("div", { class: "console-tab", id: `console-${id}`, role: "tabpanel", "aria-labelledby": `tab-${id}` },
-    el("p", { class: "tab-said", "aria-live": "polite" }), ...bodies[id]()));
+  const panels = tabs.map(([id]) => el("div", { class: "console-tab", id: `console-${id}`, role: "tabpanel", "aria-labelledby": `tab-${id}` },
+    el("p", { class: "tab-said", "aria-live": "polite" })));
   $("console-body").replaceChildren(statusBar(ctx, data), tabBar(ctx, tabs), ...panels);
-  for (const id of open) { const d = document.getElementById(id); if (d) d.open = true; }
   showTab(ctx);
+  for (const id of open) { const d = document.getElementById(id); if (d) d.open = true; }
 }
 
 export async function loadGames() {

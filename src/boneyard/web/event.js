@@ -63,12 +63,18 @@ function consoleKey(data) {
   return JSON.stringify([data.status, data.entrants, matches, data.actions.length, data.settings, data.directors, data.scorekeepers, data.checkin, data.join_code, (data.rounds || []).length]);
 }
 
+let drawn = "";
+
 function render(data) {
   ctx.data = data;
-  renderEvent(ctx, data, me);
+  // (a poll that brings nothing new redraws nothing: a 128-entrant page is a large one)
+  const text = JSON.stringify(data);
+  const same = text === drawn;
+  drawn = text;
+  if (!same) renderEvent(ctx, data, me);
   const key = consoleKey(data);
   const typing = document.activeElement && $("console").contains(document.activeElement) && document.activeElement.tagName !== "BUTTON";
-  if (key !== ctx.consoleKey && !typing) {
+  if (!same && key !== ctx.consoleKey && !typing) {
     ctx.consoleKey = key;
     renderConsole(ctx, data);
   }
@@ -77,6 +83,8 @@ function render(data) {
   if (live) timer = setTimeout(refreshEvent, data.status === "registration" ? 10000 : 3000);
 }
 ctx.render = render;
+// Redraws the console from the data it has (a local choice: a tab's match, a round).
+ctx.redraw = () => { ctx.consoleKey = consoleKey(ctx.data); renderConsole(ctx, ctx.data); };
 
 async function refreshEvent() {
   try { render(await api("GET", `/api/events/${parts[1]}`)); } catch (e) { $("ev-error").textContent = e.message; }

@@ -30,7 +30,8 @@ function tableBlock(b, first) {
   const t = el("table", attrs);
   t.style.fontSize = `${b.size}pt`;
   const cols = el("colgroup", {}, ...b.columns.map((c) => mm(el("col", {}), { width: c.w })));
-  const head = mm(el("tr", {}, ...b.head.map((h, i) => el("th", { scope: "col", class: `a-${b.columns[i].align}` }, h))), { height: b.head_h });
+  const head = mm(el("tr", {}, ...b.head.map((lines, i) => el("th", { scope: "col", class: `a-${b.columns[i].align}` },
+    ...lines.map((line) => mm(el("div", { class: "pb-line" }, line), { lineHeight: LINE[b.size] }))))), { height: b.head_h });
   t.append(cols, head);
   for (const r of b.rows) {
     const tr = mm(el("tr", { class: r.cls || "" }), { height: r.h });

@@ -227,7 +227,8 @@ def test_a_whole_paper_card_counts_at_once_and_the_rules_still_hold(ev_client: T
     r = post(
         c, card, {"paper": True, "games": [{"score_a": 150, "score_b": 90, "winner": m1["b"]}]}
     )
-    assert r.status_code == 400 and "say Ann won, not Bob" in r.json()["detail"]
+    assert r.status_code == 400
+    assert f"say {m1['a_name']} won, not {m1['b_name']}: check the card" in r.json()["detail"]
     assert not match(get(c, eid), m1["id"])["games"]  # nothing entered
     # the scorekeeper types the card in: one form, it counts at once, signed on paper
     register(c, "stranger")
@@ -239,7 +240,7 @@ def test_a_whole_paper_card_counts_at_once_and_the_rules_still_hold(ev_client: T
     assert all(g["paper"] and g["status"] == "confirmed" for g in m["games"])
     assert m["games"][0]["how"] == "signed on paper, entered from the paper card by sam"
     assert m["games"][1]["history_text"][0]["text"] == (
-        "Ann 120–150 Bob entered from the paper card by sam: signed on paper by both"
+        f"Ann 120–150 {m['b_name']} entered from the paper card by sam: signed on paper by both"
     )
     assert data["me"]["scorekeeper"] and not data["me"]["director"]
     r = post(

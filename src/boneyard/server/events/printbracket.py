@@ -17,14 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-BOX_W, BOX_H = 42.0, 9.5
+BOX_W, BOX_H = 42.0, 8.4
 """A match box: two lines, one per side."""
 GAP = 9.0
 """Between two columns (the connecting lines run there)."""
-SLOT = 10.5
+SLOT = 9.4
 """The height of one first-column match of a band."""
 ROWS = 16
-"""The most first-column matches on one page (16 × 10.5 mm fits Letter and A4 landscape)."""
+"""The most first-column matches on one page (16 × 9.4 mm fits Letter and A4 landscape)."""
 COLUMNS = 5
 """The most rounds side by side on one page."""
 HEAD = 8.0

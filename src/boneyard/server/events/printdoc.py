@@ -97,8 +97,8 @@ def table(
         ]
         h = max(min_h, max(len(c) for c in cells) * LINE[size] + 1.6)
         out.append({**r, "cells": cells, "h": h})
-    head = [clip(t, w - 2.0, size) for t, w, _a in columns]
-    head_h = LINE[size] + 2.0
+    head = [wrap(t, w - 2.0, size)[:2] for t, w, _a in columns]
+    head_h = max(len(h) for h in head) * LINE[size] + 1.6
     return {
         "type": "table",
         "size": size,
@@ -323,10 +323,10 @@ def game_table(
         )
     cols = [
         ("Game", 10.0, "c"),
-        (clip(a, 20.0, 8.0), 20.0, "r"),
-        (clip(b, 20.0, 8.0), 20.0, "r"),
-        ("Winner", 27.0, "l"),
-        ("How", 45.0, "l"),
+        (a, 22.0, "r"),
+        (b, 22.0, "r"),
+        ("Winner", 25.0, "l"),
+        ("How", 43.0, "l"),
         (f"Signed {a}", 29.0, "l"),
         (f"Signed {b}", 29.0, "l"),
     ]

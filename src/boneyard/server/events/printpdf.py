@@ -120,9 +120,11 @@ def draw_table(pdf: Sheet, b: dict[str, Any], x: float, y: float) -> None:
     pdf.set_fill_color(232, 232, 228)
     pdf.font(size, True)
     cx = x
-    for title, col in zip(b["head"], cols, strict=True):
-        pdf.set_xy(cx, y)
-        pdf.cell(col["w"], b["head_h"], pdf.say(title), border=1, fill=True, align=align(col))
+    for lines, col in zip(b["head"], cols, strict=True):
+        pdf.rect(cx, y, col["w"], b["head_h"], style="DF")
+        for k, line in enumerate(lines):
+            pdf.set_xy(cx, y + 0.8 + k * LINE[size])
+            pdf.cell(col["w"], LINE[size], pdf.say(line), align=align(col))
         cx += col["w"]
     ry = y + b["head_h"]
     pdf.font(size)

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from boneyard.server.events import printdoc, printpdf
+from boneyard.server.events import printdoc
 from boneyard.server.events.context import Ctx
 from boneyard.server.events.exports import gather
 
@@ -58,6 +58,9 @@ async def print_pdf(
     tz: Zone = None,
 ) -> Response:
     """A printed page as a PDF: the same pages as the printable page."""
+    # (fpdf2 and the imaging libraries it brings load on the first PDF, not with the site)
+    from boneyard.server.events import printpdf
+
     doc = await doc_of(ctx, event_id, kind, paper, round, match, tz)
     body = await asyncio.to_thread(printpdf.render, doc)
     part = f"-round{round}" if round else f"-{match}" if match else ""

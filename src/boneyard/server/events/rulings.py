@@ -256,6 +256,7 @@ async def reopen(svc: Events, event_id: str, game_id: int, note: str, by: int) -
                 f"The director reopened {g.match_id} game {g.number}",
             )
         await svc.advance_locked(event_id)
+    svc.wake_scheduler.set()  # (a new grace period may end before the scheduler's next look)
     return told
 
 
@@ -317,6 +318,7 @@ async def undo(svc: Events, event_id: str, action_id: int, note: str, by: int) -
                 f"The director undid the {act.kind} on {match_id}",
             )
         await svc.advance_locked(event_id)
+    svc.wake_scheduler.set()  # (a new grace period may end before the scheduler's next look)
     return told
 
 
