@@ -39,7 +39,8 @@ def which(name: str) -> str | None:
     )
 
 
-def _program(name: str, package: str) -> Callable[[], str | None]:
+def missing_program(name: str, package: str) -> Callable[[], str | None]:
+    """Why a test needing the program ``name`` skips (install ``package``), or ``None``."""
     return lambda: None if which(name) else f"needs {name} (Debian: apt-get install {package})"
 
 
@@ -60,11 +61,11 @@ MISSING: dict[str, Callable[[], str | None]] = {
         else f"{CHROMIUM} is missing (Debian: apt-get install chromium)"
     ),
     "axe": lambda: None if AXE.exists() else "axe-core is missing (npm ci --prefix tests/js)",
-    "nginx": _program("nginx", "nginx"),
-    "node": _program("node", "nodejs"),
-    "redis-server": _program("redis-server", "redis-server"),
-    "pg_dump": _program("pg_dump", "postgresql-client"),
-    "pdftotext": _program("pdftotext", "poppler-utils"),
+    "nginx": missing_program("nginx", "nginx"),
+    "node": missing_program("node", "nodejs"),
+    "redis-server": missing_program("redis-server", "redis-server"),
+    "pg_dump": missing_program("pg_dump", "postgresql-client"),
+    "pdftotext": missing_program("pdftotext", "poppler-utils"),
 }
 """Each optional piece: why a test that needs it skips here, or ``None`` when it is here."""
 

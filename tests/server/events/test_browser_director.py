@@ -187,7 +187,7 @@ def test_the_directors_flow(live_server: str) -> None:
             for name in (m["a_name"], m["b_name"]):
                 assert players[name].post(f"/api/events/{eid}/games/{card}/sign").status_code == 200
             page.reload()
-            expect(page.locator("li[data-match=R1M1]")).to_contain_text("signed by both")
+            expect(page.locator("li[data-match=R1M1]")).to_contain_text("signed on screen by both")
             shots(page, "running")
             check_axe(page, "running")
             # the match page, as a player signing there would see it
@@ -289,6 +289,7 @@ def test_the_bell_a_dispute_and_a_replacement_in_dialogs(live_server: str) -> No
             td = browser.new_context(viewport=DESKTOP).new_page()
             sign_in(td, url, "dora")
             td.goto(f"{url}/events/{eid}")
+            td.click("#tab-entrants")  # (in play, the console opens on the round)
             row = td.locator("#console-entrants tr", has_text="bob")
             row.locator("details.more summary").click()
             row.locator("button.replace").click()

@@ -97,7 +97,10 @@ def parse_list(text: str, as_csv: bool) -> list[WalkIn]:
     in a first row, or in that order without one). Blank lines are skipped."""
     text = text.lstrip("\ufeff")
     if as_csv:
-        rows = list(csv.reader(io.StringIO(text)))
+        try:
+            rows = list(csv.reader(io.StringIO(text)))
+        except csv.Error as exc:
+            raise Refused(f"that is not a CSV file this can read ({exc})") from None
     else:
         rows = [line.split("\t") for line in text.splitlines()]
     found = [(i + 1, r) for i, r in enumerate(rows) if any(c.strip() for c in r)]
@@ -250,7 +253,7 @@ async def claim(
         e.user_id, e.claim_code = person.id, None
         how = "code" if code is not None else "director"
         payload = {"entrant": e.id, "name": e.name, "account": person.display_name, "by": how}
-        Events.action(db, ev, by, "claim", payload, None)
+        Events.action(db, ev, person.id if by is None else by, "claim", payload, None)
         text = f"Your entry {e.name} in {ev.name} is now on your account, with its games"
         await svc.notes.add(db, [person.id], "claim", text, ev.name, f"/events/{ev.id}", ev.id)
         return ev.id, e.id
