@@ -146,4 +146,10 @@ def test_cli_double_elimination_and_pools(tmp_path: Path) -> None:
     assert "9 entrants, 11 matches" in proc.stdout
     proc = run("simulate", "--entrants", "8", "--format", "elimination", "--third-place")
     assert proc.returncode == 0, proc.stderr
-    assert "R3M2" in proc.stdout and "8 entrants, 8 matches" in proc.stdout
+    assert "8 entrants, 8 matches" in proc.stdout
+    # The third-place match under its own heading, not under the final's.
+    lines = [x.strip() for x in proc.stdout.splitlines()]
+    final = lines.index("Final · best of 3")
+    assert lines[final + 1].startswith("R3M1")
+    assert lines[final + 2] == "Third-place match · best of 3"
+    assert lines[final + 3].startswith("R3M2")

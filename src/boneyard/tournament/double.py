@@ -275,6 +275,11 @@ class DoubleElimination(EventBase):
         """The winner of the deciding grand final."""
         return self.final_match.winner
 
+    def match_kind(self, match_id: str) -> str | None:
+        """``grand_final`` (``F1M1``), ``grand_final_reset`` (``F2M1``), else ``None``."""
+        self.match(match_id)
+        return {"F1M1": "grand_final", "F2M1": "grand_final_reset"}.get(match_id)
+
     def round_titles(self) -> tuple[str, ...]:
         """A title for each entry of ``rounds`` (``Winners' round 2``, ``Losers' final`` ...)."""
         k = self.k
