@@ -55,7 +55,7 @@ function matchRows(ctx, data, rnd) {
       b.addEventListener("click", () => { ctx.cardMatch = m.id; ctx.focusCard = true; ctx.redraw(); });
       act.append(b);
     }
-    const title = m.id === data.third_place ? `${m.id} (third place)` : m.id;
+    const title = m.kind ? `${m.id} (${m.title})` : m.id;
     t.append(el("tr", { "data-match": m.id, class: m.over ? "done" : "" }, el("td", { class: "num" }, m.table ?? ""),
       el("td", {}, el("a", { href: `/events/${data.id}/matches/${m.id}` }, title)),
       el("td", {}, m.bye ? m.a_name : `${m.a_name ?? "?"} v ${m.b_name ?? "?"}`), stateCell(data, m), act));
@@ -119,7 +119,7 @@ function cardForm(ctx, data, m) {
   paper.addEventListener("change", update);
   const table = el("table", { class: "grid card-form-table" }, el("thead", {}, el("tr", {}, ...["", m.a_name, m.b_name, "Won by", "How"].map((h) => el("th", { scope: "col" }, h)))), body);
   const form = el("form", { id: "card-form", class: "card-form", "data-match": m.id, novalidate: "" },
-    el("h4", {}, `${m.table ? `Table ${m.table} · ` : ""}${m.id === data.third_place ? `${m.id}, third place` : m.id} · best of ${m.best_of}${done ? ` · ${m.wins.join("–")} before this card` : ""}`),
+    el("h4", {}, `${m.table ? `Table ${m.table} · ` : ""}${m.kind ? `${m.id}, ${m.title}` : m.id} · best of ${m.best_of}${done ? ` · ${m.wins.join("–")} before this card` : ""}`),
     el("p", { class: "card-players" }, `${m.a_name} v ${m.b_name}`), el("div", { class: "table-scroll" }, table),
     screen ? el("p", { class: "note" }, "This event's players sign on screen: enter one game; both players then sign it.")
       : el("label", { class: "check" }, paper, " Signed on paper by both players (PDA rule 11): it counts at once"),

@@ -255,7 +255,7 @@ def test_a_128_entrant_pda_event_at_the_hall(browser: Any, site: str) -> None:
     expect(page.locator(".sheet").first).to_be_visible()
     bracket_pages = save_pdf(page, "venue-bracket")
     assert bracket_pages == 5  # four pages of rounds 1-5, then the semi-finals, final, third place
-    expect(page.locator("svg.pb-bracket text", has_text="Third place")).to_have_count(1)
+    expect(page.locator("svg.pb-bracket text", has_text="Third-place match")).to_have_count(1)
     page.goto(f"{site}/events/{eid}/print/standings")
     expect(page.locator("table.standings tr[data-entrant]")).to_have_count(120)
     save_pdf(page, "venue-standings")

@@ -176,7 +176,7 @@ def test_the_printed_pages_and_their_pdfs_agree(ev_client: TestClient) -> None:
                 assert " ".join(word.split()) in flat, (kind, size, word)
     bracket = c.get(f"/api/events/{eid}/print/bracket.json").json()
     labels = [x["text"] for p in bracket["pages"] for b in p["blocks"] for x in b.get("labels", [])]
-    assert "Third place" in labels and "Champion" in labels
+    assert "Third-place match" in labels and "Champion" in labels
 
 
 def words(doc: dict[str, Any]) -> list[str]:

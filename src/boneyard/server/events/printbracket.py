@@ -158,7 +158,8 @@ def band_page(
         if tm is not None and final is not None:
             x = final["x"]
             y = max(HEAD + height - BOX_H, final["y"] + BOX_H + 16.0)
-            labels.append({"x": x, "y": y - 2.0, "text": "Third place", "bold": True})
+            title = tm.get("title") or "Third-place match"
+            labels.append({"x": x, "y": y - 2.0, "text": title, "bold": True})
             boxes.append(box(tm, x, y, seeds))
             page["height"] = max(page["height"], y + BOX_H)
     return page

@@ -184,9 +184,10 @@ def round_title(data: dict[str, Any], r: int) -> str:
     return titles[r - 1] if 0 < r <= len(titles) else f"Round {r}"
 
 
-def match_title(data: dict[str, Any], m: dict[str, Any]) -> str:
-    """A match as a printed page names it (the third-place match by that name)."""
-    return "Third place" if m["id"] == data.get("third_place") else m["id"]
+def match_title(m: dict[str, Any]) -> str:
+    """A match as a printed page names it: its id, and what it is where the bracket names it
+    (``R7M2, Third-place match``; the tournament's ``match_title``)."""
+    return f"{m['id']}, {m['title']}" if m.get("kind") else m["id"]
 
 
 def who(data: dict[str, Any], side: int | None, name: str | None) -> str:
@@ -216,16 +217,16 @@ def pairings(data: dict[str, Any], r: int) -> list[Block]:
                     who(data, m["a"], m["a_name"]),
                     who(data, m["b"], m["b_name"]),
                     result,
-                    match_title(data, m),
+                    match_title(m),
                 ],
             }
         )
     cols = [
-        ("Table", 16.0, "r"),
-        ("Player", 62.0, "l"),
-        ("Player", 62.0, "l"),
-        ("Result", 30.0, "l"),
-        ("Match", 16.0, "l"),
+        ("Table", 14.0, "r"),
+        ("Player", 56.0, "l"),
+        ("Player", 56.0, "l"),
+        ("Result", 28.0, "l"),
+        ("Match", 32.0, "l"),
     ]
     out = [table(cols, rows, 10.0, 7.5, id="pairings")]
     byes = [m["a_name"] for m in rnd if m["bye"] and m.get("a_name")]
@@ -241,7 +242,7 @@ def card(
     names = {e["id"]: e["name"] for e in data["entrants"]}
     users = data.get("user_names") or {}
     a, b = m["a_name"] or "?", m["b_name"] or "?"
-    head = f"{data['name']} — {round_title(data, r)} · {match_title(data, m)}"
+    head = f"{data['name']} — {round_title(data, r)} · {match_title(m)}"
     blank = "_" * 14
     fields = f"Table: {m.get('table') or blank}    Date: {blank}    Time: {blank}"
     fields += f"    Best of {m['best_of']}"

@@ -269,7 +269,8 @@ async def match_page_json(
     games = [game_json(g, names, users) for g in rows]
     tables = (ev.settings or {}).get("tables") or {}
     waits = waiting(ev, entrants, t).get(m.id, [])
-    match = match_json(m, names, games, {"table": tables.get(m.id), "waiting": waits})
+    named = {"kind": t.match_kind(m.id), "title": t.match_title(m.id)}
+    match = match_json(m, names, games, {"table": tables.get(m.id), "waiting": waits, **named})
     mine = next((e for e in entrants if user is not None and e.user_id == user.id), None)
     staff = await db.get(EventDirector, (ev.id, user.id)) if user is not None else None
     role = DIRECTOR if user is not None and user.id == ev.director_id else None
@@ -350,14 +351,18 @@ def results_json(
                 m,
                 names,
                 by_match.get(m.id, []),
-                {"table": tables.get(m.id), "waiting": waits.get(m.id, [])},
+                {
+                    "table": tables.get(m.id),
+                    "waiting": waits.get(m.id, []),
+                    "kind": t.match_kind(m.id),
+                    "title": t.match_title(m.id),
+                },
             )
             for m in rnd
         ]
         for rnd in t.rounds
     ]
     champion = int(t.champion) if t.champion is not None else None
-    drawn = sections(t)
     return {
         "num_rounds": t.num_rounds,
         "current_round": t.current_round,
@@ -369,8 +374,7 @@ def results_json(
         "ranking": [x.to_json() for x in t.ranking()],
         "tiebreak_labels": [x.to_json() for x in t.tiebreak_labels()],
         "crosstables": crosstables(t, names),
-        "sections": drawn,
-        "third_place": next((s["third_place"] for s in drawn if s.get("third_place")), None),
+        "sections": sections(t),
         "champion": {"id": champion, "name": names.get(champion)} if champion else None,
     }
 
