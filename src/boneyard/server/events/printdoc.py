@@ -331,7 +331,7 @@ def game_table(
         (f"Signed {a}", 29.0, "l"),
         (f"Signed {b}", 29.0, "l"),
     ]
-    return table(cols, rows, 8.0, 8.0, cls="card-table")
+    return table(cols, rows, 8.0, 7.5, cls="card-table")
 
 
 def history(
