@@ -77,6 +77,9 @@ class Filler:
         self.bits = _runs(where.get("bits", []))
         """Runs of bit masks of one size, side by side: (first column, masks, start, shifts)."""
         self.ids = [(c, a) for c, a, _n, _s in where.get("ids", [])]
+        self.row_nums = [(c, a, scale) for c, a, _n, scale in nums]
+        self.row_bits = [(c, a) for c, a, _n, _s in where.get("bits", [])]
+        self.row_hot = [(c, a) for c, a, _n, _s in hot]
         self.cleared = _index(
             [
                 a + i
@@ -112,24 +115,29 @@ class Filler:
             out[np.repeat(np.arange(b), counts), at + flat.astype(np.intp)] = 1.0
 
     def vector(self, state: Any, seat: int) -> Vector:
-        """One seat's vector: :meth:`fill` for a single row, with fewer numpy operations (the
-        PettingZoo and OpenSpiel adapters ask for one at a time)."""
+        """One seat's vector: what :meth:`fill` writes, built for a single row in plain Python
+        (the PettingZoo and OpenSpiel adapters ask for one at a time, where numpy's fixed cost
+        per operation would be most of the work): only the flags that are set are written."""
         nums = [0.0] * self.width
         blobs = self.fast.read(state, seat, nums, 0)
-        out: Vector = np.zeros(self.size, dtype=np.float32)
-        raw = np.array(nums)
-        if len(self.num_scale):
-            out[self.num_at] = np.clip(raw[self.num_columns] / self.num_scale, -LIMIT, LIMIT)
-        if len(self.hot_at):
-            index = raw[self.hot_columns].astype(np.int64)
-            hit = index >= 0
-            out[self.hot_at[hit] + index[hit]] = 1.0
-        for column, count, at, shifts in self.bits:
-            masks = raw[column : column + count].astype(np.int64)
-            out[at : at + count * len(shifts)] = ((masks[:, None] >> shifts) & 1).ravel()
+        out = [0.0] * self.size
+        for column, at, scale in self.row_nums:
+            value = nums[column] / scale
+            out[at] = LIMIT if value > LIMIT else -LIMIT if value < -LIMIT else value
+        for column, at in self.row_bits:
+            mask = int(nums[column])
+            while mask:
+                low = mask & -mask
+                out[at + low.bit_length() - 1] = 1.0
+                mask ^= low
+        for column, at in self.row_hot:
+            index = int(nums[column])
+            if index >= 0:
+                out[at + index] = 1.0
         for column, at in self.ids:
-            out[at + np.frombuffer(blobs[column], dtype=np.uint8).astype(np.intp)] = 1.0
-        return out
+            for i in blobs[column]:
+                out[at + i] = 1.0
+        return np.array(out, dtype=np.float32)
 
 
 def _index(values: list[int]) -> slice | NDArray[np.intp]:

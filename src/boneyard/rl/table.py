@@ -142,20 +142,24 @@ class Table:
         """1 for each id the seat to move may give next, else 0."""
         out = np.zeros(self.codec.size, dtype=np.int8)
         k = len(self.prefix)
-        out[[path[k] for path in self.paths if path[:k] == self.prefix]] = 1
+        if k:
+            out[[path[k] for path in self.paths if path[:k] == self.prefix]] = 1
+        else:
+            out[[path[0] for path in self.paths]] = 1
         return out
 
     def step(self, token: int) -> bool:
         """Give one id; True when it completed an action (which was applied)."""
         wanted = (*self.prefix, int(token))
-        k = len(wanted)
-        if not any(path[:k] == wanted for path in self.paths):
-            raise IllegalActionError(f"action id {int(token)} is not legal now")
-        self.log.append(int(token))
         action = self.paths.get(wanted)
         if action is None:
+            k = len(wanted)
+            if not any(path[:k] == wanted for path in self.paths):
+                raise IllegalActionError(f"action id {int(token)} is not legal now")
+            self.log.append(int(token))
             self.prefix = wanted
             return False
+        self.log.append(int(token))
         self.state.apply(action)
         self._advance()
         return True
