@@ -19,7 +19,7 @@ Each game's layout is in its ``learning`` module and in docs/bots.md. Both are p
 and lists of floats, no numpy (the games layer needs none).
 
 Its **fast path** (:class:`FastPath`, optional) gives the same ids and numbers straight from a
-state, for self-play at the engine's speed: no observation is built, no JSON written. It reads a
+state, for self-play at the engine's pace: no observation is built, no JSON written. It reads a
 few raw values of the state (bit masks, tile ids, counts: :attr:`FastPath.read`) and says how
 they make the vector (:attr:`FastPath.layout`), which the adapters then fill for a whole batch of
 games at once with numpy (:mod:`boneyard.rl.features`). Its numbers and ids are exactly the

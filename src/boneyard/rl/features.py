@@ -8,7 +8,7 @@ lists each game's layout.
 
 Two ways give the same vector: :meth:`Features.encode` from an observation's JSON (what a bot
 account's program receives), and :class:`Filler` straight from states, a whole batch at once (the
-game's fast path: the adapters' way, at the engine's speed).
+game's fast path: the adapters' way, with no observation built).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Self-play in batches at the engine's speed: many games stepped together, every seat played by
+"""Self-play in batches on the compiled engine: many games stepped together, every seat played by
 the caller's policy.
 
 >>> import numpy as np
