@@ -38,6 +38,13 @@ HOT_MODULES = [
     "src/boneyard/games/highrise/events.py",
     "src/boneyard/games/highrise/state.py",
     "src/boneyard/games/highrise/tower.py",
+    # The learners' fast paths and batches: self-play reads every decision through them.
+    "src/boneyard/games/batch.py",
+    "src/boneyard/games/fives_fast.py",
+    "src/boneyard/games/highfive/fast.py",
+    "src/boneyard/games/merry_go_round/fast.py",
+    "src/boneyard/games/high_fives/fast.py",
+    "src/boneyard/games/highrise/fast.py",
 ]
 
 

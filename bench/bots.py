@@ -1,12 +1,11 @@
-"""Bots from outside, measured: the process protocol's cost per decision, and batched self-play.
+"""Bots from outside, measured: the process protocol's cost per decision.
 
-Run ``.venv/bin/python bench/bots.py`` (``--games 100`` arena games per bot, ``--seconds 3`` of
-self-play per game). It prints, for the same heaviest-tile player written as an in-process plugin,
-as a Python program and as a Node program (``cmd:``), the p50/p95 decision times measured around
-``choose`` (a program's include the pipe both ways and the JSON) and the whole arena's wall time;
-then, for each game, how many action ids per second ``boneyard.rl.vector.SelfPlay`` takes over 64
-games (random legal ids; an observation vector and a mask each step), with the load of the machine
-(``os.getloadavg``) beside each figure. Figures: docs/performance.md, "Bots from outside".
+Run ``.venv/bin/python bench/bots.py`` (``--games 100`` arena games per bot). It prints, for the
+same heaviest-tile player written as an in-process plugin, as a Python program and as a Node
+program (``cmd:``), the p50/p95 decision times measured around ``choose`` (a program's include the
+pipe both ways and the JSON) and the whole arena's wall time, with the load of the machine
+(``os.getloadavg``) beside each figure. Figures: docs/performance.md, "Bots from outside";
+batched self-play is measured by ``bench/selfplay.py``.
 """
 
 from __future__ import annotations
@@ -59,28 +58,9 @@ def arena(bot: str, games: int) -> str:
     return f"{label:<22} {len(times):>5} decisions  {figures}"
 
 
-def selfplay(game: str, seconds: float) -> str:
-    import numpy as np
-
-    from boneyard.rl.vector import SelfPlay
-
-    options = {"single_hand": True} if game == "highrise" else {}
-    play = SelfPlay(game, games=64, seed=1, options=options)
-    rng = np.random.default_rng(0)
-    start = time.perf_counter()
-    steps = 0
-    while time.perf_counter() - start < seconds:
-        _obs, mask, _seats = play.observe()
-        play.step(np.array([rng.choice(np.flatnonzero(m)) for m in mask]))
-        steps += len(mask)
-    rate = steps / (time.perf_counter() - start)
-    return f"{game:<16} {rate:>8,.0f} ids/s  ({play.finished} games finished)"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).parent))
     bots = ["bots:Heaviest", f"cmd:{sys.executable} {ROOT / 'examples' / 'python_bot.py'}"]
@@ -89,8 +69,6 @@ def main() -> None:
     print(f"load {os.getloadavg()[0]:.2f}; High Five, 2 players, against greedy")
     for bot in bots:
         print(arena(bot, args.games), f"(load {os.getloadavg()[0]:.2f})")
-    for game in ("highfive", "merry-go-round", "high-fives", "highrise"):
-        print(selfplay(game, args.seconds), f"(load {os.getloadavg()[0]:.2f})")
 
 
 if __name__ == "__main__":

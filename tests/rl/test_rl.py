@@ -1,5 +1,5 @@
 """The reinforcement-learning adapters: action ids, observation tensors, PettingZoo's api_test
-for every game, batched self-play, and the OpenSpiel registration."""
+for every game and batched self-play (OpenSpiel: test_openspiel.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test  # noqa: E402
 
 import boneyard.rl.codec  # noqa: E402
-from boneyard.core.errors import BoneyardError  # noqa: E402
+from boneyard.core.errors import BoneyardError, IllegalActionError  # noqa: E402
 from boneyard.games.registry import get_spec  # noqa: E402
 from boneyard.rl.pettingzoo import env  # noqa: E402
 from boneyard.rl.table import Table  # noqa: E402
@@ -102,7 +102,7 @@ def test_batched_self_play_plays_many_games_at_once() -> None:
     while play.finished < 20:
         obs, mask, seats = play.observe()
         assert set(seats) <= {0, 1}
-        assert obs.shape == (16, play.tables[0].features.size) and mask.shape == (16, play.actions)
+        assert obs.shape == (16, play.filler.size) and mask.shape == (16, play.actions)
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
         rewards, done = play.step(actions)
         assert np.allclose(rewards.sum(axis=1), 0)
@@ -111,22 +111,12 @@ def test_batched_self_play_plays_many_games_at_once() -> None:
     assert play.finished >= 20 and abs(totals.sum()) < 1e-6
 
 
-@pytest.mark.parametrize(
-    ("name", "params"),
-    [
-        ("python_boneyard_highfive", {"players": 3}),
-        ("python_boneyard_merry_go_round", {"players": 4}),
-        ("python_boneyard_high_fives", {"options": '{"target": 20}'}),
-        ("python_boneyard_highrise", {"options": '{"single_hand": true}'}),
-    ],
-)
-def test_openspiel_plays_the_registered_games(name: str, params: dict[str, object]) -> None:
-    pyspiel = pytest.importorskip("pyspiel")
-    import boneyard.rl.openspiel  # noqa: F401 (registers the games)
-
-    game = pyspiel.load_game(name, params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
-    state = game.new_initial_state()
-    assert state.current_player() >= 0 and state.legal_actions()
-    size = game.observation_tensor_size()
-    assert len(state.observation_tensor(state.current_player())) == size
+def test_the_environment_refuses_an_id_outside_the_space_or_not_legal() -> None:
+    game = env("highfive", 2)
+    game.reset(seed=3)
+    observation, *_ = game.last()
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    for token, says in [(99_999, "outside the action space"), (illegal, "is not legal now")]:
+        with pytest.raises(IllegalActionError, match=says):
+            game.step(token)
+    assert np.array_equal(game.last()[0]["action_mask"], observation["action_mask"])

@@ -26,6 +26,7 @@ from typing import Any
 from boneyard.bots import make_bot
 from boneyard.bots.plugins import check_bot
 from boneyard.bots.referee import FORFEIT, Failure, Rules, Seat, play
+from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import get_spec
 
 
@@ -69,7 +70,22 @@ def plan(
     keep_records: bool = False,
     rules: Rules | None = None,
 ) -> list[ArenaGame]:
-    """The games of a match: ``games`` rounded up to whole rotations of the seats."""
+    """The games of a match: ``games`` rounded up to whole rotations of the seats. Fewer bots
+    than seats are repeated in order to fill them; more are refused (BoneyardError), never
+    dropped.
+
+    >>> plan("highfive", 2, ["greedy", "random", "easy"], 2, seed=1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    boneyard.core.errors.BoneyardError: 3 bots for 2 seats: name at most 2 (fewer are ...)
+    """
+    if not bots:
+        raise BoneyardError("name at least one bot")
+    if len(bots) > players:
+        raise BoneyardError(
+            f"{len(bots)} bots for {players} seats: name at most {players} "
+            "(fewer are repeated to fill the seats)"
+        )
     for b in bots:
         check_bot(b, game)
     base = tuple(bots[i % len(bots)] for i in range(players))

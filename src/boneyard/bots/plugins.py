@@ -147,7 +147,7 @@ def _import(name: str) -> Any:
 def _as_factory(obj: Any, name: str) -> Callable[..., AnyBot]:
     """A maker of bots from a plugin's object: a bot itself, or a class or function."""
     if not isinstance(obj, type) and callable(getattr(obj, "choose", None)):
-        return lambda rng, rules=None: obj
+        return lambda rng, rules=None: _timed(obj, name, rules)
     if not callable(obj):
         raise BoneyardError(
             f"bot {name!r} is not a bot: give an object with a choose(observation) method, "
@@ -161,9 +161,19 @@ def _as_factory(obj: Any, name: str) -> Callable[..., AnyBot]:
             raise BoneyardError(
                 f"bot {name!r} made {type(bot).__name__!r}, which has no choose(observation)"
             )
-        return bot
+        return _timed(bot, name, rules)
 
     return make
+
+
+def _timed(bot: AnyBot, name: str, rules: Rules | None) -> AnyBot:
+    """A plugin under the referee's clock where there is one (``rules``: the command line's
+    runs; the site runs its bots under its own clock)."""
+    if rules is None:
+        return bot
+    from boneyard.bots.timed import TimedBot
+
+    return TimedBot(bot, name, rules)
 
 
 def _takes_argument(obj: Callable[..., Any]) -> bool:

@@ -271,6 +271,11 @@ def _answer(line: bytes, events: list[JSON]) -> int:
         raise BotFailure(
             "illegal", f'it answered {shown}; answer {{"action": ...}} or {{"index": ...}}'
         )
+    if "index" in answer and "action" in answer:
+        raise BotFailure(
+            "illegal",
+            f'it answered {shown}; answer {{"action": ...}} or {{"index": ...}}, not both',
+        )
     if "index" in answer:
         k = answer["index"]
         if type(k) is int and 0 <= k < len(events):

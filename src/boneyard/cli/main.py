@@ -402,25 +402,67 @@ app.add_typer(bot_app, name="bot")
 
 @bot_app.command("connect")
 def bot_connect(
-    token: Annotated[str, typer.Option(help="The bot account's API token (its profile page).")],
+    token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="BONEYARD_BOT_TOKEN",
+            show_envvar=True,
+            help="The bot account's API token (its profile page); rather from the environment "
+            "or --token-file, where other users of the machine cannot see it.",
+        ),
+    ] = None,
+    token_file: Annotated[
+        Path | None, typer.Option(help="A file holding the token (its first line).")
+    ] = None,
     server: Annotated[str, typer.Option(help="The site's address.")] = "http://127.0.0.1:8000",
     bots: Annotated[
         str, typer.Option(help="The bot that plays: a name (expert, greedy, a plugin) or cmd:…")
     ] = "expert",
     games: Annotated[
-        int | None, typer.Option(help="Stop after this many games (default: run on).", min=1)
+        int | None,
+        typer.Option(help="Take on this many games, play them to their end and stop.", min=1),
     ] = None,
     accept: Annotated[
         str, typer.Option(help="Challenges: 'all' accepted, 'none' declined.")
     ] = "all",
+    move_time: Annotated[
+        float | None,
+        typer.Option(
+            "--move-time",
+            help="The most seconds a move may take (default: the table's clock, less a safety "
+            "margin; 60 at a table without one).",
+        ),
+    ] = None,
 ) -> None:
     """Connect a bot account to a site and play: accept challenges, play its seats."""
     from boneyard.cli.botclient import bot_command
 
     if accept not in ("all", "none"):
         fail("--accept is 'all' or 'none'")
-    code = bot_command(server, token, bots, games, accept == "all", lambda t: err.print(escape(t)))
+    if move_time is not None and not move_time > 0:
+        fail("--move-time must be above 0 seconds")
+    secret = _token(token, token_file)
+    log = lambda t: err.print(escape(t))  # noqa: E731
+    code = bot_command(server, secret, bots, games, accept == "all", log, move_time)
     raise typer.Exit(code)
+
+
+def _token(token: str | None, token_file: Path | None) -> str:
+    """The bot's token: ``--token-file``'s first line, else ``--token`` (or the environment's
+    ``BONEYARD_BOT_TOKEN``)."""
+    if token_file is not None:
+        try:
+            lines = token_file.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            fail(f"cannot read the token file {token_file}: {exc.strerror or exc}")
+            raise
+        token = lines[0].strip() if lines else ""
+        if not token:
+            fail(f"the token file {token_file} is empty")
+    if not token:
+        fail("give the bot account's token: --token-file FILE, BONEYARD_BOT_TOKEN or --token")
+    assert token is not None
+    return token.strip()
 
 
 @app.callback(invoke_without_command=True)

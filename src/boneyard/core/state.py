@@ -131,6 +131,29 @@ class GameBase(Generic[A, E, Ob]):
         """A new game with the same seats and options (the copy fills in the rest)."""
         raise NotImplementedError
 
+    # --- taking back ----------------------------------------------------------------------
+
+    def undo(self) -> None:
+        """Take back the last action, or the last deal when no action followed it: the state is
+        again what it was before (hands and the boneyard's order included: a drawn tile goes back
+        on top), as python-chess's ``Board.pop``. The generator that dealt is not wound back: a
+        deal taken back and dealt again with it is a new deal.
+
+        The state rebuilds itself from its own record, with no cost to ``apply``: a take-back
+        replays the game so far (about a millisecond for a whole game). A search should copy
+        (:meth:`copy`) instead. Raises BoneyardError when there is nothing to take back (no hand
+        dealt, or a position set up without its history)."""
+        previous = self._undone()
+        for name in self.COPY_SHARED:
+            setattr(self, name, getattr(previous, name))
+        for name in self.COPY_COPIED:
+            setattr(self, name, getattr(previous, name))
+
+    def _undone(self) -> Self:
+        """The state before the last action or deal (:meth:`undo`): each game reads its own
+        record (:func:`boneyard.games.walk.undone`)."""
+        raise NotImplementedError
+
     # --- the record -----------------------------------------------------------------------
 
     def record(self) -> JSON:

@@ -13,16 +13,22 @@ Five its chips left, Merry-Go-Round its stage and partnerships).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import DOUBLE_SIX
+from boneyard.games.fives_fast import fives_ids
 from boneyard.games.learning import (
     Encoder,
     EventForm,
+    FastPath,
     Learning,
+    Reader,
+    Segment,
     View,
+    seat_columns,
     seats_vector,
     tile_id,
     tile_index,
@@ -72,6 +78,35 @@ class FivesCodec:
         return f"{text} on {DOUBLE_SIX.tiles[anchor]}{suffix}"
 
 
+FIVES_LAYOUT = (
+    Segment("bits", 28),
+    Segment("bits", 28),
+    *[Segment("num", 1, 4.0)] * 7,
+    Segment("num", 1, 70.0),
+    Segment("num"),
+    Segment("num"),
+    Segment("num", 1, 28.0),
+)
+"""The segments of :func:`fives_vector` but the seats'."""
+
+
+def fives_fast(
+    players: int,
+    target: float,
+    extra: Sequence[Segment],
+    read: Reader,
+) -> FastPath:
+    """A Fives game's fast path: ``read(state, seat)`` gives the number columns of
+    :data:`FIVES_LAYOUT`, then the seats' (tiles held / 28, score / ``target``), then
+    ``extra``'s (:mod:`boneyard.games.fives_fast`)."""
+
+    return FastPath(
+        layout=(*FIVES_LAYOUT, *seat_columns(players, 28.0, target), *extra),
+        read=read,
+        ids=fives_ids,
+    )
+
+
 def fives_vector(view: View, players: int, target: float) -> list[float]:
     """The part of the vector both games share, scores scaled by ``target``."""
     x = tiles_vector(SIX, view.get("hand"))
@@ -86,10 +121,13 @@ def fives_vector(view: View, players: int, target: float) -> list[float]:
 
 
 def fives_learning(
-    target: Callable[[View], float], extra: Callable[[View, int], list[float]]
+    target: Callable[[View], float],
+    extra: Callable[[View, int], list[float]],
+    fast: Callable[[int, Any], FastPath],
 ) -> Learning:
     """A Fives game's learning: the shared codec and vector, where the game says how scores are
-    scaled (``target(view)``) and what it adds at the end (``extra(view, players)``)."""
+    scaled (``target(view)``), what it adds at the end (``extra(view, players)``) and its fast
+    path (``fast(players, state)``, :func:`fives_fast`)."""
 
     def features(players: int, _view: View) -> Encoder:
         def encode(view: View) -> list[float]:
@@ -97,4 +135,4 @@ def fives_learning(
 
         return encode
 
-    return Learning(codec=lambda _view: FivesCodec(), features=features)
+    return Learning(codec=lambda _view: FivesCodec(), features=features, fast=fast)

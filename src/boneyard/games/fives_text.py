@@ -104,38 +104,58 @@ class MoveView(Protocol[T_co]):
         ...
 
 
+_FILLER = frozenset({"a", "the", "tile", "just", "drawn", "grace", "rule"})
+"""Words of a move's description that say nothing a parser needs (``draw a tile``, ``return
+the tile just drawn (grace rule)``)."""
+
+
+def move_words(text: str) -> list[str]:
+    """A typed move as lower-case words: commas and brackets are spaces, ``side a`` is
+    ``side_a`` (as a description writes a spinner's edge)."""
+    text = re.sub(r"[,()]", " ", text.strip().lower())
+    return re.sub(r"\b(side|end)\s+([ab])\b", r"\1_\2", text).split()
+
+
 def parse_move(
     obs: MoveView[T],
     text: str,
     words: Mapping[str, type],
     no_fit: Callable[[Any, Tile], str],
     narrow: Callable[[Any, list[Play], list[str]], list[Play]],
+    lead: str = "lead",
 ) -> T:
     """A typed move matched against ``obs.legal_actions``, or :class:`BoneyardError` saying why
-    none (or more than one) matches.
+    none (or more than one) matches. The moves' own descriptions (:func:`describe_move`) are
+    read too, so a move reads back as it was described.
 
-    ``words`` maps a one-word move (``draw``, ``d``...) to its action class. Otherwise the
-    first word is a tile: ``no_fit(obs, tile)`` is the message when a held tile has no legal
-    play, and ``narrow(obs, plays, rest)`` keeps the plays the words after the tile name
-    (see :func:`after_on` and :func:`at_value`).
+    ``words`` maps a one-word move (``draw``, ``d``...) to its action class (words such as
+    ``a tile`` may follow it). Otherwise the first word is a tile, or ``lead`` (the game's word
+    for the first tile of a hand) before it: ``no_fit(obs, tile)`` is the message when a held
+    tile has no legal play, and ``narrow(obs, plays, rest)`` keeps the plays the words after the
+    tile name (see :func:`after_on` and :func:`at_value`).
     """
-    typed = text.strip().lower().replace(",", " ").split()
+    typed = move_words(text)
     if not typed:
         raise BoneyardError("type a move number or a tile such as 5-6")
     legal = obs.legal_actions
-    if len(typed) == 1 and typed[0] in words:
+    if typed[0] in words and all(w in _FILLER for w in typed[1:]):
         kind = words[typed[0]]
         for a in legal:
             if isinstance(a, kind):
                 return a
         raise BoneyardError(f"{typed[0]} is not allowed now")
+    first = typed[0] == lead and len(typed) > 1
+    if first:
+        typed = typed[1:]
     try:
         tile = Tile.parse(typed[0])
     except BoneyardError:
         raise BoneyardError(
             f"{typed[0]!r} is not a move: type its number, a tile like 5-6, draw or pass"
         ) from None
-    plays: list[Play] = [a for a in legal if isinstance(a, Play) and a.tile == tile]
+    plays: list[Play] = [
+        a for a in legal if isinstance(a, Play) and a.tile == tile and (a.on is None or not first)
+    ]
     if not plays:
         if tile not in obs.hand:
             raise BoneyardError(f"you do not hold {tile}")
@@ -149,12 +169,16 @@ def parse_move(
     return next(a for a in legal if a is plays[0])
 
 
-def after_on(plays: list[Play], rest: list[str]) -> tuple[list[Play], list[str]]:
-    """For words ``on 5-5 ...``: the plays on 5-5, and the words after the tile."""
-    if len(rest) < 2:
+def after_on(plays: list[Play], rest: list[str], spinner: str) -> tuple[list[Play], list[str]]:
+    """For words ``on 5-5 ...`` (or ``on the spinner 5-5``, naming the spinner by the game's
+    word ``spinner``): the plays on 5-5, and the words after that tile."""
+    rest = rest[1:]
+    while rest and rest[0] in ("the", spinner):
+        rest = rest[1:]
+    if not rest:
         raise BoneyardError("say which tile to play on, e.g. 5-6 on 5-5")
-    on = Tile.parse(rest[1])
-    return [a for a in plays if a.on == on], rest[2:]
+    on = Tile.parse(rest[0])
+    return [a for a in plays if a.on == on], rest[1:]
 
 
 def at_value(obs: FivesView, plays: list[Play], value: int) -> list[Play]:

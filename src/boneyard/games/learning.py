@@ -17,6 +17,13 @@ A game's :class:`Learning` (``GameSpec.learning``) is how the reinforcement-lear
 
 Each game's layout is in its ``learning`` module and in docs/bots.md. Both are pure: plain ints
 and lists of floats, no numpy (the games layer needs none).
+
+Its **fast path** (:class:`FastPath`, optional) gives the same ids and numbers straight from a
+state, for self-play at the engine's pace: no observation is built, no JSON written. It reads a
+few raw values of the state (bit masks, tile ids, counts: :attr:`FastPath.read`) and says how
+they make the vector (:attr:`FastPath.layout`), which the adapters then fill for a whole batch of
+games at once with numpy (:mod:`boneyard.rl.features`). Its numbers and ids are exactly the
+encoder's and the codec's (tests/rl check it on random positions of every game).
 """
 
 from __future__ import annotations
@@ -55,6 +62,52 @@ class Codec(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class Segment:
+    """A run of the vector, made from one raw value of :attr:`FastPath.read`:
+
+    * ``bits``: a bit mask (a number column) -> ``size`` flags, bit ``i`` at place ``i``;
+    * ``onehot``: an index (a number column, -1: none) -> ``size`` flags, one set;
+    * ``num``: a number (a number column) -> one value, divided by ``scale``;
+    * ``ids``: ids below ``size`` (a bytes column) -> ``size`` flags, one per id present.
+    """
+
+    kind: str
+    size: int = 1
+    scale: float = 1.0
+
+
+Reader = Callable[[Any, int, list[float], int], Sequence[bytes]]
+"""``read(state, seat, out, at)``: writes the number columns of ``seat``'s view into
+``out[at:at + width]`` and returns its bytes columns (the layout's ``ids`` segments, in order)."""
+Path = int | tuple[int, ...]
+"""An action's ids: its id when it is one (most are), else its ids in order (a High Fives turn
+with a claim)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FastPath:
+    """A game's ids and numbers read straight from its states (see the module docstring)."""
+
+    layout: tuple[Segment, ...]
+    """The vector, segment by segment (their sizes add up to the encoder's length)."""
+    read: Reader
+    """What ``seat`` sees, as the layout's raw values (:data:`Reader`)."""
+    ids: Callable[[Any, Sequence[Any]], list[Path]]
+    """``ids(state, actions)``: the ids of each legal action of the seat to move (the codec's
+    tokens, as a :data:`Path`)."""
+
+    @property
+    def size(self) -> int:
+        """The vector's length."""
+        return sum(s.size for s in self.layout)
+
+    @property
+    def width(self) -> int:
+        """How many number columns :attr:`read` writes."""
+        return sum(1 for s in self.layout if s.kind != "ids")
+
+
+@dataclass(frozen=True, slots=True)
 class Learning:
     """How a learner sees one game (see the module docstring)."""
 
@@ -64,6 +117,15 @@ class Learning:
     features: Callable[[int, View], Encoder]
     """``features(players, view)``: the encoder of a table of ``players`` seats, sized by a
     first observation of it (its length is the length of every vector of that table)."""
+    fast: Callable[[int, Any], FastPath] | None = None
+    """``fast(players, state)``: the fast path of a table of ``players`` seats, sized by a
+    dealt state of it (``None``: the game has none; the adapters then use the encoder)."""
+
+
+def seat_columns(players: int, held: float, target: float) -> tuple[Segment, ...]:
+    """The segments of :func:`seats_vector`: tiles held / ``held`` and score / ``target``, per
+    seat from the observer."""
+    return (Segment("num", 1, held), Segment("num", 1, target)) * players
 
 
 def tile_index(tiles: Sequence[object]) -> dict[str, int]:

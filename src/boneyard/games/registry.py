@@ -22,7 +22,7 @@ from boneyard.core.cards import CardRule
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.options import OptionField
 from boneyard.core.protocol import Action, Event, GameState, Observation, State
-from boneyard.core.records import JSON, Record
+from boneyard.core.records import JSON, Record, parse_record, record_from_json
 from boneyard.core.words import Explainer, plain_end
 from boneyard.games import walk
 from boneyard.games.learning import Learning
@@ -41,6 +41,25 @@ A = TypeVar("A", bound=Action)
 E = TypeVar("E", bound=Event)
 Ob = TypeVar("Ob", bound="Observation[Any]")
 S_co = TypeVar("S_co", covariant=True)
+
+
+RecordLike = Record | Mapping[str, Any] | str
+"""A record as the specs take it: parsed, its JSON document (``state.record()``, or
+``json.load`` of a file) or its text."""
+
+
+def as_record(record: RecordLike) -> Record:
+    """``record`` parsed (:data:`RecordLike`); raises RecordError for a document that is not
+    one.
+
+    >>> as_record({"format": "boneyard-record/1", "game": "highrise", "seats": ["A", "B"]}).seats
+    ('A', 'B')
+    """
+    if isinstance(record, Record):
+        return record
+    if isinstance(record, str):
+        return parse_record(record)
+    return record_from_json(dict(record))
 
 
 class Determinizer(Protocol[S_co]):
@@ -127,18 +146,21 @@ class GameSpec(Generic[S, A, E, Ob]):
     its codec (actions <-> integer ids) and its encoder (an observation's JSON -> numbers),
     each sized by a first observation of the table (``None``: the adapters cannot play it)."""
 
-    def from_record(self, record: Record) -> S:
-        """The state ``record`` reaches, every hand and event checked; raises RecordError."""
-        return walk.from_record(self.reader, record)
+    def from_record(self, record: RecordLike) -> S:
+        """The state ``record`` reaches, every hand and event checked; raises RecordError.
+        ``record``: a :class:`Record`, its JSON document (``state.record()``) or its text."""
+        return walk.from_record(self.reader, as_record(record))
 
-    def positions(self, record: Record) -> Iterator[Position[S, A]]:
+    def positions(self, record: RecordLike) -> Iterator[Position[S, A]]:
         """The state before each event of ``record`` with the action taken there, and after each
-        hand's last event (``action`` ``None``): one walk, linear in the record's length."""
-        return walk.positions(self.reader, record)
+        hand's last event (``action`` ``None``): one walk, linear in the record's length.
+        ``record`` as :meth:`from_record` takes it."""
+        return walk.positions(self.reader, as_record(record))
 
-    def replay(self, record: Record) -> Iterator[JSON]:
-        """Replay output lines of RECORDS.md §5; raises RecordError at the first fault."""
-        return walk.replay(self.reader, record, self.lines_of)
+    def replay(self, record: RecordLike) -> Iterator[JSON]:
+        """Replay output lines of RECORDS.md §5; raises RecordError at the first fault.
+        ``record`` as :meth:`from_record` takes it."""
+        return walk.replay(self.reader, as_record(record), self.lines_of)
 
     def action_from_event(self, state: S, event: Mapping[str, object]) -> A:
         """The action a record event names in ``state`` (full information: a draw may name its

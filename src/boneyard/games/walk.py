@@ -11,12 +11,12 @@ happen (a :class:`LineFeed`), and :func:`from_record` gives the state the record
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from boneyard.core.errors import BoneyardError, RecordError
 from boneyard.core.protocol import State, game_end_line
-from boneyard.core.records import JSON, Record
+from boneyard.core.records import JSON, Record, event_list, record_from_json
 
 S = TypeVar("S", bound="State[Any, Any, Any]")
 A = TypeVar("A")
@@ -97,6 +97,23 @@ def from_record(reader: RecordReader[S, A], record: Record) -> S:
     return state
 
 
+def undone(reader: RecordReader[S, A], state: S) -> S:
+    """The state before ``state``'s last action, or before its last deal when no action followed
+    it, rebuilt from ``state``'s record (every hand before it as it was dealt and played: the
+    hidden tiles too). Raises BoneyardError when there is nothing to take back."""
+    if state.hands_dealt == 0:
+        raise BoneyardError("there is nothing to take back: no hand has been dealt")
+    record = record_from_json(state.record())
+    h = len(record.hands) - 1
+    events = event_list(record.hands[h], h)
+    if not events:  # the deal: the game as the hand before left it
+        return from_record(reader, replace(record, hands=record.hands[:h]))
+    for position in positions(reader, record):
+        if position.hand == h and position.event == len(events) - 1:
+            return position.state  # (the walk stops here: its last event is not applied)
+    raise RecordError("the game's own record does not replay", h, None)  # pragma: no cover
+
+
 LinesOf = Callable[[Any, int, int], list[JSON]]
 """``lines_of(event, hand, index)``: the replay lines of one event."""
 
@@ -163,4 +180,5 @@ __all__ = [
     "from_record",
     "positions",
     "replay",
+    "undone",
 ]

@@ -27,6 +27,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from rich.text import Text
 
+from boneyard.core.errors import IllegalActionError
 from boneyard.rl.features import LIMIT
 from boneyard.rl.table import Table
 
@@ -93,13 +94,20 @@ class BoneyardEnv(AECEnv):  # type: ignore[misc]
         return {"observation": table.observe(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
-        """The selected agent gives one action id (``None`` once it is done)."""
+        """The selected agent gives one action id (``None`` once it is done); an id outside the
+        action space or not legal now is refused (IllegalActionError) and changes nothing."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert action is not None
-        self.table.step(int(action))
+        if action is None:
+            raise IllegalActionError(f"{agent} is to act: give an action id, not None")
+        token = int(action)
+        if not 0 <= token < self.table.codec.size:
+            raise IllegalActionError(
+                f"action id {token} is outside the action space (0 to {self.table.codec.size - 1})"
+            )
+        self.table.step(token)
         self._cumulative_rewards[agent] = 0.0
         if self.table.over:
             for a, r in zip(self.agents, self.table.rewards(), strict=True):
@@ -133,9 +141,10 @@ def env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
 ) -> AECEnv:
-    """The environment of ``game`` with PettingZoo's usual checks (an illegal id is an error)."""
+    """The environment of ``game`` with PettingZoo's order checks (the environment itself
+    refuses an id that is out of the action space or not legal now)."""
     wrapped: AECEnv = wrappers.OrderEnforcingWrapper(
-        wrappers.AssertOutOfBoundsWrapper(BoneyardEnv(game, players, options, render_mode))
+        BoneyardEnv(game, players, options, render_mode)
     )
     return wrapped
 

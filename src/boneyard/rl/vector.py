@@ -1,4 +1,5 @@
-"""Self-play in batches: many games stepped at once, for a policy that acts on a batch.
+"""Self-play in batches on the compiled engine: many games stepped together, every seat played by
+the caller's policy.
 
 >>> import numpy as np
 >>> from boneyard.rl.vector import SelfPlay
@@ -8,9 +9,7 @@
 (8, True, (8,))
 >>> rng = np.random.default_rng(0)
 >>> for _ in range(50):
-...     choice = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
-...     rewards, done = play.step(choice)
-...     obs, mask, seat = play.observe()
+...     rewards, done = play.step(play.random_actions(rng))
 >>> rewards.shape, done.dtype
 ((8, 2), dtype('bool'))
 
@@ -18,6 +17,14 @@
 and that seat; :meth:`SelfPlay.step` gives each game its action id; a game that ends reports
 every seat's reward in that step's row and starts again at once (the next deal of the same
 seeded stream), so the batch is always full.
+
+The games are stepped by the engine's side (:class:`boneyard.games.batch.Batch`, compiled) and
+read through their fast path (:class:`~boneyard.games.learning.FastPath`): no observation is
+built and no JSON written. The arrays are numpy arrays of this object, filled in place at every
+step (copy them to keep them), the vectors of the whole batch by a few numpy operations
+(:class:`~boneyard.rl.features.Filler`). The ids legal now are also listed flat
+(:attr:`SelfPlay.legal_rows`, :attr:`SelfPlay.legal_ids`), which a sampler reads without
+scanning the whole mask (:meth:`SelfPlay.random_actions`).
 """
 
 from __future__ import annotations
@@ -29,7 +36,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from boneyard.rl.table import Table
+from boneyard.core.errors import BoneyardError
+from boneyard.games.batch import Batch
+from boneyard.rl.features import Filler
+from boneyard.rl.table import Table, rewards_of
 
 
 class SelfPlay:
@@ -43,35 +53,75 @@ class SelfPlay:
         options: Mapping[str, Any] | None = None,
         seed: int = 0,
     ) -> None:
-        self.tables = [Table(game, players, options) for _ in range(games)]
-        self.rngs = [random.Random(f"{seed}/{k}") for k in range(games)]
-        for table, rng in zip(self.tables, self.rngs, strict=True):
-            table.reset(rng)
+        if games < 1:
+            raise BoneyardError("self-play needs at least one game")
+        probe = Table(game, players, options)
+        if probe.filler is None:
+            raise BoneyardError(f"{probe.spec.title} has no fast path for batched self-play")
+        spec, opts = probe.spec, dict(options or {})
         self.players = players
-        self.actions = self.tables[0].codec.size
+        self.filler: Filler = probe.filler
+        self.batch = Batch(
+            lambda: spec.new_game(players, opts),
+            [random.Random(f"{seed}/{k}") for k in range(games)],
+            self.filler.fast,
+        )
+        self.actions = probe.codec.size
         """The size of the action space."""
-        self.finished = 0
+        self.obs = np.zeros((games, self.filler.size), dtype=np.float32)
+        self.mask = np.zeros((games, self.actions), dtype=np.int8)
+        self.seats = np.zeros(games, dtype=np.int64)
+        self.legal_rows = np.zeros(0, dtype=np.int64)
+        """The game (row) of each id listed in :attr:`legal_ids`, ascending."""
+        self.legal_ids = np.zeros(0, dtype=np.int64)
+        """Every id the seat to move of each game may give now, game by game."""
+        self._refresh()
+
+    @property
+    def finished(self) -> int:
         """Games finished so far."""
+        return self.batch.finished
 
     def observe(self) -> tuple[NDArray[np.float32], NDArray[np.int8], NDArray[np.int64]]:
-        """The vector and mask of the seat to move in each game, and that seat."""
-        seats = np.array([t.seat for t in self.tables], dtype=np.int64)
-        obs = np.stack([t.observe(int(s)) for t, s in zip(self.tables, seats, strict=True)])
-        mask = np.stack([t.mask() for t in self.tables])
-        return obs, mask, seats
+        """The vector and mask of the seat to move in each game, and that seat (this object's
+        arrays, filled in place by :meth:`step`)."""
+        return self.obs, self.mask, self.seats
+
+    def random_actions(self, rng: np.random.Generator) -> NDArray[np.int64]:
+        """A uniformly random legal id for every game (a baseline policy)."""
+        counts = np.bincount(self.legal_rows, minlength=len(self.seats))
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        pick = (rng.random(len(counts)) * counts).astype(np.int64)
+        chosen: NDArray[np.int64] = self.legal_ids[starts + pick]
+        return chosen
 
     def step(
         self, actions: NDArray[np.integer[Any]]
     ) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
         """Give each game its action id; every seat's reward and whether each game ended (and
-        was started again)."""
-        rewards = np.zeros((len(self.tables), self.players), dtype=np.float32)
-        done = np.zeros(len(self.tables), dtype=np.bool_)
-        for k, (table, token) in enumerate(zip(self.tables, actions, strict=True)):
-            table.step(int(token))
-            if table.over:
-                rewards[k] = table.rewards()
-                done[k] = True
-                self.finished += 1
-                table.reset(self.rngs[k])
+        was started again). An id that is not legal raises IllegalActionError (naming the game)
+        and no game moves."""
+        games = len(self.seats)
+        if len(actions) != games:
+            raise BoneyardError(f"give one action id per game ({games}), not {len(actions)}")
+        ended, rows, ids = self.batch.step(np.asarray(actions, dtype=np.int64).tolist())
+        rewards = np.zeros((games, self.players), dtype=np.float32)
+        done = np.zeros(games, dtype=np.bool_)
+        for k in ended:
+            rewards[k] = rewards_of(self.batch.results[k], self.players)
+            done[k] = True
+        self._fill(rows, ids)
         return rewards, done
+
+    def _refresh(self) -> None:
+        """Deal, list the legal ids and fill the arrays (through the batch)."""
+        self._fill(*self.batch.refresh())
+
+    def _fill(self, rows: list[int], ids: list[int]) -> None:
+        """The arrays from the batch's numbers and the legal ids ``(rows[i], ids[i])``."""
+        self.filler.fill(self.obs, self.batch.nums, self.batch.blobs)
+        self.seats[:] = self.batch.seats
+        self.mask[self.legal_rows, self.legal_ids] = 0
+        self.legal_rows = np.fromiter(rows, np.int64, len(rows))
+        self.legal_ids = np.fromiter(ids, np.int64, len(ids))
+        self.mask[self.legal_rows, self.legal_ids] = 1

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 
 from boneyard.store.models import GameTable, TablePlayer
-from boneyard.store.statuses import TableStatus
+from boneyard.store.statuses import SeatKind, TableStatus
 
 RUNNING = ("open", "playing")
 """The statuses of a table not yet over."""
@@ -149,13 +149,20 @@ async def record_of(db: AsyncSession, table_id: str) -> dict[str, Any] | None:
 
 
 async def running_seats(db: AsyncSession, user_id: int) -> Sequence[Any]:
-    """``(id, status, game, seat)`` of the tables not yet over where ``user_id`` has a seat."""
+    """``(id, status, game, seat)`` of the tables not yet over where ``user_id`` holds a seat
+    (not one a bot took over when they left: they sat there, but do not play it now)."""
     rows = await db.execute(
-        select(GameTable.id, GameTable.status, GameTable.game, TablePlayer.seat)
+        select(GameTable.id, GameTable.status, GameTable.game, TablePlayer.seat, GameTable.seats)
         .join(TablePlayer, TablePlayer.table_id == GameTable.id)
         .where(TablePlayer.user_id == user_id, GameTable.status.in_(RUNNING))
     )
-    return rows.all()
+    return [
+        (tid, status, game, seat)
+        for tid, status, game, seat, seats in rows.all()
+        if seat < len(seats)
+        and seats[seat].kind == SeatKind.PERSON
+        and seats[seat].user_id == user_id
+    ]
 
 
 async def waiting(db: AsyncSession, since: datetime, limit: int) -> Sequence[Any]:

@@ -12,14 +12,19 @@ deal / deals in the pass, then per seat from the observer tiles held / 20 and sc
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import DOUBLE_FIFTEEN
+from boneyard.games.high_fives.fast import N15, PAIRS, ids, pair_id, read
 from boneyard.games.learning import (
     Encoder,
     EventForm,
+    FastPath,
     Learning,
+    Segment,
     View,
+    seat_columns,
     seats_vector,
     tile_id,
     tile_index,
@@ -28,18 +33,6 @@ from boneyard.games.learning import (
 )
 
 FIFTEEN = tile_index(DOUBLE_FIFTEEN.tiles)
-N15 = len(DOUBLE_FIFTEEN.tiles)
-PAIRS = N15 * (N15 - 1) // 2
-
-
-def pair_id(a: int, b: int) -> int:
-    """The id of the unordered pair of tile ids ``a`` and ``b`` (``a != b``).
-
-    >>> pair_id(0, 1), pair_id(1, 0), pair_id(0, 2), pair_id(1, 2)
-    (0, 0, 1, 135)
-    """
-    a, b = min(a, b), max(a, b)
-    return a * N15 - a * (a + 1) // 2 + (b - a - 1)
 
 
 @dataclass(frozen=True)
@@ -99,4 +92,19 @@ def _features(players: int, _view: View) -> Encoder:
     return encode
 
 
-LEARNING = Learning(codec=lambda _view: HighFivesCodec(), features=_features)
+def _fast(players: int, state: Any) -> FastPath:
+    layout = (
+        Segment("ids", N15),
+        Segment("ids", N15),
+        Segment("ids", N15),
+        Segment("num", 1, 10.0),
+        Segment("num"),
+        Segment("num", 1, float(N15)),
+        Segment("num", 1, 10.0),
+        Segment("num"),
+        *seat_columns(players, 20.0, float(state.options.target)),
+    )
+    return FastPath(layout=layout, read=read, ids=ids)
+
+
+LEARNING = Learning(codec=lambda _view: HighFivesCodec(), features=_features, fast=_fast)

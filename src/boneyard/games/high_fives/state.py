@@ -59,6 +59,7 @@ from boneyard.games.high_fives.turns import (
     enumerate_turns,
     without,
 )
+from boneyard.games.walk import undone
 
 Deals = tuple[tuple[bytes, ...], ...]
 """``deals[k][i]``: seat ``i``'s tile ids in deal ``k``, as dealt (ascending, unless a record
@@ -162,6 +163,26 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
 
     def _fresh(self) -> HighFivesState:
         return type(self)(self.n, self.options, self.names)
+
+    def undo(self) -> None:
+        """Take back the last action or deal (:meth:`GameBase.undo`). Under
+        ``max_claims_per_turn`` ``"unlimited"`` a claim step is taken back alone, and a turn that
+        claimed goes back to just before its tile was played, its claims taken (as a player takes
+        them, one by one)."""
+        if self.pending:
+            self.pending = self.pending[:-1]
+            self.legal = None
+            return
+        last = self.events[-1] if self.events else None
+        super().undo()
+        if self.unlimited and isinstance(last, TurnTaken):
+            for pair in last.turn.claim:
+                self.apply(Claim(pair))
+
+    def _undone(self) -> HighFivesState:
+        from boneyard.games.high_fives.record import READER  # (the reader builds states)
+
+        return undone(READER, self)
 
     # ------------------------------------------------------------------ views of the state
 

@@ -11,11 +11,14 @@ claim after ``claim`` (or as ``a+b``)::
 
 A turn typed without a claim claims nothing. When any number of pairs may be claimed
 (``max_claims_per_turn`` ``"unlimited"``) each pair is its own step: type ``claim 0-1 1-2``,
-then the next pair or the tile you play.
+then the next pair or the tile you play. A move's own description reads back too
+(``plays 5-8 to the layout``, ``claims 0-1+1-2, plays 7-8 capturing 8-9 (3 pts)``: the points
+in brackets are not read).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,10 +29,10 @@ from boneyard.games.high_fives.observation import HighFivesObservation
 from boneyard.games.high_fives.rules import MATCH, POINTS, TILE_ID, mask_of
 from boneyard.games.high_fives.turns import check_claim, check_turn
 
-_CAPTURE_WORDS = {"x", "take", "takes", "capture", "captures", "cap", "with"}
+_CAPTURE_WORDS = {"x", "take", "takes", "capture", "captures", "capturing", "cap", "with"}
 _CLAIM_WORDS = {"claim", "claims", "c"}
-_PLAY_WORDS = {"play", "plays", "p", "then", "and"}
-_LEAVE_WORDS = {"leave", "keep", "stay", "nocapture", "no-capture"}
+_PLAY_WORDS = {"play", "plays", "p", "then", "and", "to", "the"}
+_LEAVE_WORDS = {"leave", "keep", "stay", "nocapture", "no-capture", "layout"}
 _HELP = (
     "type the tile to play, e.g. 7-8; add 'x 8-9' to choose the capture and "
     "'claim 0-1 1-2' (or 0-1+1-2) to claim a pair"
@@ -67,7 +70,7 @@ def parse_action(observation: HighFivesObservation, text: str) -> Turn | Claim:
     claimed: list[Tile] = []
     claiming = False
     on_layout |= {t for pair in observation.claimed_this_turn for t in pair}
-    for token in text.replace(",", " ").split():
+    for token in re.sub(r"\([^)]*\)", " ", text).replace(",", " ").split():
         word = token.lower()
         if word in _CAPTURE_WORDS or word in _PLAY_WORDS:
             claiming = False
@@ -94,6 +97,9 @@ def parse_action(observation: HighFivesObservation, text: str) -> Turn | Claim:
     if len(claimed) % 2:
         raise BoneyardError("a claim is pairs of tiles: name two tiles for each pair")
     pairs = tuple((claimed[k], claimed[k + 1]) for k in range(0, len(claimed), 2))
+    pending = frozenset(frozenset(p) for p in observation.claimed_this_turn)
+    if pairs and play is not None and frozenset(frozenset(p) for p in pairs) == pending:
+        pairs = ()  # the turn that ends a claim taken step by step, as it is described
     if observation.options.max_claims_per_turn == "unlimited" and pairs:
         if play is not None or len(pairs) > 1:
             raise BoneyardError(

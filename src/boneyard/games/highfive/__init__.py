@@ -75,7 +75,9 @@ _WORDS = {"d": Draw, "draw": Draw, "p": Pass, "pass": Pass, "r": ReturnTile, "re
 
 def parse_action(obs: HighFiveObservation, text: str) -> HighFiveAction:
     """A typed move: ``draw``/``d``, ``pass``/``p``, ``return``/``r``, ``5-6`` (when it fits one
-    end), ``5-6 on 5-5``, ``5-6 on 5-5 side_b`` or ``5-6 5`` (the end showing 5).
+    end), ``5-6 on 5-5``, ``5-6 on 5-5 side_b`` or ``5-6 5`` (the end showing 5); a move's own
+    description reads back too (``lead 6-6``, ``5-6 on the spinner 5-5, side b``,
+    ``draw a tile``).
 
     >>> from boneyard.core.tiles import Tile
     >>> obs = HighFiveState(2).observation(0)
@@ -94,7 +96,7 @@ def _no_fit(obs: HighFiveObservation, tile: Tile) -> str:
 def _narrow(obs: HighFiveObservation, plays: list[Play], rest: list[str]) -> list[Play]:
     """``on 5-5`` (then a port name, ``side_b``) or the value of an end, ``5``."""
     if rest and rest[0] == "on":
-        plays, rest = after_on(plays, rest)
+        plays, rest = after_on(plays, rest, "spinner")
         if rest:
             port = rest[0].upper()
             plays = [a for a in plays if a.port == port]

@@ -1,11 +1,15 @@
 """High Five as a learner sees it (:mod:`boneyard.games.fives_learning`): the Fives ids and
-vector, scores scaled by the target (150), then per seat from the observer its chips left / 150."""
+vector, scores scaled by the target (150), then per seat from the observer its chips left / 150
+(the fast path: :mod:`boneyard.games.highfive.fast`)."""
 
 from __future__ import annotations
 
-from boneyard.games.fives_learning import fives_learning
+from typing import Any
+
+from boneyard.games.fives_learning import fives_fast, fives_learning
+from boneyard.games.highfive.fast import read
 from boneyard.games.highfive.settlement import TARGET
-from boneyard.games.learning import View
+from boneyard.games.learning import FastPath, Segment, View
 
 
 def _target(_view: View) -> float:
@@ -19,4 +23,8 @@ def _chips(view: View, players: int) -> list[float]:
     return [chips[(me + k) % players] / TARGET for k in range(players)]
 
 
-LEARNING = fives_learning(_target, _chips)
+def _fast(players: int, _state: Any) -> FastPath:
+    return fives_fast(players, float(TARGET), [Segment("num", 1, float(TARGET))] * players, read)
+
+
+LEARNING = fives_learning(_target, _chips, _fast)

@@ -70,13 +70,13 @@ def rule(state: HighFiveState, r: Ruling) -> None:
         if r.caught and not commissioner:
             settlement.bogus(state, offender, kind)
     elif kind in ("WRONG_BONE", "MISPLACED_SPINNER"):
-        undo = state.undo
+        undo = state.takeback
         assert undo is not None
         _log(state, r, TILES[undo.tile])
         if r.caught:
             take_back(state)
         else:
-            state.undo = None
+            state.takeback = None
     elif kind in ("MISDEAL_OVER", "MISDEAL_UNDER"):
         _misdeal(state, r)
     elif kind in ("HIDDEN_TILES", "FALSE_DOMINO"):
@@ -119,7 +119,7 @@ def _check(state: HighFiveState, r: Ruling) -> None:
             )
     elif kind in ("WRONG_BONE", "MISPLACED_SPINNER"):
         last = state.events[-1] if state.events else None
-        undo = state.undo
+        undo = state.takeback
         if undo is None or undo.seat != offender or not isinstance(last, Placed):
             what = (
                 "a tile that does not match"
@@ -206,11 +206,11 @@ def false_domino(state: HighFiveState, seat: int) -> None:
 def take_back(state: HighFiveState) -> None:
     """Undo a caught wrong bone or misplaced spinner: the tile goes back to its seat, the
     layout, scores and chips are as before it, and that seat's turn goes on."""
-    undo = state.undo
+    undo = state.takeback
     assert undo is not None
     state.layout = undo.layout.copy()
     state.hands = undo.hands.copy()
     state.scores = undo.scores.copy()
     state.chips = undo.chips.copy()
     state.turn = undo.seat
-    state.undo = None
+    state.takeback = None

@@ -66,6 +66,7 @@ from boneyard.games.highfive.observation import HighFiveObservation, layout_poli
 from boneyard.games.highfive.options import HighFiveOptions
 from boneyard.games.highfive.rulings import Undo
 from boneyard.games.highfive.settlement import TARGET
+from boneyard.games.walk import undone
 
 HAND_SIZE: Final = {2: 7, 3: 6, 4: 5}
 START_CHIPS: Final = 150
@@ -89,7 +90,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         "big6",
         "pending_grace",
         "grace_used",
-        "undo",
+        "takeback",
         "hand_start_advantage",
     )
     COPY_COPIED: ClassVar[tuple[str, ...]] = (
@@ -136,11 +137,18 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         """Tabletop: unnecessary draws/passes not yet ruled on, by seat."""
         self.misdealt: dict[int, int] = {}
         """Tabletop: seat -> dealt tiles minus hand size, not yet ruled on."""
-        self.undo: Undo | None = None
+        self.takeback: Undo | None = None
+        """Tabletop: what a wrong-bone or misplaced-spinner ruling on the last placement restores
+        (not :meth:`undo`, which takes back any action)."""
         self.hand_start_advantage: int | None = None
 
     def _fresh(self) -> HighFiveState:
         return type(self)(self.n, self.options, self.names)
+
+    def _undone(self) -> HighFiveState:
+        from boneyard.games.highfive.record import READER  # (the reader builds states)
+
+        return undone(READER, self)
 
     @property
     def hand_number(self) -> int:
@@ -192,7 +200,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         self.grace_used = -1
         self.unruled = {}
         self.misdealt = {i: len(h) - size for i, h in enumerate(hands) if len(h) != size}
-        self.undo = None
+        self.takeback = None
         self.hand_start_advantage = self.advantage
         self.phase = PLAYING
         if self.advantage is not None:
@@ -343,7 +351,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
             return
         mismatch, misplaced = self._check_place(tile, anchor, code)
         if self.tabletop:
-            self.undo = Undo(self, seat, tile) if (mismatch or misplaced) else None
+            self.takeback = Undo(self, seat, tile) if (mismatch or misplaced) else None
         lay = self.layout
         self.hands[seat] = hand & ~(1 << tile)
         if misplaced:

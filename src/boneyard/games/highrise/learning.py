@@ -13,25 +13,25 @@ left / 10, then per seat from the observer tiles held / 20 and score / target.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from boneyard.core.tiles import HIGHRISE_36, WILD, parse_halves
+from boneyard.core.tiles import HIGHRISE_36, parse_halves
+from boneyard.games.highrise.fast import FACES, face, ids, read
 from boneyard.games.learning import (
     Encoder,
     EventForm,
+    FastPath,
     Learning,
+    Segment,
     View,
+    seat_columns,
     seats_vector,
     tile_index,
     tiles_vector,
     to_move,
 )
 
-FACES = 8
 HIGHRISE = tile_index(HIGHRISE_36.tiles)
-
-
-def _face(value: int) -> int:
-    return FACES - 1 if value == WILD else value
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class HighriseCodec:
         spacer = event.get("spacer")
         s = 0 if spacer is None else 1 if tuple(spacer) == (r1, c1) else 2
         k = r1 * self.cols + c1
-        return (((((k * 2 + direction) * FACES + _face(fa)) * FACES + _face(fb)) * 3) + s,)
+        return (((((k * 2 + direction) * FACES + face(fa)) * FACES + face(fb)) * 3) + s,)
 
     def name(self, token: int) -> str:
         """Record notation of an id."""
@@ -114,4 +114,18 @@ def _features(players: int, view: View) -> Encoder:
     return encode
 
 
-LEARNING = Learning(codec=_codec, features=_features)
+def _fast(players: int, state: Any) -> FastPath:
+    cell = (Segment("onehot", FACES), Segment("num", 1, 10.0), Segment("num"))
+    layout = (
+        *cell * state.geometry.size,
+        Segment("ids", len(HIGHRISE)),
+        Segment("ids", len(HIGHRISE)),
+        Segment("num"),
+        Segment("num", 1, 36.0),
+        Segment("num", 1, 10.0),
+        *seat_columns(players, 20.0, float(state.options.target or 500)),
+    )
+    return FastPath(layout=layout, read=read, ids=ids)
+
+
+LEARNING = Learning(codec=_codec, features=_features, fast=_fast)

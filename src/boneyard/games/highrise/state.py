@@ -44,6 +44,7 @@ from boneyard.games.highrise.tower import (
     cell_text,
     fit_table,
 )
+from boneyard.games.walk import undone
 
 HAND_SIZE: Final = 5
 BASEMENT: Final = 8
@@ -191,6 +192,11 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
 
     def _fresh(self) -> HighriseState:
         return type(self)(self.n, self.options, self.names)
+
+    def _undone(self) -> HighriseState:
+        from boneyard.games.highrise.record import READER  # (the reader builds states)
+
+        return undone(READER, self)
 
     # ---- views of the state --------------------------------------------------------------
 

@@ -41,6 +41,7 @@ def describe_action(action: HighriseAction) -> str:
 
 _TILE = re.compile(r"^\s*([0-9]{1,2}|w)\s*-\s*([0-9]{1,2}|w)", re.IGNORECASE)
 _CELL = re.compile(r"(\d+)\s*,\s*(\d+)")
+_SPACER = re.compile(r"spacer\s*(?:on\s*)?\(?\s*(\d+)\s*,\s*(\d+)\s*\)?")
 
 
 def _placement_list(actions: Sequence[Place]) -> str:
@@ -49,7 +50,9 @@ def _placement_list(actions: Sequence[Place]) -> str:
 
 def parse_action(observation: HighriseObservation, text: str) -> HighriseAction:
     """A move typed by a player: ``draw``, ``pass``, or a tile with optional cells, e.g.
-    ``W-3`` or ``W-3 0,1 1,1`` (the first written face goes on the first cell).
+    ``W-3`` or ``W-3 0,1 1,1`` (the first written face goes on the first cell), and
+    ``spacer 0,1`` to place a spacer (none is placed unless asked for). A move's own
+    description reads back too (``W-3: W on (0,1), 3 on (1,1) · level 1, 5 points``).
 
     >>> import random
     >>> from boneyard.games.highrise import new_game
@@ -67,11 +70,11 @@ def parse_action(observation: HighriseObservation, text: str) -> HighriseAction:
     ...
     boneyard.core.errors.BoneyardError: W-0 fits 5 ways; add the cells (e.g. 'W-0 0,1 0,2'): ...
     """
-    words = text.strip().lower()
+    words = text.strip().lower().split("·")[0].strip()  # (a description's level and points)
     legal = observation.legal_actions
     if not legal:
         raise BoneyardError("it is not your turn")
-    if words in ("draw", "d"):
+    if words in ("draw", "d", "draw a tile"):
         for a in legal:
             if isinstance(a, Draw):
                 return a
@@ -96,7 +99,13 @@ def parse_action(observation: HighriseObservation, text: str) -> HighriseAction:
         tile = Tile.of(fa, fb)
     except BoneyardError as exc:
         raise BoneyardError(str(exc)) from None
-    cells: list[Cell] = [(int(r), int(c)) for r, c in _CELL.findall(words[m.end() :])]
+    rest = words[m.end() :]
+    spacer_words = _SPACER.search(rest)
+    spacer: Cell | None = None
+    if spacer_words is not None:
+        spacer = (int(spacer_words.group(1)), int(spacer_words.group(2)))
+        rest = rest[: spacer_words.start()] + rest[spacer_words.end() :]
+    cells: list[Cell] = [(int(r), int(c)) for r, c in _CELL.findall(rest)]
     if len(cells) > 2:
         raise BoneyardError("give at most two cells: where each face goes")
     places = _places(legal)
@@ -125,6 +134,7 @@ def parse_action(observation: HighriseObservation, text: str) -> HighriseAction:
                 + _placement_list(candidates)
             )
         candidates = chosen
+    candidates = _spacer(candidates, spacer, "spacer" in rest)
     if len(candidates) > 1:
         raise BoneyardError(
             f"{tile} fits {len(candidates)} ways; add the cells (e.g. "
@@ -133,6 +143,23 @@ def parse_action(observation: HighriseObservation, text: str) -> HighriseAction:
             + _placement_list(candidates)
         )
     return candidates[0]
+
+
+def _spacer(candidates: list[Place], spacer: Cell | None, asked: bool) -> list[Place]:
+    """The placements with the spacer asked for (``spacer 0,1``); without one asked, those
+    without a spacer when there are any (a spacer is placed only when said)."""
+    if spacer is not None:
+        chosen = [a for a in candidates if a.spacer == spacer]
+        if not chosen:
+            raise BoneyardError(
+                f"a spacer cannot go on {cell_text(spacer)} with that placement; it fits: "
+                + _placement_list(candidates)
+            )
+        return chosen
+    if asked:
+        raise BoneyardError("say where the spacer goes, e.g. 'spacer 0,1'")
+    bare = [a for a in candidates if a.spacer is None]
+    return bare or candidates
 
 
 def _places(actions: Sequence[HighriseAction]) -> list[Place]:

@@ -87,7 +87,9 @@ _PORTS = {
 
 def parse_action(obs: MerryGoRoundObservation, text: str) -> MerryGoRoundAction:
     """A typed move: ``draw``/``d``, ``pass``/``p``, ``5-5`` (the set, or a tile that fits one
-    end), ``5-6 on 5-5``, ``5-6 on 5-5 side_b`` (or ``sb``), or ``5-6 5`` (the end showing 5).
+    end), ``5-6 on 5-5``, ``5-6 on 5-5 side_b`` (or ``sb``), or ``5-6 5`` (the end showing 5);
+    a move's own description reads back too (``set 5-5``, ``5-6 on the set 5-5, side b``,
+    ``draw a tile``).
 
     >>> from boneyard.core.tiles import DOUBLE_SIX
     >>> deal = ["5-5 5-6 3-5 1-2 1-3 1-4 2-3".split(), "0-5 4-5 0-2 0-1 0-3 0-4 0-6".split()]
@@ -105,7 +107,7 @@ def parse_action(obs: MerryGoRoundObservation, text: str) -> MerryGoRoundAction:
     ...
     boneyard.core.errors.BoneyardError: 0-2 does not match an end you may play on (open: 5, 5)
     """
-    return parse_move(obs, text, _WORDS, _no_fit, _narrow)
+    return parse_move(obs, text, _WORDS, _no_fit, _narrow, lead="set")
 
 
 def _no_fit(obs: MerryGoRoundObservation, tile: Tile) -> str:
@@ -119,7 +121,7 @@ def _no_fit(obs: MerryGoRoundObservation, tile: Tile) -> str:
 def _narrow(obs: MerryGoRoundObservation, plays: list[AnyPlay], rest: list[str]) -> list[AnyPlay]:
     """``on 5-5``, then (or alone) an edge of the set (``side_b``, ``sb``) or an end's value."""
     if rest and rest[0] == "on":
-        plays, rest = after_on(plays, rest)
+        plays, rest = after_on(plays, rest, "set")
     if rest and rest[0] in _PORTS:
         plays = [a for a in plays if a.port == _PORTS[rest[0]]]
     elif rest and rest[0].isdigit():

@@ -1,14 +1,15 @@
 """Merry-Go-Round as a learner sees it (:mod:`boneyard.games.fives_learning`): the Fives ids and
 vector, scores scaled by the game's target (61 unless its options say), then its stage (``set``,
 ``cross_sides``, ``cross_ends``, ``cross``, ``open``, ``idle``: one flag each) and whether seats
-play as partners."""
+play as partners (the fast path: :mod:`boneyard.games.merry_go_round.fast`)."""
 
 from __future__ import annotations
 
-from boneyard.games.fives_learning import fives_learning
-from boneyard.games.learning import View
+from typing import Any
 
-STAGES = ("set", "cross_sides", "cross_ends", "cross", "open", "idle")
+from boneyard.games.fives_learning import fives_fast, fives_learning
+from boneyard.games.learning import FastPath, Segment, View
+from boneyard.games.merry_go_round.fast import STAGES, read
 
 
 def _target(view: View) -> float:
@@ -20,4 +21,9 @@ def _stage(view: View, _players: int) -> list[float]:
     return [*x, 1.0 if view.get("partnerships") else 0.0]
 
 
-LEARNING = fives_learning(_target, _stage)
+def _fast(players: int, state: Any) -> FastPath:
+    extra = [Segment("onehot", len(STAGES)), Segment("num")]
+    return fives_fast(players, float(state.target or 61), extra, read)
+
+
+LEARNING = fives_learning(_target, _stage, _fast)

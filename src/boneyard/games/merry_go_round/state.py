@@ -22,6 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, NoReturn, cast
 
+from boneyard.core.chance import randbelow
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
 from boneyard.core.state import AWAIT_DEAL, PLAYING
@@ -69,6 +70,7 @@ from boneyard.games.merry_go_round.scoring import (
     lowest_member,
     play_points,
 )
+from boneyard.games.walk import undone
 
 HAND_SIZE: Final = 7
 RESERVE: Final = {2: 2, 3: 1, 4: 1}
@@ -168,6 +170,11 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
     def _fresh(self) -> MerryGoRoundState:
         return type(self)(self.n, self.options, self.names)
 
+    def _undone(self) -> MerryGoRoundState:
+        from boneyard.games.merry_go_round.record import READER  # (the reader builds states)
+
+        return undone(READER, self)
+
     @property
     def in_hand(self) -> bool:
         """True while a hand is being played (the set included)."""
@@ -197,7 +204,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         setter = self.next_setter
         if setter is None:
             first = self.options.first_setter
-            setter = rng.randrange(self.n) if first == "random" else first
+            setter = randbelow(rng, self.n) if first == "random" else first
         self._begin(hands, bone, setter)
 
     def start_hand(

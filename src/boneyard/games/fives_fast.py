@@ -1,0 +1,90 @@
+"""The fast path of the Fives games' learners (High Five, Merry-Go-Round): ids and raw numbers
+read straight from a state (:class:`~boneyard.games.learning.FastPath`; the layout of the
+numbers is :mod:`boneyard.games.fives_learning`'s).
+
+Compiled with mypyc with the engine (setup.py): a learner's self-play calls it for every
+decision, so it costs about as much as the engine's own step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from boneyard.games.fives import FivesLayout
+from boneyard.games.fives_play import Draw, Pass, Play
+
+DRAW_ID: Final = 28 * 141
+"""The ids of :class:`~boneyard.games.fives_learning.FivesCodec`: a draw, a pass, a returned
+tile (a placement: ``tile * 141 + where``)."""
+PASS_ID: Final = DRAW_ID + 1
+RETURN_ID: Final = DRAW_ID + 2
+
+
+NO_BYTES: Final[tuple[bytes, ...]] = ()
+"""The bytes columns of a Fives vector: none."""
+
+
+def fives_ids(_state: object, actions: Sequence[object]) -> list[int | tuple[int, ...]]:
+    """The id of each of a state's legal actions, from its engine ids (``Play.key``)."""
+    out: list[int | tuple[int, ...]] = []
+    for action in actions:
+        if isinstance(action, Play):
+            tile, anchor, code = action.key
+            if anchor < 0:
+                out.append(tile * 141)
+            else:
+                out.append(tile * 141 + 1 + 5 * anchor + (code - 2 if code >= 3 else 0))
+        elif isinstance(action, Draw):
+            out.append(DRAW_ID)
+        elif isinstance(action, Pass):
+            out.append(PASS_ID)
+        else:  # High Five's returned tile, the only other action a state offers
+            out.append(RETURN_ID)
+    return out
+
+
+def fives_numbers(
+    out: list[float],
+    at: int,
+    lay: FivesLayout,
+    hand: int,
+    policy: int,
+    count: int,
+    moving: bool,
+    boneyard: int,
+) -> int:
+    """Write the number columns of the Fives part of the vector into ``out`` from ``at``: the
+    seat's hand and the tiles on the table (bit masks), the ends open to play by value
+    (``policy`` -1: none is), the count, to move, table empty, the boneyard. Returns where the
+    next column goes."""
+    table = 0
+    for t in lay.order:
+        table |= 1 << t
+    out[at] = float(hand)
+    out[at + 1] = float(table)
+    for v in range(7):
+        out[at + 2 + v] = 0.0
+    if policy >= 0:
+        lay.available_slots(policy)
+        for v in lay.avail_values:
+            out[at + 2 + v] += 1.0
+    out[at + 9] = float(count)
+    out[at + 10] = 1.0 if moving else 0.0
+    out[at + 11] = 0.0 if lay.order else 1.0
+    out[at + 12] = float(boneyard)
+    return at + 13
+
+
+def seat_numbers(
+    out: list[float], at: int, sizes: list[int], scores: list[int], me: int, held: bool
+) -> int:
+    """Write tiles held (a bit mask's count; none unless ``held``) and score per seat from
+    ``me``, alternately, into ``out`` from ``at``; returns where the next column goes."""
+    n = len(scores)
+    for k in range(n):
+        s = (me + k) % n
+        out[at] = float(sizes[s].bit_count()) if held else 0.0
+        out[at + 1] = float(scores[s])
+        at += 2
+    return at

@@ -1,0 +1,93 @@
+"""High Fives' learner fast path (:mod:`boneyard.games.high_fives.learning`): the ids of legal
+actions and the raw values of a seat's vector, read straight from a state. Compiled with the
+engine (setup.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from boneyard.core.state import PLAYING
+from boneyard.games.high_fives.actions import Claim, Turn, decode_turn
+from boneyard.games.high_fives.state import HighFivesState
+from boneyard.games.high_fives.turns import NUM_TILES, TILE_ID, claimable_pairs
+
+N15: Final = NUM_TILES
+PAIRS: Final = N15 * (N15 - 1) // 2
+
+
+def pair_id(a: int, b: int) -> int:
+    """The id of the unordered pair of tile ids ``a`` and ``b`` (``a != b``).
+
+    >>> pair_id(0, 1), pair_id(1, 0), pair_id(0, 2), pair_id(1, 2)
+    (0, 0, 1, 135)
+    """
+    if b < a:
+        a, b = b, a
+    return a * N15 - a * (a + 1) // 2 + (b - a - 1)
+
+
+def ids(state: HighFivesState, actions: Sequence[object]) -> list[int | tuple[int, ...]]:
+    """The codec's tokens of each legal action: a claim id per pair not claimed yet this turn,
+    then the play id (from the engine's ids of a listed turn)."""
+    out: list[int | tuple[int, ...]] = []
+    done: set[tuple[int, int]] | None = None
+    for action in actions:
+        if isinstance(action, Claim):
+            a, b = action.pair
+            out.append(pair_id(TILE_ID[a], TILE_ID[b]))
+            continue
+        assert isinstance(action, Turn)
+        if action.code >= 0:
+            t, x, _a, _b = decode_turn(action.code)
+        else:
+            t = TILE_ID[action.tile]
+            x = -1 if action.capture is None else TILE_ID[action.capture]
+        play = PAIRS + t * (N15 + 1) + x + 1
+        if not action.claim:
+            out.append(play)
+            continue
+        if done is None:
+            done = {(min(a, b), max(a, b)) for a, b in state.pending}
+        tokens: list[int] = []
+        for pa, pb in action.claim:
+            i, j = TILE_ID[pa], TILE_ID[pb]
+            if (min(i, j), max(i, j)) not in done:
+                tokens.append(pair_id(i, j))
+        tokens.append(play)
+        out.append(tuple(tokens) if len(tokens) > 1 else play)
+    return out
+
+
+def read(state: HighFivesState, seat: int, out: list[float], at: int) -> list[bytes]:
+    """Write the number columns of ``seat``'s vector into ``out`` from ``at`` and return its
+    bytes columns (its hand, the layout and this turn's claimed tiles, as ids): what the
+    encoder reads of its observation."""
+    row = state.row
+    claimed = b""
+    if state.pending:
+        claimed = bytes([t for pair in state.pending for t in pair])
+        row = bytes([t for t in row if t not in claimed])
+    claimable = undealt = extra = 0
+    if state.phase == PLAYING:
+        claimable = len(claimable_pairs(row, state.left if state.left_only else None))
+        deals = state.deals
+        extra = len(state.extra) if state.deal < len(deals) - 1 else 0
+        undealt = extra
+        for k in range(state.deal + 1, len(deals)):
+            for hand in deals[k]:
+                undealt += len(hand)
+    out[at] = float(claimable)
+    out[at + 1] = 1.0 if state.phase >= PLAYING and state.turn == seat else 0.0
+    out[at + 2] = float(undealt)
+    out[at + 3] = float(extra)
+    out[at + 4] = state.deal / max(1, len(state.deals))
+    at += 5
+    hands, scores = state.hands, state.scores
+    n = len(hands)
+    for k in range(n):
+        s = (seat + k) % n
+        out[at] = float(len(hands[s]))
+        out[at + 1] = float(scores[s])
+        at += 2
+    return [hands[seat], row, claimed]
