@@ -104,11 +104,11 @@ def launch(p: Any) -> Any:
 def running(
     argv: Callable[[int], list[str]],
     log_path: Path,
-    wait: float = 60,
+    wait: float = 240,
     env: dict[str, str] | None = None,
 ) -> Iterator[str]:
     """Start the server process ``argv(port)`` (with ``env`` added to this environment), wait
-    (up to ``wait`` s: a busy machine starts slowly) until ``/api/games`` answers, yield its base
+    (up to ``wait`` s: a machine under load may take a minute or more to start one) until ``/api/games`` answers, yield its base
     URL, stop it afterwards. Its output goes to ``log_path``, shown if it dies before answering."""
     port = free_port()
     with log_path.open("w") as log:

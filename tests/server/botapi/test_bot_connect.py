@@ -33,7 +33,7 @@ SHORT = {"game": "highrise", "options": {"single_hand": True}}
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[str]:
     # A loaded 2-core machine can take more than a minute to start a server.
-    with running(serve_argv(tmp_path / "s.db"), tmp_path / "log", wait=240, env=ROOMY_ENV) as url:
+    with running(serve_argv(tmp_path / "s.db"), tmp_path / "log", env=ROOMY_ENV) as url:
         yield url
 
 
