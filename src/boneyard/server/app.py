@@ -111,7 +111,7 @@ def create_app(
     if connections is not None:
         tables.metrics.watch_connections(connections)
     rate = Limits(storage_for(shared), limits)
-    accounts = Accounts(sessions, cfg, rate)
+    accounts = Accounts(sessions, cfg, rate, tables.metrics)
     lobby = Lobby(tables, accounts)
     endings = Endings(tables, lobby)
     workers = Workers(cfg)

@@ -81,6 +81,17 @@ class Metrics:
             ["limit"],
             registry=r,
         )
+        self.login_failed = Counter(
+            "boneyard_login_failed",
+            "Failed sign-ins (a wrong password or no such account)",
+            registry=r,
+        )
+        self.login_slowed = Counter(
+            "boneyard_login_slowed",
+            "Sign-in attempts made to wait: from an address failing on an account that fails "
+            "from many",
+            registry=r,
+        )
         self.jobs = Counter(
             "boneyard_jobs",
             "Heavy jobs (record replays) by outcome: ok, error, busy, timeout",

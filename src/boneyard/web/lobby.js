@@ -163,9 +163,17 @@ form("register-form", "auth-error", async () => {
   }));
 });
 form("login-form", "auth-error", async () => {
-  show(await api("POST", "/api/login", {
+  const answer = await api("POST", "/api/login", {
     username: $("login-username").value, password: $("login-password").value,
-  }));
+  });
+  show(answer);
+  // Failed attempts on this account since its owner last signed in (someone guessing).
+  const failed = answer.failed_sign_ins;
+  $("sign-in-notice").hidden = !failed;
+  if (failed) {
+    const n = failed.count === 1 ? "1 failed attempt" : `${failed.count} failed attempts`;
+    $("sign-in-notice").textContent = `${n} to sign in to your account since ${new Date(failed.since).toLocaleString()}. Nobody got in; if it was not you, choose a strong password you use nowhere else.`;
+  }
 });
 form("guest-form", "auth-error", async () => {
   show(await api("POST", "/api/guest", { display_name: $("guest-name").value }));

@@ -11,6 +11,7 @@ from boneyard.server.accounts import auth
 from boneyard.server.accounts.schemas import (
     Credentials,
     EndedOut,
+    FailedSignIns,
     GuestIn,
     MeOut,
     Registration,
@@ -75,9 +76,13 @@ async def register(
 async def login(
     body: Credentials, request: Request, response: Response, accounts: AccountsDep
 ) -> MeOut:
-    """Sign in with username and password."""
-    user = await accounts.login(body.username, body.password, address(request))
-    return await sign_in(accounts, request, response, user)
+    """Sign in with username and password (``failed_sign_ins``: the failed attempts on the
+    account since its owner last signed in, if any)."""
+    user, failed = await accounts.login(body.username, body.password, address(request))
+    signed = await sign_in(accounts, request, response, user)
+    if failed is not None:
+        signed.failed_sign_ins = FailedSignIns.model_validate(failed)
+    return signed
 
 
 @router.post("/api/guest")

@@ -36,10 +36,18 @@ class UserOut(BaseModel):
     bot: bool
 
 
+class FailedSignIns(BaseModel):
+    """Failed attempts to sign in to an account since its owner last signed in."""
+
+    count: int
+    since: str
+
+
 class MeOut(BaseModel):
-    """Who is signed in (``null``: nobody)."""
+    """Who is signed in (``null``: nobody); at sign-in, the failed attempts since the last."""
 
     user: UserOut | None
+    failed_sign_ins: FailedSignIns | None = None
 
 
 class SessionOut(BaseModel):
