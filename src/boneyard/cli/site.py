@@ -56,11 +56,19 @@ def serve(
     claim_after: Annotated[
         float,
         typer.Option(
-            help="Seconds a person must have been disconnected from a table without a clock "
-            "before the others may claim the win or give the seat to a bot.",
+            help="Seconds a person must have been disconnected from a table before the others "
+            "may claim the win or give the seat to a bot.",
             min=0,
         ),
     ] = 60.0,
+    stall_after: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a person at a table without a clock may take over a move before the "
+            "others may claim as against an absent player.",
+            min=0,
+        ),
+    ] = 180.0,
     broadcast: Annotated[
         str | None,
         typer.Option(
@@ -145,6 +153,7 @@ def serve(
         bot_pace=bot_pace,
         hand_pause=hand_pause,
         claim_after=claim_after,
+        stall_after=stall_after,
         broadcast=broadcast,
         seed_window=seed_window,
         gc_pacing=gc_pacing,

@@ -37,7 +37,7 @@ from boneyard.server.tables.between import HAND_PAUSE
 from boneyard.server.tables.broadcast import make_broadcaster
 from boneyard.server.tables.chat import Chat
 from boneyard.server.tables.endings import Endings
-from boneyard.server.tables.live import CLAIM_AFTER
+from boneyard.server.tables.live import CLAIM_AFTER, STALL_AFTER
 from boneyard.server.tables.manager import DB_ERRORS, SEED_WINDOW, TableManager
 from boneyard.server.tables.router import router as tables_router
 from boneyard.server.tables.seating import Seating
@@ -73,6 +73,7 @@ def create_app(
     hand_pause: float = HAND_PAUSE,
     claim_after: float = CLAIM_AFTER,
     connections: Gate | None = None,
+    stall_after: float = STALL_AFTER,
 ) -> FastAPI:
     """The web application on database ``db`` (URL or SQLite path; see :func:`database_url`).
 
@@ -87,7 +88,8 @@ def create_app(
     by name (boneyard.server.ratelimit.DEFAULT_LIMITS); ``bot_pace``: seconds a bot takes a move
     at a table with people, unless the table says otherwise; ``hand_pause``: seconds the next
     hand waits at most for everyone to press Continue (tables.between); ``claim_after``:
-    seconds a person must have been disconnected before the others may claim;
+    seconds a person must have been disconnected before the others may claim; ``stall_after``:
+    seconds a person to act at a table without a clock may take before the others may claim;
     ``connections``: the connection gate ``boneyard serve`` runs uvicorn with (its counts and
     refusals go to /metrics; middleware.connections).
     """
@@ -107,6 +109,7 @@ def create_app(
         hand_pause=hand_pause,
         claim_after=claim_after,
         clock_scale=clock_scale,
+        stall_after=stall_after,
     )
     if connections is not None:
         tables.metrics.watch_connections(connections)
