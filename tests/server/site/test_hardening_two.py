@@ -7,6 +7,7 @@ clocked table are in tests/server/tables/test_table_flow.py, beside the other cl
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from starlette.testclient import TestClient
 from boneyard.server.ratelimit import DEFAULT_LIMITS
 from boneyard.store.events import PlayerRating
 from tests.server.conftest import (
+    ROOMY,
     hooks_settled,
     live,
     make_app,
@@ -26,6 +28,7 @@ from tests.server.conftest import (
     receive_until,
     register,
     use,
+    wait_for,
 )
 
 
@@ -222,3 +225,72 @@ def test_the_resign_before_moving_farm_leaves_both_ratings_as_they_were(db_path:
         assert {r["name"]: r["ranked"] for r in every} == {
             "ann": True, "sock": False, "bea": False, "cyd": False
         }  # fmt: skip
+
+
+# -- 4: the lobby flood ------------------------------------------------------------------------
+
+
+def guest_from(c: TestClient, name: str, address: str) -> None:
+    """Sign ``c`` in as a new guest from ``address``."""
+    c.cookies.clear()
+    r = c.post("/api/guest", json={"display_name": name}, headers=from_(c, address))
+    assert r.status_code == 200, r.text
+
+
+def from_(c: TestClient, address: str) -> dict[str, str]:
+    return {**csrf_for(c), "X-Forwarded-For": address}
+
+
+OPEN = {"game": "highfive", "seats": [{"kind": "me"}, {"kind": "open"}]}
+
+
+def test_open_tables_are_capped_per_address_and_per_guest(db_path: str) -> None:
+    """Issue 28, 4: 60 guests (20 an hour from one address), 3 tables each, made 180 open
+    tables. Now one address opens at most 6, a guest 1 (the site's defaults)."""
+    settings = replace(ROOMY, open_tables_per_person=3, open_tables_per_guest=1)
+    settings = replace(settings, open_tables_per_address=6)
+    with TestClient(proxied(make_app(db_path, settings=settings))) as c:
+        codes: dict[int, int] = {}
+        for i in range(20):
+            guest_from(c, f"Flood{i}", "10.5.0.1")
+            for _ in range(3):
+                r = c.post("/api/tables", json=OPEN, headers=from_(c, "10.5.0.1"))
+                codes[r.status_code] = codes.get(r.status_code, 0) + 1
+        assert codes == {200: 6, 429: 54}, codes
+        assert "from your address" in r.json()["detail"]
+        guest_from(c, "Solo", "10.5.0.2")
+        assert c.post("/api/tables", json=OPEN, headers=from_(c, "10.5.0.2")).status_code == 200
+        r = c.post("/api/tables", json=OPEN, headers=from_(c, "10.5.0.2"))
+        assert r.status_code == 429 and "for a guest" in r.json()["detail"]
+        # Playing a bot is not waiting for players: never held back by these caps.
+        assert post(c, "/api/quickplay").status_code == 200
+        assert "open_tables_address" in metrics_text(c)
+
+
+def test_a_waiting_person_is_listed_first_whatever_floods_the_lobby(db_path: str) -> None:
+    """Caps aside (many addresses), 180 flooding tables and bot tables never push a table
+    whose person waits at it off the list's first page; the list is paged, and a person
+    always sees their own tables."""
+    with TestClient(make_app(db_path)) as c:
+        honest = register(c, "honest")
+        mine = post(c, "/api/tables", OPEN).json()["id"]
+        away = post(c, "/api/tables", OPEN).json()["id"]  # (hers too, she is not at it)
+        bots = {"game": "highfive", "seats": [{"kind": "bot", "bot": "random"}] * 2}
+        for i in range(60):
+            guest_from(c, f"Flood{i}", f"10.6.{i}.1")
+            for _ in range(3):
+                assert post(c, "/api/tables", OPEN).status_code == 200
+        for _ in range(5):
+            assert post(c, "/api/tables", bots).status_code == 200
+        use(c, honest)
+        with c.websocket_connect(f"/ws/tables/{mine}"):  # she waits at her table
+            wait_for(lambda: c.get("/api/tables").json()["tables"][0]["id"] == mine)
+            first = c.get("/api/tables").json()
+            assert first["total"] == 187 and first["pages"] == 4 and len(first["tables"]) == 50
+            assert {t["id"] for t in first["mine"]} == {mine, away}
+            last = c.get("/api/tables?page=4").json()["tables"]
+            assert all(t["seats"][0]["kind"] == "bot" for t in last[-5:])  # bots last
+            use(c, None)  # signed out: the same page, no "mine"
+            assert c.get("/api/tables").json()["tables"][0]["id"] == mine
+            assert c.get("/api/tables").json()["mine"] == []
+            assert c.get("/api/tables?page=0").status_code == 422
