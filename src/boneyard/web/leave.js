@@ -55,10 +55,11 @@ function claimables(last) {
   return out;
 }
 
-function claimLine(c, gone, names, last, send) {
+function claimLine(c, since, names, last, send) {
+  const gone = Math.floor(since); // (time gone rounds down, time left up: they add up)
   const seated = last.seat !== null && last.seat !== undefined;
   const line = el("div", { class: "claim", "data-seat": c.seat, "data-kind": c.away ? "away" : "stall" });
-  const left = c.after - gone;
+  const left = c.after - since;
   if (c.seat === last.seat) {
     line.append(el("span", {}, `It has been your turn for ${fmt(gone)}.${left > 0 ? ` Move within ${fmt(left)}, or the others may claim the game.` : " The others may claim the game now: move!"}`));
     return line;

@@ -462,6 +462,9 @@ def test_a_person_who_stalls_without_a_clock_is_claimed_against_while_connected(
                 ws.send_json({"type": "claim", "seat": staller, "how": "win"})
                 msg = receive(ws, lambda m: is_view(m) and m.get("ending"))
         assert msg["result"]["winner"] == 1 - staller and msg["ending"]["reason"] == "claim"
+        assert msg["ending"]["stalled"] is True
+        said = f"{names[1 - staller]} claimed the win: {names[staller]} did not move."
+        assert msg["log"]["entries"][-1]["text"] == said
 
 
 # -- rematch, play again ------------------------------------------------------------------------

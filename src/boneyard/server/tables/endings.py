@@ -149,25 +149,30 @@ class Endings:
             raise IllegalActionError('"seat" must be the number of a seat at this table')
         if seat == mine or table.seats[seat].kind != "person":
             raise IllegalActionError("you can claim only another person's seat")
-        self.claimable(table, seat)
+        stalled = self.claimable(table, seat)
+        why = {"stalled": True} if stalled else {}
         if how == "win":
             if len(table.seats) != 2:
                 raise IllegalActionError(
                     "with more than two players, hand the absent player's seat to a bot"
                 )
-            await self.finish(table, self.ending(table, "claim", seat, mine), TableStatus.OVER)
+            ending = {**self.ending(table, "claim", seat, mine), **why}
+            await self.finish(table, ending, TableStatus.OVER)
         else:
-            await self.stand_in(table, seat, SeatChange.HANDED)
+            await self.stand_in(table, seat, SeatChange.HANDED, **why)
 
-    def claimable(self, table: LiveTable, seat: int) -> None:
-        """The reason ``seat`` cannot be claimed against yet, if it cannot: its person has been
+    def claimable(self, table: LiveTable, seat: int) -> bool:
+        """Whether ``seat`` may be claimed against because it stalled (true) or because its
+        person is away (false); the reason it cannot yet, if it cannot: its person has been
         away less than ``claim_after`` seconds and has not stalled ``stall_after`` (no clock)."""
         presence.sync(table)
         gone = presence.away_for(table, seat)
         stall = self.tables.clock.stall(table)
         stalled = time.time() - stall["since"] if stall and stall["seat"] == seat else 0.0
-        if gone >= table.claim_after or (stall and stalled >= table.stall_after):
-            return
+        if gone >= table.claim_after:
+            return False
+        if stall and stalled >= table.stall_after:
+            return True
         name = table.seats[seat].name
         if gone > 0:
             raise IllegalActionError(
@@ -211,11 +216,11 @@ class Endings:
         self.tables.breaks.clear(table)
         table.log().note_changes(table.settings, table.version)
 
-    async def stand_in(self, table: LiveTable, seat: int, event: SeatChange) -> None:
+    async def stand_in(self, table: LiveTable, seat: int, event: SeatChange, **more: bool) -> None:
         """A bot plays ``seat`` from now on (``resigned``: to the end, placed last; ``handed``:
-        until its person takes it back)."""
+        until its person takes it back; ``more``: noted with the change, e.g. ``stalled``)."""
         resigned = event == SeatChange.RESIGNED
-        await self.tables.bot_takes_seat(table, seat, stand_in(table), event, resigned)
+        await self.tables.bot_takes_seat(table, seat, stand_in(table), event, resigned, **more)
         presence.sync(table)
 
     # -- rematch, play again ---------------------------------------------------------------------

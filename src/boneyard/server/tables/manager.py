@@ -673,17 +673,18 @@ class TableManager:
         level: str,
         event: SeatChange,
         resigned: bool = False,
+        **more: bool,
     ) -> None:
         """A ``level`` bot plays ``seat`` in its person's place from now on (``event``:
         abandoned, resigned, handed; ``resigned``: the bot plays it out, placed last), written
         in the table's ``seat_changes`` and committed by :meth:`save_seats` (a command's
-        handler)."""
+        handler; ``more``: noted with the change, e.g. ``stalled``)."""
         old = table.seats[seat]
         name = str(old.name or f"Seat {seat + 1}")
         seats = list(table.seats)
         replaced = Someone(user_id=old.user_id, name=name)
         seats[seat] = BotSeat(bot=level, name=old.name, replaced=replaced, resigned=resigned)
-        settings = table.noting_seat_change(event, seat, name, now(), bot=level)
+        settings = table.noting_seat_change(event, seat, name, now(), bot=level, **more)
         await self.save_seats(table, seats, settings)
         table.bots[seat] = make_bot(level, random.Random(secrets.randbits(64)))
 
