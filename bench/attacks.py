@@ -79,13 +79,18 @@ async def guest_from(base: str, name: str, address: str | None) -> Http:
 
 
 async def honest_moves(
-    srv: Server, during: Callable[[str], Awaitable[Any]], address: str | None = None
+    srv: Server,
+    during: Callable[[str], Awaitable[Any]],
+    address: str | None = None,
+    raw: bool = False,
 ) -> dict[str, Any]:
     """A person (from ``address``) plays a bot while ``during(table)`` runs (given the person's
-    table); the round trip of each of their moves."""
+    table); the round trip of each of their moves (``raw``: also each move's send time and
+    milliseconds, ``moves_at``)."""
     me = await guest_from(srv.base, f"Honest{random.randrange(10**6)}", address)
     tid = (await me.post("/api/quickplay")).json()["id"]
     latencies: list[float] = []
+    sent_at: list[float] = []
     bind = {"local_addr": (address, 0)} if address else {}
     async with connect(
         f"{srv.ws_base}/ws/tables/{tid}",
@@ -104,6 +109,7 @@ async def honest_moves(
                 await ws.send(json.dumps(move))
                 view = await next_view(ws)  # the answer to the move
                 latencies.append(time.perf_counter() - sent)
+                sent_at.append(sent)
             else:
                 view = await next_view(ws)
         result = await task
@@ -115,6 +121,7 @@ async def honest_moves(
         "move_ms_p95": round(percentile(ms, 0.95) or 0, 1) if ms else None,
         "move_ms_max": round(max(ms), 1) if ms else None,
         "during": result,
+        **({"moves_at": list(zip(sent_at, ms, strict=True))} if raw else {}),
     }
 
 
@@ -411,9 +418,17 @@ ENV = {"login_timing": {"BONEYARD_LIMIT_LOGIN_ACCOUNT": "1000/minute"}}
 
 def every_attack() -> dict[str, Attack]:
     """The attacks of issue 14 (here) and of issue 28 (bench/flood.py, bench/cheats.py)."""
+    from bench.cheats import CHEATS
     from bench.flood import FLOODS
 
-    return {**ATTACKS, **FLOODS}
+    return {**ATTACKS, **FLOODS, **CHEATS}
+
+
+def server_args(name: str) -> tuple[str, ...]:
+    """The server options attack ``name`` sets (bench/cheats.py shortens some waits)."""
+    from bench.cheats import ARGS
+
+    return ARGS.get(name, ())
 
 
 def run_all(only: list[str] | None = None) -> dict[str, Any]:
@@ -427,7 +442,7 @@ def run_all(only: list[str] | None = None) -> dict[str, Any]:
             db,
             roomy=False,
             bot_delay=0.5,
-            args=("--request-timeout", "5"),
+            args=("--request-timeout", "5", *server_args(name)),
             extra_env=ENV.get(name, {}),
         )
         srv.start()

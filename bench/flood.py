@@ -1,8 +1,9 @@
 """Issue 28's connection flood: one client address opens thousands of idle connections and
 spectator sockets while an honest client on another address plays and reads the lobby.
 
-The attacker runs in a process of its own (its thousands of sockets never slow the honest
-client's event loop), from ``127.0.0.2``; the honest client from ``127.0.0.3`` (Linux routes all
+The attacker runs in a process of its own at the lowest priority (its thousands of sockets never
+slow the honest client's event loop, and its CPU, which a real attacker brings along, is not
+taken from the server's), from ``127.0.0.2``; the honest client from ``127.0.0.3`` (Linux routes all
 of 127/8 to the loopback). Every idle connection sends ``GET / HTTP/1.1`` and then a header line
 every 2 s, as in the finding; every spectator socket completes its WebSocket handshake to the
 honest player's table and reads what it is sent. Traffic stays on the loopback, bounded in count
@@ -31,6 +32,8 @@ from bench.faults import ROOT, Server
 Pair = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 ATTACKER = "127.0.0.2"
 HONEST = "127.0.0.3"
+BASELINE_S = 8.0
+"""Seconds the honest client plays and reads before the attack (the figures to compare with)."""
 
 
 def raise_fd_limit() -> int:
@@ -169,14 +172,15 @@ def attacker_argv(port: int, table: str, idle: int, sockets: int, hold_s: float)
     return [sys.executable, "-m", "bench.flood", *args]
 
 
-async def honest_gets(base: str, stop: asyncio.Event) -> dict[str, Any]:
-    """The lobby's list read every 100 ms from :data:`HONEST` until ``stop``: its answers and
-    round trips."""
+async def honest_gets(base: str, stop: asyncio.Event, seconds: float = 1e9) -> dict[str, Any]:
+    """The lobby's list read every 100 ms from :data:`HONEST` until ``stop`` (or for
+    ``seconds``): its answers and round trips."""
     transport = httpx.AsyncHTTPTransport(local_address=HONEST)
     times: list[float] = []
     codes: dict[str, int] = {}
+    until = time.monotonic() + seconds
     async with httpx.AsyncClient(base_url=base, timeout=30, transport=transport) as h:
-        while not stop.is_set():
+        while not stop.is_set() and time.monotonic() < until:
             started = time.perf_counter()
             try:
                 code = str((await h.get("/api/tables")).status_code)
@@ -214,18 +218,31 @@ def metric_value(text: str, name: str) -> float:
     return 0.0
 
 
+def flood_size() -> tuple[int, int]:
+    """Idle connections and spectator sockets of the flood: ``BONEYARD_FLOOD`` ("8000,8000")."""
+    idle, sockets = os.environ.get("BONEYARD_FLOOD", "8000,8000").split(",")
+    return int(idle), int(sockets)
+
+
 async def connection_flood(
-    srv: Server, idle: int = 8000, sockets: int = 8000, hold_s: float = 10.0
+    srv: Server,
+    idle: int | None = None,
+    sockets: int | None = None,
+    hold_s: float = 10.0,
+    baseline_s: float = BASELINE_S,
 ) -> dict[str, Any]:
     """Issue 28, 1: ``idle`` idle connections and ``sockets`` spectator sockets from one address
     while an honest person on another plays a bot and reads the lobby (see the module
     docstring)."""
     assert srv.proc is not None
-    before = rss_mb(srv.proc.pid)
+    idle, sockets = (idle or flood_size()[0]), (sockets or flood_size()[1])
+    before_mb = rss_mb(srv.proc.pid)
     figures: dict[str, Any] = {}
 
     async def during(table: str) -> dict[str, Any]:
         stop = asyncio.Event()
+        quiet = await honest_gets(srv.base, stop, baseline_s)  # before: the peer figures
+        figures["attack_from"] = time.perf_counter()
         reads = asyncio.create_task(honest_gets(srv.base, stop))
         peak = asyncio.create_task(server_connections(srv.base, stop))
         proc = await asyncio.create_subprocess_exec(
@@ -234,7 +251,7 @@ async def connection_flood(
             stdout=asyncio.subprocess.PIPE,
         )
         try:
-            out, _ = await asyncio.wait_for(proc.communicate(), 300)
+            out, _ = await asyncio.wait_for(proc.communicate(), 600)
         finally:
             stop.set()
             if proc.returncode is None:
@@ -244,10 +261,11 @@ async def connection_flood(
         return {
             "attacker": json.loads(out.decode().strip().splitlines()[-1]),
             "server_connections_peak": await peak,
+            "before_the_attack": quiet,
             **await reads,
         }
 
-    played = await honest_moves(srv, during, address=HONEST)
+    played = await honest_moves(srv, during, address=HONEST, raw=True)
     async with httpx.AsyncClient(base_url=srv.base, timeout=10) as h:
         text = (await h.get("/metrics")).text
     refused = {
@@ -255,12 +273,27 @@ async def connection_flood(
         for line in text.splitlines()
         if line.startswith('boneyard_refused_total{limit="connections')
     }
+    moves = played.pop("moves_at")
+    during_attack = [ms for at, ms in moves if at >= figures.get("attack_from", 0.0)]
+    before = [ms for at, ms in moves if at < figures.get("attack_from", 0.0)]
+    found = played.pop("during")
+    found["before_the_attack"].update(move_figures(before))
     return {
-        **played.pop("during"),
-        "honest_moves": played,
+        **found,
+        "honest_moves": move_figures(during_attack),
         "server_refusals": refused,
-        "rss_mb_before": round(before, 1),
+        "rss_mb_before": round(before_mb, 1),
         "rss_mb_during": figures.get("rss_mb"),
+    }
+
+
+def move_figures(ms: list[float]) -> dict[str, Any]:
+    """The count, p50, p95 and the slowest of some moves' round trips (ms)."""
+    return {
+        "moves": len(ms),
+        "move_ms_p50": round(statistics.median(ms), 1) if ms else None,
+        "move_ms_p95": round(percentile(ms, 0.95) or 0, 1) if ms else None,
+        "move_ms_max": round(max(ms), 1) if ms else None,
     }
 
 
@@ -268,6 +301,9 @@ FLOODS = {"connection_flood": connection_flood}
 
 
 if __name__ == "__main__":  # the attacker's process (attacker_argv)
+    # At the lowest priority: on one machine the attacker's own work would otherwise be counted
+    # as the server's slowness (an attacker's CPU is not the site's).
+    os.nice(19)
     port, table, idle, sockets, hold_s = sys.argv[1:6]
     found = asyncio.run(flood(int(port), table, int(idle), int(sockets), float(hold_s)))
     print(json.dumps(found), flush=True)

@@ -230,7 +230,7 @@ def test_a_connection_flood_from_one_address_leaves_an_honest_client_served(
     )
     srv.start()
     try:
-        found = asyncio.run(connection_flood(srv, idle=600, sockets=300, hold_s=2.0))
+        found = asyncio.run(connection_flood(srv, 600, 300, hold_s=2.0, baseline_s=1.0))
     finally:
         srv.stop()
     attacker = found["attacker"]
