@@ -16,6 +16,7 @@ from boneyard.server.accounts.schemas import (
     MeOut,
     Registration,
     SessionsOut,
+    SignedInOut,
 )
 from boneyard.server.accounts.service import Accounts, Me
 from boneyard.server.deps import AccountsDep, MaybeUser, NeedUser, address
@@ -75,14 +76,13 @@ async def register(
 @router.post("/api/login")
 async def login(
     body: Credentials, request: Request, response: Response, accounts: AccountsDep
-) -> MeOut:
+) -> SignedInOut:
     """Sign in with username and password (``failed_sign_ins``: the failed attempts on the
     account since its owner last signed in, if any)."""
     user, failed = await accounts.login(body.username, body.password, address(request))
     signed = await sign_in(accounts, request, response, user)
-    if failed is not None:
-        signed.failed_sign_ins = FailedSignIns.model_validate(failed)
-    return signed
+    told = FailedSignIns.model_validate(failed) if failed is not None else None
+    return SignedInOut(user=signed.user, failed_sign_ins=told)
 
 
 @router.post("/api/guest")

@@ -44,9 +44,14 @@ class FailedSignIns(BaseModel):
 
 
 class MeOut(BaseModel):
-    """Who is signed in (``null``: nobody); at sign-in, the failed attempts since the last."""
+    """Who is signed in (``null``: nobody)."""
 
     user: UserOut | None
+
+
+class SignedInOut(MeOut):
+    """Who signed in, and the failed attempts on the account since its owner last did."""
+
     failed_sign_ins: FailedSignIns | None = None
 
 
