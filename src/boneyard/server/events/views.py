@@ -231,7 +231,8 @@ async def match_page_json(
     games = [game_json(g, names) for g in await match_games(db, ev.id, match_id)]
     tables = (ev.settings or {}).get("tables") or {}
     waits = waiting(ev, entrants, t).get(m.id, [])
-    match = match_json(m, names, games, {"table": tables.get(m.id), "waiting": waits})
+    named = {"kind": t.match_kind(m.id), "title": t.match_title(m.id)}
+    match = match_json(m, names, games, {"table": tables.get(m.id), "waiting": waits, **named})
     mine = next((e for e in entrants if user is not None and e.user_id == user.id), None)
     directs = user is not None and (
         user.id == ev.director_id or await db.get(EventDirector, (ev.id, user.id)) is not None
@@ -306,7 +307,12 @@ def results_json(
                 m,
                 names,
                 by_match.get(m.id, []),
-                {"table": tables.get(m.id), "waiting": waits.get(m.id, [])},
+                {
+                    "table": tables.get(m.id),
+                    "waiting": waits.get(m.id, []),
+                    "kind": t.match_kind(m.id),
+                    "title": t.match_title(m.id),
+                },
             )
             for m in rnd
         ]
