@@ -246,7 +246,7 @@ def test_a_connection_flood_from_one_address_leaves_an_honest_client_served(
     )
     srv.start()
     try:
-        found = asyncio.run(connection_flood(srv, 600, 300, hold_s=2.0, baseline_s=1.0))
+        found = asyncio.run(connection_flood(srv, 600, 300, hold_s=2.0, baseline_s=3.0))
     finally:
         srv.stop()
     attacker = found["attacker"]
@@ -257,4 +257,8 @@ def test_a_connection_flood_from_one_address_leaves_an_honest_client_served(
     assert found["server_refusals"]["connections_address"] >= 900 - 32, found
     assert set(found["answers"]) == {"200"} and found["gets"] >= 5, found  # (before: all 503)
     assert found["honest_moves"]["moves"] >= 1, found
-    assert found["get_ms_p95"] < 2000, found  # (bench/flood.py: the figures, under 200 ms)
+    # Read as fast during the flood as before it, on this machine whatever its load (bench/flood.py
+    # gives the figures of the full flood).
+    quiet = found["before_the_attack"]
+    assert set(quiet["answers"]) == {"200"}, found
+    assert found["get_ms_p95"] < max(300, 5 * quiet["get_ms_p95"]), found
