@@ -42,7 +42,8 @@ def which(name: str) -> str | None:
     )
 
 
-def _program(name: str, package: str) -> Callable[[], str | None]:
+def missing_program(name: str, package: str) -> Callable[[], str | None]:
+    """Why a test needing the program ``name`` skips (install ``package``), or ``None``."""
     return lambda: None if which(name) else f"needs {name} (Debian: apt-get install {package})"
 
 
@@ -68,10 +69,11 @@ MISSING: dict[str, Callable[[], str | None]] = {
         if (BRACKETS.parent / "brackets-manager").exists() and BRACKETS.exists()
         else "brackets-manager is missing (npm ci --prefix tests/js)"
     ),
-    "nginx": _program("nginx", "nginx"),
-    "node": _program("node", "nodejs"),
-    "redis-server": _program("redis-server", "redis-server"),
-    "pg_dump": _program("pg_dump", "postgresql-client"),
+    "nginx": missing_program("nginx", "nginx"),
+    "node": missing_program("node", "nodejs"),
+    "redis-server": missing_program("redis-server", "redis-server"),
+    "pg_dump": missing_program("pg_dump", "postgresql-client"),
+    "pdftotext": missing_program("pdftotext", "poppler-utils"),
 }
 """Each optional piece: why a test that needs it skips here, or ``None`` when it is here."""
 
