@@ -240,7 +240,7 @@ class PlayerRating(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    # Distinct opponents met in rated games (migration 0009; ``None``: rated before it was
+    # Distinct opponents met in rated games (migration 0010; ``None``: rated before it was
     # counted, listed as before).
     opponents: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
@@ -248,7 +248,7 @@ class PlayerRating(Base):
 class RatedPair(Base):
     """One rated game of ``player`` against ``opponent`` (both ways, one row each): how many
     distinct opponents a player met, and how often two accounts were rated against each other
-    lately (migration 0009)."""
+    lately (migration 0010)."""
 
     __tablename__ = "rated_pairs"
     __table_args__ = (

@@ -57,7 +57,7 @@ class User(Base):
     # A bot account (migration 0007): played by a program through API tokens, labelled as a bot.
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     # Failed sign-ins to this account since its owner last signed in, and since when (migration
-    # 0009): the owner is told at their next sign-in.
+    # 0010): the owner is told at their next sign-in.
     failed_sign_ins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     failed_sign_ins_since: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True
@@ -128,7 +128,7 @@ class GameTable(Base):
     # No person seated and no seat open (migration 0004): capped, paused while unwatched.
     bot_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     # The address it was created from (the lobby's cap per address) and, while it waits for
-    # players, whether a person seated at it is connected (the lobby lists those first; 0009).
+    # players, whether a person seated at it is connected (the lobby lists those first; 0010).
     created_from: Mapped[str | None] = mapped_column(String(64), nullable=True)
     attended: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
