@@ -14,10 +14,12 @@ import json
 import time
 from typing import Any
 
+import httpx
 from websockets.asyncio.client import connect
 
 from bench.attacks import next_view
 from bench.faults import Http, Server
+from bench.flood import metric_value
 
 OPEN = {"game": "highfive", "seats": [{"kind": "me"}, {"kind": "open"}]}
 
@@ -46,6 +48,7 @@ async def lockout(srv: Server) -> dict[str, Any]:
     an address that has not failed."""
     owner = await person(srv, "198.51.100.7", "owner", "correct horse battery")
     await owner.close()
+    quiet_ms, _ = await owner_signs_in(srv)  # before the attack: the peer figure
     codes: list[int] = []
     started = time.perf_counter()
     for i in range(8):
@@ -59,20 +62,36 @@ async def lockout(srv: Server) -> dict[str, Any]:
         ).status_code
         await bad.close()
     attack_s = time.perf_counter() - started
+    slowed = await metric(srv, "boneyard_login_slowed_total")
+    ms, r = await owner_signs_in(srv)
+    return {
+        "attempts": tally(codes),
+        "a_sixth_from_a_failed_address": again,
+        "attack_s": round(attack_s, 1),
+        "attempts_slowed": slowed,
+        "owner": r.status_code,
+        "owner_ms_before_the_attack": round(quiet_ms, 1),
+        "owner_ms": round(ms, 1),
+        "owner_slowed": await metric(srv, "boneyard_login_slowed_total") - slowed,
+        "owner_told": (r.json().get("failed_sign_ins") or {}).get("count"),
+    }
+
+
+async def owner_signs_in(srv: Server) -> tuple[float, Any]:
+    """The owner signs in from an address that never failed: the time (ms) and the answer."""
     mine = Http(srv.base)
     mine.client.headers["X-Forwarded-For"] = "198.51.100.8"
     t0 = time.perf_counter()
     r = await mine.post("/api/login", {"username": "owner", "password": "correct horse battery"})
     ms = (time.perf_counter() - t0) * 1000
     await mine.close()
-    return {
-        "attempts": tally(codes),
-        "a_sixth_from_a_failed_address": again,
-        "attack_s": round(attack_s, 1),
-        "owner": r.status_code,
-        "owner_ms": round(ms, 1),
-        "owner_told": (r.json().get("failed_sign_ins") or {}).get("count"),
-    }
+    return ms, r
+
+
+async def metric(srv: Server, name: str) -> float:
+    """The sample ``name`` of the server's /metrics."""
+    async with httpx.AsyncClient(base_url=srv.base, timeout=30) as h:
+        return metric_value((await h.get("/metrics")).text, name)
 
 
 async def play_two_moves_each(players: dict[int, Http], tid: str) -> None:
