@@ -9,8 +9,9 @@ status: pytest's (0 when no message broke a table).
 
     .venv/bin/python bench/abuse.py [--messages N]
 
-With ``--attacks [NAME ...]`` it runs instead the attacks of issue 14 (bench/attacks.py) against
-a live server with the site's default settings, one line of figures per attack.
+With ``--attacks [NAME ...]`` it runs instead the attacks of issues 14 and 28 (bench/attacks.py,
+bench/flood.py, bench/cheats.py) against a live server with the site's default settings, one
+line of figures per attack; ``--flood IDLE SOCKETS`` sizes the connection flood (8,000 each).
 """
 
 from __future__ import annotations
@@ -34,14 +35,17 @@ def main() -> int:
         "--attacks",
         nargs="*",
         metavar="NAME",
-        help="instead: the attacks of issue 14 against a live server (bench/attacks.py), all or "
-        "the ones named",
+        help="instead: the attacks of issues 14 and 28 against a live server (bench/attacks.py, "
+        "bench/flood.py, bench/cheats.py), all or the ones named",
     )
+    parser.add_argument("--flood", nargs=2, type=int, metavar=("IDLE", "SOCKETS"))
     args = parser.parse_args()
     if args.attacks is not None:
         sys.path.insert(0, str(ROOT))
         from bench.attacks import run_all
 
+        if args.flood:
+            os.environ["BONEYARD_FLOOD"] = f"{args.flood[0]},{args.flood[1]}"
         run_all(args.attacks or None)
         return 0
     env = {**os.environ, "BONEYARD_ABUSE_MESSAGES": str(args.messages)}

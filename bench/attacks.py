@@ -55,18 +55,52 @@ async def next_view(ws: Any) -> dict[str, Any]:
             return msg
 
 
-async def honest_moves(srv: Server, during: Callable[[], Awaitable[Any]]) -> dict[str, Any]:
-    """A person plays a bot while ``during`` runs; the round trip of each of their moves."""
-    me = await guest(srv.base, f"Honest{random.randrange(10**6)}")
+def percentile(values: list[float], q: float) -> float | None:
+    """The ``q`` quantile (0-1) of ``values``, nearest rank (``None`` for none).
+
+    >>> percentile([float(x) for x in range(1, 101)], 0.95)
+    95.0
+    """
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, round(q * len(ordered)) - 1))]
+
+
+async def guest_from(base: str, name: str, address: str | None) -> Http:
+    """A guest signed in from the loopback ``address`` (``None``: the default, 127.0.0.1)."""
+    h = Http(base)
+    if address is not None:
+        await h.client.aclose()
+        transport = httpx.AsyncHTTPTransport(local_address=address)
+        h.client = httpx.AsyncClient(base_url=base, timeout=30, transport=transport)
+    (await h.post("/api/guest", {"display_name": name})).raise_for_status()
+    return h
+
+
+async def honest_moves(
+    srv: Server,
+    during: Callable[[str], Awaitable[Any]],
+    address: str | None = None,
+    raw: bool = False,
+) -> dict[str, Any]:
+    """A person (from ``address``) plays a bot while ``during(table)`` runs (given the person's
+    table); the round trip of each of their moves (``raw``: also each move's send time and
+    milliseconds, ``moves_at``)."""
+    me = await guest_from(srv.base, f"Honest{random.randrange(10**6)}", address)
     tid = (await me.post("/api/quickplay")).json()["id"]
     latencies: list[float] = []
+    sent_at: list[float] = []
+    bind = {"local_addr": (address, 0)} if address else {}
     async with connect(
-        f"{srv.ws_base}/ws/tables/{tid}", additional_headers={"Cookie": me.cookie_header()}
+        f"{srv.ws_base}/ws/tables/{tid}",
+        additional_headers={"Cookie": me.cookie_header()},
+        **bind,  # type: ignore[arg-type]
     ) as ws:
         # As a browser does: its seed for hand 0, so that the table deals at once.
         await ws.send(json.dumps({"type": "seed", "hand": 0, "seed": "honest player's seed"}))
         view = await next_view(ws)
-        task = asyncio.create_task(during())
+        task = asyncio.create_task(during(tid))
         while not task.done() and not view["view"]["is_over"]:
             if view["moves"]:
                 await asyncio.sleep(0.05)  # a person's pace
@@ -75,16 +109,19 @@ async def honest_moves(srv: Server, during: Callable[[], Awaitable[Any]]) -> dic
                 await ws.send(json.dumps(move))
                 view = await next_view(ws)  # the answer to the move
                 latencies.append(time.perf_counter() - sent)
+                sent_at.append(sent)
             else:
                 view = await next_view(ws)
         result = await task
     await me.close()
-    ms = sorted(x * 1000 for x in latencies)
+    ms = [x * 1000 for x in latencies]
     return {
         "moves": len(ms),
         "move_ms_p50": round(statistics.median(ms), 1) if ms else None,
+        "move_ms_p95": round(percentile(ms, 0.95) or 0, 1) if ms else None,
         "move_ms_max": round(max(ms), 1) if ms else None,
         "during": result,
+        **({"moves_at": list(zip(sent_at, ms, strict=True))} if raw else {}),
     }
 
 
@@ -107,7 +144,7 @@ async def uploads(srv: Server) -> dict[str, Any]:
             "events": 24 * sum(len(x["events"]) for x in record["hands"]),
         }
 
-    async def six() -> dict[str, Any]:
+    async def six(_table: str) -> dict[str, Any]:
         async def one(i: int) -> int:
             async with httpx.AsyncClient(base_url=srv.base, timeout=120) as u:
                 await u.get("/api/me")
@@ -379,10 +416,25 @@ ENV = {"login_timing": {"BONEYARD_LIMIT_LOGIN_ACCOUNT": "1000/minute"}}
 """Settings an attack changes from the defaults (timing needs every attempt to reach argon2)."""
 
 
+def every_attack() -> dict[str, Attack]:
+    """The attacks of issue 14 (here) and of issue 28 (bench/flood.py, bench/cheats.py)."""
+    from bench.cheats import CHEATS
+    from bench.flood import FLOODS
+
+    return {**ATTACKS, **FLOODS, **CHEATS}
+
+
+def server_args(name: str) -> tuple[str, ...]:
+    """The server options attack ``name`` sets (bench/cheats.py shortens some waits)."""
+    from bench.cheats import ARGS
+
+    return ARGS.get(name, ())
+
+
 def run_all(only: list[str] | None = None) -> dict[str, Any]:
     """Each attack on a fresh server (SQLite, the site's defaults); their figures by name."""
     out: dict[str, Any] = {}
-    for name, attack in ATTACKS.items():
+    for name, attack in every_attack().items():
         if only and name not in only:
             continue
         db = tempfile.mkdtemp(prefix="boneyard-attack-") + "/site.db"
@@ -390,7 +442,7 @@ def run_all(only: list[str] | None = None) -> dict[str, Any]:
             db,
             roomy=False,
             bot_delay=0.5,
-            args=("--request-timeout", "5"),
+            args=("--request-timeout", "5", *server_args(name)),
             extra_env=ENV.get(name, {}),
         )
         srv.start()

@@ -25,6 +25,8 @@ ROOMY = SiteSettings(
     bot_tables_per_person=10_000,
     bot_tables_total=10_000,
     open_tables_per_person=10_000,
+    open_tables_per_guest=10_000,
+    open_tables_per_address=10_000,
     events_per_person=10_000,
     event_bots=10_000,
     metrics_token=METRICS_TOKEN,
@@ -92,6 +94,19 @@ def wait_for(test: Callable[[], bool], seconds: float = 20.0) -> None:
             return
         time.sleep(0.02)
     raise AssertionError("timed out")
+
+
+def play_moves(c: TestClient, table: Any, counts: dict[int, int]) -> None:
+    """Each seat of ``counts`` makes (at least) that many moves, its first legal one each time,
+    through the table's manager; the other seats move too when it is their turn."""
+    tables = c.app.state.tables  # type: ignore[attr-defined]
+    made = dict.fromkeys(range(len(table.seats)), 0)
+    while any(made[s] < n for s, n in counts.items()):
+        seat = table.state.current_seat
+        assert seat is not None and not table.state.is_over
+        event = table.state.observation(seat).legal_actions[0].to_event()
+        c.portal.call(tables.act, table, seat, table.version, event)  # type: ignore[union-attr]
+        made[seat] += 1
 
 
 def hooks_settled(c: TestClient, seconds: float = 20.0) -> None:

@@ -56,11 +56,19 @@ def serve(
     claim_after: Annotated[
         float,
         typer.Option(
-            help="Seconds a person must have been disconnected from a table without a clock "
-            "before the others may claim the win or give the seat to a bot.",
+            help="Seconds a person must have been disconnected from a table before the others "
+            "may claim the win or give the seat to a bot.",
             min=0,
         ),
     ] = 60.0,
+    stall_after: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a person at a table without a clock may take over a move before the "
+            "others may claim as against an absent player.",
+            min=0,
+        ),
+    ] = 180.0,
     broadcast: Annotated[
         str | None,
         typer.Option(
@@ -89,10 +97,34 @@ def serve(
             help="Seconds a request has to arrive whole (slow clients are cut off).", min=1
         ),
     ] = 20.0,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a request's headers have to arrive (from the connection's opening or "
+            "the request's first byte).",
+            min=1,
+        ),
+    ] = 10.0,
+    idle_timeout: Annotated[
+        int,
+        typer.Option(help="Seconds a kept-alive connection may wait for its next request.", min=1),
+    ] = 5,
     max_connections: Annotated[
         int,
-        typer.Option(help="Connections and requests at once (more are answered 503).", min=16),
+        typer.Option(
+            help="Connections at once (HTTP and WebSocket); when all are taken, the address "
+            "holding the most gives one up, else the newcomer is refused.",
+            min=16,
+        ),
     ] = 8192,
+    max_connections_per_address: Annotated[
+        int,
+        typer.Option(
+            help="Connections one client address may hold (behind a trusted proxy: the address "
+            "its requests name); more are refused.",
+            min=4,
+        ),
+    ] = 64,
 ) -> None:
     """Serve the web site: accounts, lobby and live tables (open http://HOST:PORT/).
 
@@ -101,7 +133,8 @@ def serve(
     import uvicorn
 
     from boneyard.server.app import WS_MAX_FRAME, create_app, database_url
-    from boneyard.server.middleware.httpguard import guarded
+    from boneyard.server.middleware.connections import Gate
+    from boneyard.server.middleware.httpguard import guarded, guarded_ws, trusted_proxies
     from boneyard.server.settings import SiteSettings
 
     try:
@@ -113,28 +146,35 @@ def serve(
     url = database_url(db)
     shown = url.split("@")[-1] if "@" in url else url
     err.print(f"Boneyard on http://{host}:{port}/ (database {shown})")
+    gate = Gate(per_address=max_connections_per_address, total=max_connections)
     app = create_app(
         url,
         bot_delay=bot_delay,
         bot_pace=bot_pace,
         hand_pause=hand_pause,
         claim_after=claim_after,
+        stall_after=stall_after,
         broadcast=broadcast,
         seed_window=seed_window,
         gc_pacing=gc_pacing,
         settings=settings,
         limits=limits,
+        connections=gate,
     )
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level="info",
-        http=guarded(request_timeout),
         ws_max_size=WS_MAX_FRAME,
-        limit_concurrency=max_connections,
-        timeout_keep_alive=5,
+        limit_concurrency=2 * max_connections,  # (requests in flight; the gate caps connections)
+        timeout_keep_alive=idle_timeout,
     )
+    proxies = trusted_proxies(config.forwarded_allow_ips)
+    gate.trusted = proxies.__contains__
+    config.http = guarded(gate, proxies, request_timeout, header_timeout)
+    config.ws = guarded_ws(gate)
+    uvicorn.Server(config).run()
 
 
 def limits_from_env(env: Any) -> dict[str, str]:

@@ -21,6 +21,7 @@ from boneyard.server.events import EventSite
 from boneyard.server.lobby.router import router as lobby_router
 from boneyard.server.lobby.service import Lobby
 from boneyard.server.middleware.bodylimit import BodyLimit
+from boneyard.server.middleware.connections import Gate
 from boneyard.server.middleware.csrf import CsrfMiddleware
 from boneyard.server.middleware.gcpace import GcPacer
 from boneyard.server.middleware.headers import SecurityHeaders
@@ -36,7 +37,7 @@ from boneyard.server.tables.between import HAND_PAUSE
 from boneyard.server.tables.broadcast import make_broadcaster
 from boneyard.server.tables.chat import Chat
 from boneyard.server.tables.endings import Endings
-from boneyard.server.tables.live import CLAIM_AFTER
+from boneyard.server.tables.live import CLAIM_AFTER, STALL_AFTER
 from boneyard.server.tables.manager import DB_ERRORS, SEED_WINDOW, TableManager
 from boneyard.server.tables.router import router as tables_router
 from boneyard.server.tables.seating import Seating
@@ -71,6 +72,8 @@ def create_app(
     bot_pace: float = 1.0,
     hand_pause: float = HAND_PAUSE,
     claim_after: float = CLAIM_AFTER,
+    connections: Gate | None = None,
+    stall_after: float = STALL_AFTER,
 ) -> FastAPI:
     """The web application on database ``db`` (URL or SQLite path; see :func:`database_url`).
 
@@ -85,7 +88,10 @@ def create_app(
     by name (boneyard.server.ratelimit.DEFAULT_LIMITS); ``bot_pace``: seconds a bot takes a move
     at a table with people, unless the table says otherwise; ``hand_pause``: seconds the next
     hand waits at most for everyone to press Continue (tables.between); ``claim_after``:
-    seconds a person must have been disconnected before the others may claim (no clock).
+    seconds a person must have been disconnected before the others may claim; ``stall_after``:
+    seconds a person to act at a table without a clock may take before the others may claim;
+    ``connections``: the connection gate ``boneyard serve`` runs uvicorn with (its counts and
+    refusals go to /metrics; middleware.connections).
     """
     cfg = (settings or SiteSettings()).checked()
     engine = make_engine(database_url(db))
@@ -103,9 +109,12 @@ def create_app(
         hand_pause=hand_pause,
         claim_after=claim_after,
         clock_scale=clock_scale,
+        stall_after=stall_after,
     )
+    if connections is not None:
+        tables.metrics.watch_connections(connections)
     rate = Limits(storage_for(shared), limits)
-    accounts = Accounts(sessions, cfg, rate)
+    accounts = Accounts(sessions, cfg, rate, tables.metrics)
     lobby = Lobby(tables, accounts)
     endings = Endings(tables, lobby)
     workers = Workers(cfg)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
@@ -80,6 +81,17 @@ class Metrics:
             ["limit"],
             registry=r,
         )
+        self.login_failed = Counter(
+            "boneyard_login_failed",
+            "Failed sign-ins (a wrong password or no such account)",
+            registry=r,
+        )
+        self.login_slowed = Counter(
+            "boneyard_login_slowed",
+            "Sign-in attempts made to wait: from an address failing on an account that fails "
+            "from many",
+            registry=r,
+        )
         self.jobs = Counter(
             "boneyard_jobs",
             "Heavy jobs (record replays) by outcome: ok, error, busy, timeout",
@@ -91,6 +103,19 @@ class Metrics:
             "Broadcast status: 1 up, 0 down, -1 in memory (no Redis)",
             registry=r,
         )
+
+    def watch_connections(self, gate: Any) -> None:
+        """Report the connection gate's (middleware.connections): its connections and client
+        addresses at each scrape, its refusals as they happen (``boneyard_refused_total``)."""
+        Gauge(
+            "boneyard_connections", "Connections open (HTTP and WebSocket)", registry=self.registry
+        ).set_function(lambda: float(len(gate)))
+        Gauge(
+            "boneyard_connection_addresses",
+            "Client addresses holding connections",
+            registry=self.registry,
+        ).set_function(lambda: float(len(gate.held)))
+        gate.refused = lambda reason: self.refused.labels(reason).inc()
 
     def bind(
         self,

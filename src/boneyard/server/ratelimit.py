@@ -8,8 +8,9 @@ overrides them by name.
 
 A limit is hit with a key (an address, an account, a person); :meth:`Limits.hit` answers whether
 it is within every rate of the limit, :meth:`Limits.check` raises :class:`TooMany` with the
-seconds to wait. The sign-in limit per account counts failures only (:meth:`Limits.allowed`
-before, :meth:`Limits.hit` after a wrong password).
+seconds to wait. The sign-in limits on failures count failures only (:meth:`Limits.allowed`
+before, :meth:`Limits.hit` after a wrong password; :meth:`Limits.used` tells whether a key has
+failed at all).
 
 When Redis cannot be reached, each process counts in its own memory until Redis answers again
 (tried again every :data:`RETRY` seconds): the site keeps working, limits stay in force.
@@ -42,7 +43,9 @@ DEFAULT_LIMITS: dict[str, str] = {
     "claims": "10/minute;30/day",  # walk-in claim codes tried per account
     "guest": "20/hour",  # new guests per address
     "login": "10/minute",  # sign-in attempts per address
-    "login_account": "5/15 minutes;20/day",  # failed sign-ins per account
+    "login_pair": "5/15 minutes;20/day",  # failed sign-ins per address and account
+    "login_failed": "30/hour;100/day",  # failed sign-ins per address, any account
+    "login_account": "10/15 minutes",  # failed sign-ins per account before failing addresses wait
     "tables": "10/minute;60/hour",  # new tables per person
     "events": "3/hour;10/day",  # new events per account
     "chat": "5/10 seconds",  # chat lines per person
@@ -160,6 +163,15 @@ class Limits:
             if not await self._use(test):
                 return False
         return True
+
+    async def used(self, name: str, key: str) -> int:
+        """How many events of ``name`` are counted for ``key`` (in its first rate's window)."""
+        item = self.items[name][0]
+
+        async def stats(lim: MovingWindowRateLimiter) -> WindowStats:
+            return await lim.get_window_stats(item, name, key)
+
+        return item.amount - (await self._use(stats)).remaining
 
     async def wait(self, name: str, key: str) -> int:
         """Whole seconds until ``key`` may act again under ``name`` (at least 1)."""

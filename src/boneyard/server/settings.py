@@ -26,7 +26,9 @@ class SiteSettings:
       at once per person and on the whole site.
     * ``pause_unwatched`` [true]: a bot-only table's bots move only while someone watches it;
       ``unwatched_minutes`` [10]: it is closed after this long with no move.
-    * ``open_tables_per_person`` [3]: tables waiting for players one person may have.
+    * ``open_tables_per_person`` [3]: tables waiting for players one person may have;
+      ``open_tables_per_guest`` [1]: one guest; ``open_tables_per_address`` [6]: all the
+      people of one client address together.
     * ``open_table_minutes`` [60]: a table still waiting for players after this long is closed.
     * ``events_per_person`` [3]: events one account may have in registration or running.
     * ``event_bots`` [64]: bot entrants a director may add to one event (also never more than
@@ -55,6 +57,8 @@ class SiteSettings:
     pause_unwatched: bool = True
     unwatched_minutes: float = 10.0
     open_tables_per_person: int = 3
+    open_tables_per_guest: int = 1
+    open_tables_per_address: int = 6
     open_table_minutes: float = 60.0
     events_per_person: int = 3
     event_bots: int = 64
@@ -95,7 +99,8 @@ class SiteSettings:
         """Itself, or :class:`BoneyardError` naming the setting that is out of range."""
         if self.bot_tables not in ("off", "accounts", "everyone"):
             raise BoneyardError("bot_tables is off, accounts or everyone")
-        for name in ("bot_tables_per_person", "bot_tables_total", "open_tables_per_person"):
+        capped = ("bot_tables_per_person", "bot_tables_total", "open_tables_per_person")
+        for name in (*capped, "open_tables_per_guest", "open_tables_per_address"):
             if getattr(self, name) < 0:
                 raise BoneyardError(f"{name} cannot be negative")
         if self.upload_workers < 1 or self.upload_seconds <= 0 or self.upload_queue < 0:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.store.events import Entrant
@@ -102,3 +102,30 @@ async def live_token_count(db: AsyncSession, user_id: int) -> int:
         .where(ApiToken.user_id == user_id, ApiToken.revoked_at.is_(None))
     )
     return int(count or 0)
+
+
+async def note_failed_sign_in(db: AsyncSession, user_id: int, at: datetime) -> None:
+    """Count one failed sign-in to ``user_id`` (since ``at`` if it is the first unreported)."""
+    await db.execute(
+        update(User)
+        .where(User.id == user_id)
+        .values(
+            failed_sign_ins=User.failed_sign_ins + 1,
+            failed_sign_ins_since=func.coalesce(User.failed_sign_ins_since, at),
+        )
+    )
+
+
+async def take_failed_sign_ins(db: AsyncSession, user_id: int) -> tuple[int, datetime | None]:
+    """The failed sign-ins to ``user_id`` not yet reported and since when; counted anew."""
+    row = (
+        await db.execute(
+            select(User.failed_sign_ins, User.failed_sign_ins_since).where(User.id == user_id)
+        )
+    ).first()
+    if row is None or not row[0]:
+        return 0, None
+    await db.execute(
+        update(User).where(User.id == user_id).values(failed_sign_ins=0, failed_sign_ins_since=None)
+    )
+    return int(row[0]), row[1]

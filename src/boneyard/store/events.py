@@ -240,3 +240,25 @@ class PlayerRating(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Distinct opponents met in rated games (migration 0010; ``None``: rated before it was
+    # counted, listed as before).
+    opponents: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class RatedPair(Base):
+    """One rated game of ``player`` against ``opponent`` (both ways, one row each): how many
+    distinct opponents a player met, and how often two accounts were rated against each other
+    lately (migration 0010)."""
+
+    __tablename__ = "rated_pairs"
+    __table_args__ = (
+        Index("ix_rated_pairs_player_opponent_at", "player", "opponent", "rated_at"),
+        Index("ix_rated_pairs_game_category_player", "game", "category", "player"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(32))
+    category: Mapped[str] = mapped_column(String(16))
+    player: Mapped[str] = mapped_column(String(40))
+    opponent: Mapped[str] = mapped_column(String(40))
+    rated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

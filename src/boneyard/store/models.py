@@ -56,6 +56,12 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     # A bot account (migration 0007): played by a program through API tokens, labelled as a bot.
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    # Failed sign-ins to this account since its owner last signed in, and since when (migration
+    # 0010): the owner is told at their next sign-in.
+    failed_sign_ins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    failed_sign_ins_since: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
 
 
 class ApiToken(Base):
@@ -103,6 +109,7 @@ class GameTable(Base):
     __tablename__ = "game_tables"
     __table_args__ = (
         Index("ix_game_tables_created_by_status", "created_by", "status"),
+        Index("ix_game_tables_created_from_status", "created_from", "status"),
         constraint("game_tables", "status"),
     )
 
@@ -120,6 +127,10 @@ class GameTable(Base):
     invite_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # No person seated and no seat open (migration 0004): capped, paused while unwatched.
     bot_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    # The address it was created from (the lobby's cap per address) and, while it waits for
+    # players, whether a person seated at it is connected (the lobby lists those first; 0010).
+    created_from: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    attended: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class TablePlayer(Base):

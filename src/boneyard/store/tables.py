@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Integer, and_, case, func, or_, select, true
+from sqlalchemy import ColumnElement, Integer, and_, case, func, or_, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 
@@ -28,15 +28,64 @@ async def status_of(db: AsyncSession, table_id: str) -> str | None:
     return found
 
 
-async def listed(db: AsyncSession, limit: int) -> list[str]:
-    """The ids of the public tables not yet over, newest first, at most ``limit``."""
+def lobby_rank() -> ColumnElement[int]:
+    """The lobby's order, first to last: tables waiting for players with a seated person
+    connected (``attended``), tables in play with people, tables waiting with nobody connected,
+    tables of bots only. Newest first within each."""
+    return case(
+        (and_(GameTable.status == TableStatus.OPEN, GameTable.attended.is_(True)), 0),
+        (and_(GameTable.status == TableStatus.PLAYING, GameTable.bot_only.is_(False)), 1),
+        (GameTable.status == TableStatus.OPEN, 2),
+        else_=3,
+    )
+
+
+async def listed(db: AsyncSession, limit: int, offset: int = 0) -> tuple[list[str], int]:
+    """The ids of the public tables not yet over in the lobby's order (:func:`lobby_rank`), at
+    most ``limit`` from ``offset``, and how many there are in all."""
+    public = (GameTable.status.in_(RUNNING), GameTable.private.is_(False))
     rows = await db.scalars(
         select(GameTable.id)
-        .where(GameTable.status.in_(RUNNING), GameTable.private.is_(False))
+        .where(*public)
+        .order_by(lobby_rank(), GameTable.created_at.desc(), GameTable.id)
+        .offset(offset)
+        .limit(limit)
+    )
+    total = await db.scalar(select(func.count()).select_from(GameTable).where(*public))
+    return list(rows.all()), int(total or 0)
+
+
+async def own_running(db: AsyncSession, user_id: int, limit: int) -> list[str]:
+    """The ids of the tables not yet over that ``user_id`` sits at or made (private ones too:
+    they are theirs), newest first, at most ``limit``."""
+    theirs = select(TablePlayer.table_id).where(TablePlayer.user_id == user_id)
+    rows = await db.scalars(
+        select(GameTable.id)
+        .where(
+            GameTable.status.in_(RUNNING),
+            or_(GameTable.id.in_(theirs), GameTable.created_by == user_id),
+        )
         .order_by(GameTable.created_at.desc())
         .limit(limit)
     )
     return list(rows.all())
+
+
+async def set_attended(db: AsyncSession, table_id: str, attended: bool) -> None:
+    """Whether a person seated at the waiting table ``table_id`` is connected (the lobby's
+    order)."""
+    await db.execute(
+        update(GameTable)
+        .where(GameTable.id == table_id, GameTable.status == TableStatus.OPEN)
+        .values(attended=attended)
+    )
+
+
+async def count_from(db: AsyncSession, address: str) -> int:
+    """Tables waiting for players created from ``address``."""
+    q = select(func.count()).select_from(GameTable)
+    q = q.where(GameTable.created_from == address, GameTable.status == TableStatus.OPEN)
+    return int(await db.scalar(q) or 0)
 
 
 async def count_created(db: AsyncSession, user_id: int, *, bot_only: bool) -> int:

@@ -79,7 +79,7 @@ export function gameOverText(last, names, log) {
   const e = last.ending;
   if (e && e.reason === "abort") return `Game aborted by ${names[e.seat]}: no result, no rating.`;
   if (e && e.reason === "resign") return `${names[e.seat]} resigned: ${names[e.winner]} wins.`;
-  if (e && e.reason === "claim") return `${names[e.winner]} claimed the win: ${names[e.seat]} left.`;
+  if (e && e.reason === "claim") return `${names[e.winner]} claimed the win: ${names[e.seat]} ${e.stalled ? "did not move" : "left"}.`;
   const w = last.result ? last.result.winner : null;
   if (w === null || w === undefined) {
     const end = log.entries.findLast ? log.entries.findLast((x) => x.type === "game_end") : null;

@@ -1,6 +1,7 @@
 // The leaderboard: people ranked per game and number of players, on a scale where a newcomer
-// has 1500; provisional ratings marked; bots on a board of their own, behind a filter (bot
-// accounts, and the built-in bots' old ratings), never mixed with people.
+// has 1500; provisional ratings marked; people who have met too few different opponents only
+// counted; bots on a board of their own, behind a filter (bot accounts, and the built-in bots'
+// old ratings), never mixed with people.
 import { api, el } from "/static/api.js";
 
 const $ = (id) => document.getElementById(id);
@@ -12,8 +13,10 @@ async function load() {
   try { data = await api("GET", `/api/leaderboard?${q}`); } catch (e) { $("lb-error").textContent = e.message; return; }
   history.replaceState(null, "", `/leaderboard?${q}`);
   $("lb-title").textContent = `${data.title} · ${data.players_title}`;
-  $("lb-count").textContent = `${data.people} ${data.people === 1 ? "person" : "people"} rated in ${data.title}, ${data.players_title}.`;
+  const waiting = data.unranked ? ` ${data.unranked} not listed yet (fewer than ${data.ranked_opponents} different opponents).` : "";
+  $("lb-count").textContent = `${data.people} ${data.people === 1 ? "person" : "people"} rated in ${data.title}, ${data.players_title}.${waiting}`;
   $("lb-min").textContent = String(data.provisional_games);
+  $("lb-opponents").textContent = String(data.ranked_opponents);
   const t = $("lb");
   t.replaceChildren(el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, "Player"),
     el("th", { scope: "col", class: "num" }, "Rating"), el("th", { scope: "col", class: "num" }, "Games")));

@@ -125,20 +125,30 @@ async function loadLobby() {
 }
 
 // The tables list, asked for again every few seconds while the page is shown: new tables and
-// seats taken appear without a reload.
+// seats taken appear without a reload. Your own tables (and seats kept for you) come first,
+// then a page of the others (people waiting at the table first, then games in play).
+let page = 1;
+
+function tableItem(t, mine) {
+  const seats = t.seats.map((s) => (s.kind === "open" ? (s.invited ? `kept for ${s.invited} (bot)` : "open seat") : s.name + (s.bot_account ? " (bot)" : ""))).join(", ");
+  const open = t.seats.filter((s) => s.kind === "open" && !s.invited).length;
+  const rules = t.rules && t.rules.length ? ` (${t.rules.join("; ")})` : "";
+  const li = el("li", { "data-table": t.id, class: mine ? "mine" : "" }, el("a", { href: `/table/${t.id}` }, `${t.title}${rules} — ${seats} — ${STATUS[t.status] || t.status}${mine ? " — yours" : ""}`));
+  if (t.status === "open" && open && !mine) li.append(" ", el("a", { href: `/table/${t.id}`, class: "button small" }, "Take a seat"));
+  return li;
+}
+
 async function loadTables() {
-  const { tables } = await api("GET", "/api/tables");
-  const list = $("tables");
-  const items = tables.map((t) => {
-    const seats = t.seats.map((s) => (s.kind === "open" ? (s.invited ? `kept for ${s.invited} (bot)` : "open seat") : s.name + (s.bot_account ? " (bot)" : ""))).join(", ");
-    const open = t.seats.filter((s) => s.kind === "open" && !s.invited).length;
-    const rules = t.rules && t.rules.length ? ` (${t.rules.join("; ")})` : "";
-    const li = el("li", { "data-table": t.id }, el("a", { href: `/table/${t.id}` }, `${t.title}${rules} — ${seats} — ${STATUS[t.status] || t.status}`));
-    if (t.status === "open" && open) li.append(" ", el("a", { href: `/table/${t.id}`, class: "button small" }, "Take a seat"));
-    return li;
-  });
-  if (!tables.length) items.push(el("li", {}, "No open tables yet."));
-  list.replaceChildren(...items);
+  const { tables, mine = [], pages = 1 } = await api("GET", `/api/tables?page=${page}`);
+  if (page > pages) { page = pages; return loadTables(); }
+  const own = new Set(mine.map((t) => t.id));
+  const items = [...mine.map((t) => tableItem(t, true)), ...tables.filter((t) => !own.has(t.id)).map((t) => tableItem(t, false))];
+  if (!items.length) items.push(el("li", {}, "No open tables yet."));
+  $("tables").replaceChildren(...items);
+  $("tables-pager").hidden = pages <= 1;
+  $("tables-page").textContent = `page ${page} of ${pages}`;
+  $("tables-prev").disabled = page <= 1;
+  $("tables-next").disabled = page >= pages;
 }
 
 let polling = null;
@@ -163,9 +173,17 @@ form("register-form", "auth-error", async () => {
   }));
 });
 form("login-form", "auth-error", async () => {
-  show(await api("POST", "/api/login", {
+  const answer = await api("POST", "/api/login", {
     username: $("login-username").value, password: $("login-password").value,
-  }));
+  });
+  show(answer);
+  // Failed attempts on this account since its owner last signed in (someone guessing).
+  const failed = answer.failed_sign_ins;
+  $("sign-in-notice").hidden = !failed;
+  if (failed) {
+    const n = failed.count === 1 ? "1 failed attempt" : `${failed.count} failed attempts`;
+    $("sign-in-notice").textContent = `${n} to sign in to your account since ${new Date(failed.since).toLocaleString()}. Nobody got in; if it was not you, choose a strong password you use nowhere else.`;
+  }
 });
 form("guest-form", "auth-error", async () => {
   show(await api("POST", "/api/guest", { display_name: $("guest-name").value }));
@@ -204,6 +222,8 @@ $("game").addEventListener("change", gameChosen);
 $("others").addEventListener("change", () => { setAllSeats(); clockDefault(); });
 $("bot").addEventListener("change", setAllSeats);
 $("seat-list").addEventListener("change", clockDefault);
+$("tables-prev").addEventListener("click", () => { page = Math.max(1, page - 1); loadTables().catch(() => {}); });
+$("tables-next").addEventListener("click", () => { page += 1; loadTables().catch(() => {}); });
 $("clock").addEventListener("change", () => { clockTouched = true; $("clock-note").textContent = ""; });
 $("logout").addEventListener("click", async () => { show(await api("POST", "/api/logout")); });
 

@@ -44,7 +44,7 @@ function endingText(e, seats) {
   const who = seats[e.seat];
   const won = e.winner === null || e.winner === undefined ? null : seats[e.winner];
   if (e.reason === "resign") return `${who} resigned: ${won} wins (${(e.scores || []).join(" – ")}).`;
-  if (e.reason === "claim") return `${won} claimed the win: ${who} left the table.`;
+  if (e.reason === "claim") return `${won} claimed the win: ${who} ${e.stalled ? "did not move" : "left the table"}.`;
   if (e.reason === "abort") return `${who} aborted the game: no result.`;
   if (e.reason === "resigned_last") return `${won} wins: ${(e.resigned || []).map((s) => seats[s]).join(", ")} resigned and placed last.`;
   return "The game ended early.";

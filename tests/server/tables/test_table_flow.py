@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from boneyard.core.words import same
 from boneyard.server.tables import handend, tableview
 from boneyard.server.tables.movelog import ACTIONS
 from boneyard.store.seats import load_seats
-from tests.server.conftest import make_app, post, register, use, wait_for
+from tests.server.conftest import hooks_settled, make_app, post, register, use, wait_for
 
 pytestmark = pytest.mark.usefixtures("no_throw_in")  # hand 0 is the first to end: see the fixture
 
@@ -285,12 +286,10 @@ def test_resigning_a_two_player_game_gives_the_opponent_the_win(db_path: str) ->
         assert table.status == "over" and tableview.record(table)["meta"]["ending"]["winner"] == 1
         use(c, bob)
         assert post(c, f"/api/tables/{tid}/again").status_code == 200
-        # Both are people: rated, the resigner as the loser.
-        board_url = "/api/leaderboard?game=highfive&category=2p"
-        wait_for(lambda: len(c.get(board_url).json()["ratings"]) == 2, 30)
-        board = c.get(board_url).json()["ratings"]
-        assert [r["name"] for r in board] == ["bob", "ann"]
-        assert board[0]["rating"] > 1500 > board[1]["rating"]
+        # Resigned before either had moved: not rated (the farm of issue 28; rated resignations
+        # are in tests/server/site/test_hardening.py).
+        hooks_settled(c)
+        assert c.get("/api/ratings?game=highfive&category=2p").json()["ratings"] == []
         assert c.get(f"/api/tables/{tid}/record").json()["meta"]["ending"]["reason"] == "resign"
         assert c.get(f"/api/tables/{tid}/replay").status_code == 200
 
@@ -413,18 +412,59 @@ def test_handing_an_absent_seat_to_a_bot_who_plays_until_they_return(db_path: st
         assert table.seats[1].kind == "person"
 
 
-def test_a_table_with_a_clock_has_no_claim(db_path: str) -> None:
+def test_an_absent_opponent_is_claimed_against_at_a_table_with_a_clock_too(db_path: str) -> None:
+    """Issue 27: with the default clock, an absent opponent could not be claimed against (only
+    waited out, turn after turn). Now a minute away is a minute away, clock or not."""
     with TestClient(make_app(db_path)) as c:
         c.get("/api/me")
         tid, ann, _bob = people_table(c)  # (an open seat: the default clock)
         table = live(c, tid)
         assert table.settings["clock"]["per_move"] == 60
-        table.away[1] = time.time() - 600
         use(c, ann)
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-            assert "claim_after" not in ws.receive_json()
+            msg = ws.receive_json()
+            assert msg["claim_after"] == 60 and msg["stall"] is None  # (the clock: no stall)
             ws.send_json({"type": "claim", "seat": 1, "how": "win"})
-            assert "this table has a turn clock" in error_of(ws)["message"]
+            assert "you may claim after 60 s" in error_of(ws)["message"]
+            table.away[1] = time.time() - 61  # (Bob has been away a minute)
+            ws.send_json({"type": "claim", "seat": 1, "how": "win"})
+            msg = receive(ws, lambda m: is_view(m) and m.get("ending"))
+        assert msg["result"]["winner"] == 0 and msg["ending"]["reason"] == "claim"
+
+
+def test_a_person_who_stalls_without_a_clock_is_claimed_against_while_connected(
+    db_path: str,
+) -> None:
+    """Issue 28, 5: at a table without a clock, a player who stayed connected and never moved
+    blocked the game ("X is at the table"). Now their turn runs a few minutes (the site's
+    ``stall_after``), shown to everyone, and then the others may claim."""
+    with TestClient(make_app(db_path, stall_after=180)) as c:
+        c.get("/api/me")
+        tid, ann, bob = people_table(c, clock=None)
+        table = live(c, tid)
+        staller = table.state.current_seat
+        jars = {0: ann, 1: bob}
+        names = {0: "ann", 1: "bob"}
+        use(c, jars[staller])
+        with c.websocket_connect(f"/ws/tables/{tid}") as stays:  # connected, and never moves
+            stalled = stays.receive_json()
+            assert stalled["stall"]["seat"] == staller and stalled["stall"]["after"] == 180
+            assert stalled["presence"][staller]["online"] is True
+            use(c, jars[1 - staller])
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+                msg = ws.receive_json()
+                assert msg["stall"]["since"] <= msg["server_time"]
+                ws.send_json({"type": "claim", "seat": staller, "how": "win"})
+                err = error_of(ws)["message"]
+                assert f"{names[staller]} has not moved for" in err and "after 180 s" in err
+                table.last_at -= timedelta(seconds=181)  # (three minutes have passed)
+                c.app.state.tables.clock.started -= timedelta(seconds=181)  # type: ignore[attr-defined]
+                ws.send_json({"type": "claim", "seat": staller, "how": "win"})
+                msg = receive(ws, lambda m: is_view(m) and m.get("ending"))
+        assert msg["result"]["winner"] == 1 - staller and msg["ending"]["reason"] == "claim"
+        assert msg["ending"]["stalled"] is True
+        said = f"{names[1 - staller]} claimed the win: {names[staller]} did not move."
+        assert msg["log"]["entries"][-1]["text"] == said
 
 
 # -- rematch, play again ------------------------------------------------------------------------

@@ -235,7 +235,10 @@ def restart_resumes_exactly(db: str) -> None:
             after = ws.receive_json()
         # The same view, and the move log rebuilt from the table's log: the same entries.
         assert after["log"] == {"from": 0, "entries": log_before}
-        volatile = ("log", "server_time")
+        # (the stall counts from the restart: the server's downtime is nobody's stall)
+        assert after["stall"]["seat"] == before["stall"]["seat"]
+        assert after["stall"]["since"] >= before["stall"]["since"]
+        volatile = ("log", "server_time", "stall")
         assert {k: v for k, v in after.items() if k not in volatile} == {
             k: v for k, v in before.items() if k not in volatile
         }

@@ -11,10 +11,12 @@ from boneyard.server.accounts.cookies import sign_in, signed_out
 from boneyard.server.accounts.schemas import (
     Credentials,
     EndedOut,
+    FailedSignIns,
     GuestIn,
     MeOut,
     Registration,
     SessionsOut,
+    SignedInOut,
 )
 from boneyard.server.deps import AccountsDep, MaybeUser, NeedUser, address
 from boneyard.server.errors import ERRORS
@@ -42,10 +44,13 @@ async def register(
 @router.post("/api/login")
 async def login(
     body: Credentials, request: Request, response: Response, accounts: AccountsDep
-) -> MeOut:
-    """Sign in with username and password."""
-    user = await accounts.login(body.username, body.password, address(request))
-    return await sign_in(accounts, request, response, user)
+) -> SignedInOut:
+    """Sign in with username and password (``failed_sign_ins``: the failed attempts on the
+    account since its owner last signed in, if any)."""
+    user, failed = await accounts.login(body.username, body.password, address(request))
+    signed = await sign_in(accounts, request, response, user)
+    told = FailedSignIns.model_validate(failed) if failed is not None else None
+    return SignedInOut(user=signed.user, failed_sign_ins=told)
 
 
 @router.post("/api/guest")

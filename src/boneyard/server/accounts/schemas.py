@@ -36,10 +36,23 @@ class UserOut(BaseModel):
     bot: bool
 
 
+class FailedSignIns(BaseModel):
+    """Failed attempts to sign in to an account since its owner last signed in."""
+
+    count: int
+    since: str
+
+
 class MeOut(BaseModel):
     """Who is signed in (``null``: nobody)."""
 
     user: UserOut | None
+
+
+class SignedInOut(MeOut):
+    """Who signed in, and the failed attempts on the account since its owner last did."""
+
+    failed_sign_ins: FailedSignIns | None = None
 
 
 class SessionOut(BaseModel):

@@ -7,10 +7,13 @@ errors of boneyard.server.errors.
 
 Password hashing runs in a worker thread (argon2 takes tens of milliseconds; the event loop
 never waits for it). Rate limits (boneyard.server.ratelimit): sign-ups and guests per address,
-sign-in attempts per address and failed ones per account.
+sign-in attempts per address, failed ones per address and per address and account (never per
+account alone: nobody can lock another person out), and a slowdown for the addresses failing
+on an account that fails from many (:meth:`Accounts.login`).
 """
 
 import asyncio
+import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -23,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from boneyard.core.protocol import JSON
 from boneyard.server.accounts import apitokens, auth
 from boneyard.server.errors import NotFound, NotSignedIn, Refused
+from boneyard.server.metrics import Metrics
 from boneyard.server.ratelimit import Limits
 from boneyard.server.settings import SiteSettings
 from boneyard.server.validation import storable
@@ -30,6 +34,10 @@ from boneyard.store import accounts as repo
 from boneyard.store.models import Session, SiteSecret, User, name_key
 
 CSRF_SECRET = "csrf"
+SLOW_SECONDS = 2.0
+"""How long a sign-in attempt on an account that fails from many addresses waits, when it comes
+from an address that has failed on it (docs/operations.md, "Limits and settings")."""
+log = logging.getLogger("boneyard.server.accounts")
 SESSIONS_LISTED = 100
 """The most sessions of one person listed."""
 
@@ -108,10 +116,13 @@ class Accounts:
         sessions: async_sessionmaker[AsyncSession],
         settings: SiteSettings,
         limits: Limits,
+        metrics: Metrics | None = None,
     ) -> None:
         self.sessions = sessions
         self.settings = settings
         self.limits = limits
+        self.metrics = metrics
+        self.attacked: set[str] = set()  # accounts failing from many addresses (logged once)
         self.csrf_secret = b""  # read at start-up (load)
         self.ended: SessionsEnded | None = None
 
@@ -269,23 +280,70 @@ class Accounts:
             raise Refused(why)
         return Me(await self.new_user(display, None, None), display, None, True)
 
-    async def login(self, username: str, password: str, address: str) -> Me:
+    async def login(self, username: str, password: str, address: str) -> tuple[Me, JSON | None]:
         """The account of ``username`` if ``password`` is its own (one argon2 check either
-        way, so the time taken tells nothing of which usernames exist)."""
+        way, so the time taken tells nothing of which usernames exist), with the failed
+        sign-ins to it since its owner last signed in (``None``: none).
+
+        Failures are limited per address and account and per address, never per account: the
+        right password from an address that has not failed always signs in. While one account
+        fails from many addresses (``login_account``), the attempts of the addresses that have
+        failed on it wait ``SLOW_SECONDS`` first (docs/operations.md)."""
         await self.limits.check("login", address, "too many sign-in attempts")
         account = username.casefold()[:40]
-        if not await self.limits.allowed("login_account", account):
-            await self.limits.refuse("login_account", account, "too many failed sign-ins here")
+        pair = f"{address} {account}"
+        if not await self.limits.allowed("login_pair", pair):
+            await self.limits.refuse(
+                "login_pair", pair, "too many failed sign-ins to this account from your address"
+            )
+        if not await self.limits.allowed("login_failed", address):
+            await self.limits.refuse("login_failed", address, "too many failed sign-ins")
+        await self.slow_down(account, pair)
         user = None
         if storable(username):  # (a NUL: PostgreSQL refuses to look it up)
             async with self.sessions() as db:
                 user = await repo.user_by_username(db, username)
         stored = user.password_hash if user is not None else None
         if not await asyncio.to_thread(auth.check_password, stored, password):
-            await self.limits.hit("login_account", account)
+            await self.failed(account, pair, address, user.id if user is not None else None)
             raise Refused("wrong username or password")
         assert user is not None
-        return Me(user.id, user.display_name, user.username, False)
+        async with self.sessions() as db, db.begin():
+            count, since = await repo.take_failed_sign_ins(db, user.id)
+        notice = {"count": count, "since": aware(since).isoformat()} if since else None
+        return Me(user.id, user.display_name, user.username, False), notice
+
+    async def slow_down(self, account: str, pair: str) -> None:
+        """Wait ``SLOW_SECONDS`` when ``account`` is failing from many addresses and this one
+        (``pair``) is among them."""
+        if await self.limits.allowed("login_account", account):
+            return  # not under attack
+        if not await self.limits.used("login_pair", pair):
+            return  # this address has not failed on it: the owner, from a clean address
+        if self.metrics is not None:
+            self.metrics.login_slowed.inc()
+        await asyncio.sleep(SLOW_SECONDS)
+
+    async def failed(self, account: str, pair: str, address: str, user_id: int | None) -> None:
+        """Count a failed sign-in: the address and account, the address, the account; tell the
+        operator when the account starts failing from many addresses, and its owner later."""
+        await self.limits.hit("login_pair", pair)
+        await self.limits.hit("login_failed", address)
+        if self.metrics is not None:
+            self.metrics.login_failed.inc()
+        if user_id is not None:
+            async with self.sessions() as db, db.begin():
+                await repo.note_failed_sign_in(db, user_id, now())
+        over = not await self.limits.hit("login_account", account)
+        if over and account not in self.attacked:
+            self.attacked.add(account)
+            log.warning(
+                "sign-in: account %r keeps failing from several addresses: their attempts on it "
+                "are slowed (its owner is told at their next sign-in)",
+                account,
+            )
+        elif not over:
+            self.attacked.discard(account)
 
     async def new_user(self, display: str, username: str | None, password: str | None) -> int:
         """Store a new person; :class:`Refused` when the username or display name is taken."""

@@ -3,11 +3,13 @@ now, a person's games, a table's information and its record (docs/server.md, HTT
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from boneyard.core.protocol import JSON
-from boneyard.server.deps import LobbyDep, NeedUser, TableDep, VisibleTable
+from boneyard.server.deps import LobbyDep, MaybeUser, NeedUser, TableDep, VisibleTable, address
 from boneyard.server.errors import ERRORS, NotAllowed, Refused
 from boneyard.server.lobby.schemas import JoinIn, QuickIn, SeatIn, TableIn
 from boneyard.server.tables import access, tableview
@@ -22,19 +24,21 @@ async def games(lobby: LobbyDep) -> JSON:
 
 
 @router.post("/api/tables")
-async def new_table(body: TableIn, user: NeedUser, lobby: LobbyDep) -> JSON:
+async def new_table(body: TableIn, user: NeedUser, lobby: LobbyDep, request: Request) -> JSON:
     """Create a table (started at once when no seat is open and ``start`` is true); an
     ``account`` seat challenges a bot account, which accepts or declines (docs/bots.md)."""
-    return await lobby.new_table(body, user)
+    return await lobby.new_table(body, user, address(request))
 
 
 @router.post("/api/quickplay")
-async def quickplay(user: NeedUser, lobby: LobbyDep, body: QuickIn | None = None) -> JSON:
+async def quickplay(
+    user: NeedUser, lobby: LobbyDep, request: Request, body: QuickIn | None = None
+) -> JSON:
     """Play a bot now: a started two-player High Five table against the greedy bot
     (``{"guide": true}``: the guided first hand, with a hint at each step)."""
     guide = body is not None and body.guide
     table = TableIn(game="highfive", seats=[SeatIn(kind="me"), SeatIn(kind="bot")], guide=guide)
-    return (await lobby.create(table, user)).public_json()
+    return (await lobby.create(table, user, address=address(request))).public_json()
 
 
 @router.get("/api/me/games")
@@ -44,9 +48,13 @@ async def my_games(user: NeedUser, lobby: LobbyDep) -> JSON:
 
 
 @router.get("/api/tables")
-async def list_tables(lobby: LobbyDep) -> JSON:
-    """Open tables (a seat to take) and tables in play (to watch), newest first."""
-    return await lobby.listing()
+async def list_tables(
+    lobby: LobbyDep, user: MaybeUser, page: Annotated[int, Query(ge=1, le=10_000)] = 1
+) -> JSON:
+    """A page of the tables to join or watch (waiting with a seated person connected first,
+    then in play, waiting with nobody there, bots only), and ``mine``: your own tables and
+    the seats kept for you."""
+    return await lobby.listing(user, page)
 
 
 @router.get("/api/tables/{table_id}")

@@ -39,8 +39,12 @@ from boneyard.store.players import add_players
 from boneyard.store.seats import BotSeat, OpenSeat, PersonSeat, Seat, Someone
 from boneyard.store.statuses import SeatKind, TableStatus
 
-LOBBY_SIZE = 100
-"""Tables the lobby lists (newest first)."""
+LOBBY_SIZE = 50
+"""Tables on a page of the lobby's list."""
+MINE = 20
+"""A person's own tables the lobby lists beside the page."""
+INVITES_SCANNED = 200
+"""Newest tables waiting for players scanned for seats kept for the requester."""
 LOBBY_FRESH = 1.0
 """Seconds a lobby list is served again before it is read anew (pages poll it)."""
 HISTORY = 100
@@ -54,9 +58,8 @@ class Lobby:
         self.tables = tables
         self.accounts = accounts
         self.settings = accounts.settings
-        self._listed: JSON | None = None  # the lobby's last answer (listing)
-        self._listed_at = -1.0
-        self._listed_version = -1
+        # The lobby's last answers by page: (answer, when, lobby_version).
+        self._listed: dict[int, tuple[JSON, float, int]] = {}
 
     def seats_for(
         self, body: TableIn, user: Me, invited: dict[int, dict[str, Any]] | None = None
@@ -78,9 +81,12 @@ class Lobby:
                 seats.append(OpenSeat())
         return seats
 
-    async def check_caps(self, user: Me, bot_only: bool) -> None:
+    async def check_caps(
+        self, user: Me, bot_only: bool, waits: bool = True, address: str | None = None
+    ) -> None:
         """:class:`OverLimit` or :class:`NotAllowed` when ``user`` may not start one more
-        table (of this kind)."""
+        table (of this kind; ``waits``: it has a seat open for people; ``address``: where the
+        request came from)."""
         cfg = self.settings
         metrics = self.tables.metrics
         try:
@@ -97,6 +103,7 @@ class Lobby:
         async with self.tables.sessions() as db:
             own = await repo.count_created(db, user.id, bot_only=bot_only)
             total = await repo.count_bot_only(db) if bot_only else 0
+            here = await repo.count_from(db, address) if address and waits else 0
         if bot_only and own >= cfg.bot_tables_per_person:
             metrics.refused.labels("bot_tables").inc()
             raise OverLimit(
@@ -108,18 +115,37 @@ class Lobby:
             raise OverLimit(
                 "the site runs as many tables with only bots as it can: try again later"
             )
-        if not bot_only and own >= cfg.open_tables_per_person:
-            metrics.refused.labels("open_tables").inc()
+        if not bot_only and waits:
+            self.check_open_caps(user, own, here)
+
+    def check_open_caps(self, user: Me, own: int, here: int) -> None:
+        """:class:`OverLimit` when ``user`` (with ``own`` tables waiting for players, ``here``
+        from their address) may not open one more (docs/operations.md)."""
+        cfg = self.settings
+        mine = cfg.open_tables_per_guest if user.is_guest else cfg.open_tables_per_person
+        if own >= mine:
+            self.tables.metrics.refused.labels("open_tables").inc()
             raise OverLimit(
-                f"you already have {own} tables waiting for players (at most "
-                f"{cfg.open_tables_per_person}): start or wait for one of them first",
+                f"you already have {own} tables waiting for players (at most {mine}"
+                f"{' for a guest' if user.is_guest else ''}): start or wait for one of them first",
+            )
+        if here >= cfg.open_tables_per_address:
+            self.tables.metrics.refused.labels("open_tables_address").inc()
+            raise OverLimit(
+                f"{here} tables are already waiting for players from your address (at most "
+                f"{cfg.open_tables_per_address}): join one of the tables listed, or wait",
             )
 
     async def create(
-        self, body: TableIn, user: Me, invited: dict[int, dict[str, Any]] | None = None
+        self,
+        body: TableIn,
+        user: Me,
+        invited: dict[int, dict[str, Any]] | None = None,
+        address: str | None = None,
     ) -> LiveTable:
         """A new table (started when every seat is taken and ``start``; see arm_start);
-        ``invited``: the bot accounts challenged to its ``account`` seats."""
+        ``invited``: the bot accounts challenged to its ``account`` seats; ``address``: the
+        client's (the cap on open tables per address)."""
         try:
             spec = get_spec(body.game)
             n = len(body.seats)
@@ -137,21 +163,28 @@ class Lobby:
         seats = self.seats_for(body, user, invited)
         full = not any(s.kind == SeatKind.OPEN for s in seats)
         bot_only = full and not any(s.kind == SeatKind.PERSON for s in seats)
-        await self.check_caps(user, bot_only)
+        await self.check_caps(user, bot_only, not full, address)
         settings: dict[str, Any] = {"clock": clock} if clock else {}
         if body.bot_pace is not None:
             settings["bot_pace"] = body.bot_pace
         if body.guide:
             settings["guide"] = True
         return await self.open_table(
-            body.game, dict(body.options), seats, settings, body.private, user.id, body.start
+            body.game,
+            dict(body.options),
+            seats,
+            settings,
+            body.private,
+            user.id,
+            body.start,
+            address,
         )
 
-    async def new_table(self, body: TableIn, user: Me) -> JSON:
+    async def new_table(self, body: TableIn, user: Me, address: str | None = None) -> JSON:
         """A new table (see :meth:`create`); its ``account`` seats challenge bot accounts, which
         accept or decline (docs/bots.md). With its invite for a private one's creator."""
         invited = await invited_accounts(self.tables.sessions, body.seats, user.id)
-        table = await self.create(body, user, invited)
+        table = await self.create(body, user, invited, address)
         return {**table.public_json(), **access.invite_json(table)}
 
     async def open_table(
@@ -163,6 +196,7 @@ class Lobby:
         private: bool,
         created_by: int | None,
         start: bool = True,
+        address: str | None = None,
     ) -> LiveTable:
         """Store a new table (checked already) and start it when every seat is taken and
         ``start`` (created full with people: once their seeds for hand 0 are in; arm_start)."""
@@ -189,6 +223,7 @@ class Lobby:
                     private=private,
                     invite_token=access.new_invite_token() if private else None,
                     bot_only=bot_only,
+                    created_from=address[:64] if address else None,
                 )
             )
             await s.flush()
@@ -260,27 +295,57 @@ class Lobby:
             "bot_pace": self.tables.bot_pace,
         }
 
-    async def listing(self) -> JSON:
-        """Open tables (a seat to take) and tables in play (to watch), newest first. Lobby
-        pages ask every few seconds: the answer is kept for ``LOBBY_FRESH`` seconds, unless a
-        table of this process changed meanwhile (``lobby_version``)."""
-        fresh = time.monotonic() - self._listed_at < LOBBY_FRESH
-        if self._listed is not None and fresh and self._listed_version == self.tables.lobby_version:
-            return dict(self._listed)
+    async def listing(self, user: Me | None = None, page: int = 1) -> JSON:
+        """A page of the public tables not yet over, in the lobby's order (store.tables:
+        waiting with a seated person connected, in play, waiting with nobody there, bots
+        only), with ``mine``: the requester's own tables and the seats kept for them, always.
+        Lobby pages ask every few seconds: a page is kept for ``LOBBY_FRESH`` seconds, unless
+        a table of this process changed meanwhile (``lobby_version``)."""
+        listed = await self.listed_page(max(1, page))
+        mine = await self.mine(user) if user is not None else []
+        return {**listed, "mine": mine}
+
+    async def listed_page(self, page: int) -> JSON:
+        """Page ``page`` of the public tables (see :meth:`listing`), kept a moment."""
         version = self.tables.lobby_version
+        kept = self._listed.get(page)
+        if kept is not None and kept[2] == version and time.monotonic() - kept[1] < LOBBY_FRESH:
+            return dict(kept[0])
         async with self.tables.sessions() as db:
-            ids = await repo.listed(db, LOBBY_SIZE)
+            ids, total = await repo.listed(db, LOBBY_SIZE, (page - 1) * LOBBY_SIZE)
+        out = [t.public_json() for t in await self.live_tables(ids)]
+        answer: JSON = {
+            "tables": out,
+            "page": page,
+            "pages": max(1, -(-total // LOBBY_SIZE)),
+            "total": total,
+        }
+        if len(self._listed) > 20:
+            self._listed.clear()
+        self._listed[page] = (answer, time.monotonic(), version)
+        return dict(answer)
+
+    async def mine(self, user: Me) -> list[JSON]:
+        """``user``'s own tables not yet over (seated or made, private ones too) and the open
+        seats kept for them (a bot account's challenges), newest first."""
+        since = now() - timedelta(minutes=self.settings.open_table_minutes)
+        async with self.tables.sessions() as db:
+            ids = await repo.own_running(db, user.id, MINE)
+            waiting = await repo.waiting(db, since, INVITES_SCANNED)
+        for tid, _game, seats, _by in waiting:
+            kept = any(s.invited is not None and s.invited.user_id == user.id for s in seats)
+            if kept and tid not in ids:
+                ids.append(tid)
+        return [t.public_json() for t in await self.live_tables(ids[:MINE])]
+
+    async def live_tables(self, ids: list[str]) -> list[LiveTable]:
+        """The live tables of ``ids`` (loaded as needed), in that order."""
         out = []
         for tid in ids:
             t = await self.tables.get(tid)
             if t is not None:
-                out.append(t.public_json())
-        self._listed, self._listed_at, self._listed_version = (
-            {"tables": out},
-            time.monotonic(),
-            version,
-        )
-        return dict(self._listed)
+                out.append(t)
+        return out
 
 
 @functools.cache

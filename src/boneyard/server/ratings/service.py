@@ -1,7 +1,9 @@
 """The leaderboards people read (``GET /api/leaderboard``, ``GET /api/ratings``; routes in
 :mod:`.router`).
 
-People by default (bots are not rated any more; ``bots=true`` shows their old rows too), ratings
+People by default (bots are not rated any more; ``bots=true`` shows their old rows too), and
+only people who have met ``eligible.RANKED_OPPONENTS`` different opponents (the others are
+counted as not ranked yet: a second account farmed for a rating is not listed), ratings
 on a familiar scale (OpenSkill's ordinal mapped so that a newcomer has 1500:
 :func:`boneyard.server.ratings.store.display_rating`), provisional ratings marked (fewer than
 ``PROVISIONAL_GAMES`` rated games), and the game and player count named. The board is
@@ -17,6 +19,7 @@ from boneyard.core.protocol import JSON
 from boneyard.games.registry import get_spec
 from boneyard.server import validation
 from boneyard.server.errors import Refused
+from boneyard.server.ratings import eligible
 from boneyard.server.ratings import store as ratings_store
 from boneyard.tournament.ratings import CATEGORIES
 
@@ -39,13 +42,15 @@ async def leaderboard(
         spec = None
     if spec is None or category not in CATEGORIES:
         raise Refused("no such game or number of players")
-    rows = await ratings_store.leaderboard(sessions, game, category, bots=bots)
+    rows = await ratings_store.leaderboard(sessions, game, category, bots=bots, ranked_only=True)
     return {
         "game": game,
         "title": spec.title,
         "category": category,
         "players_title": CATEGORY_TITLES[category],
         "people": await ratings_store.rated_people(sessions, game, category),
+        "unranked": await ratings_store.rated_people(sessions, game, category, unranked=True),
+        "ranked_opponents": eligible.RANKED_OPPONENTS,
         "provisional_games": ratings_store.PROVISIONAL_GAMES,
         "ratings": rows,
     }
@@ -54,8 +59,8 @@ async def leaderboard(
 async def ratings(
     sessions: async_sessionmaker[AsyncSession], game: str, category: str, bots: bool
 ) -> JSON:
-    """The plain board of a game and category (the events' pages read it): people, or the
-    bot accounts with ``bots``."""
+    """The plain board of a game and category (the events' pages read it): every rated person
+    (``ranked``: listed on the leaderboard), or the bot accounts with ``bots``."""
     if len(game) > 32 or len(category) > 16 or not validation.storable(game + category):
         raise Refused("no such game or category")
     rows = await ratings_store.leaderboard(sessions, game, category, bots=bots)

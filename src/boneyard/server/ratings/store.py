@@ -15,6 +15,7 @@ out).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,12 +23,15 @@ from sqlalchemy import ColumnElement, String, cast, func, literal, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.core.protocol import GameResult
+from boneyard.server.ratings import eligible
 from boneyard.server.tables import tableview
 from boneyard.server.tables.live import LiveTable, now
 from boneyard.store.events import PlayerRating
 from boneyard.store.models import User
 from boneyard.store.seats import Seat
 from boneyard.tournament.ratings import Rating, category_for, rate_game
+
+log = logging.getLogger("boneyard.server.ratings")
 
 
 def player_key(seat: Seat) -> str | None:
@@ -95,7 +99,8 @@ async def rate_table(
     sessions: async_sessionmaker[AsyncSession], table: LiveTable, rate_bots: bool = False
 ) -> bool:
     """Update the ratings after ``table``'s game ended; false when the game is not rated (see
-    the module docstring; ``rate_bots``: the operator's ``rate_bot_games``)."""
+    the module docstring and :mod:`.eligible`; ``rate_bots``: the operator's
+    ``rate_bot_games``)."""
     result: GameResult | None = tableview.table_result(table)
     if result is None:
         return False
@@ -107,6 +112,10 @@ async def rate_table(
     people = [p for p in players if not p.startswith("bot:")]
     if not people or (len(people) < len(players) and not rate_bots):
         return False
+    why = await unrated(sessions, table, players)
+    if why is not None:
+        log.info("table %s is not rated: %s", table.id, why)
+        return False
     leavers = [i for i, (_k, left) in enumerate(held) if left]
     ending = (table.settings or {}).get("ending") or {}
     if ending.get("reason") in ("resign", "claim") and ending.get("seat") not in leavers:
@@ -115,7 +124,7 @@ async def rate_table(
         str((s.replaced.name if s.replaced else None) or s.name or p)
         for s, p in zip(table.seats, players, strict=True)
     ]
-    await rate_result(
+    return await rate_result(
         sessions,
         table.game,
         table_category(table),
@@ -124,7 +133,24 @@ async def rate_table(
         result.winner,
         leavers,
     )
-    return True
+
+
+async def unrated(
+    sessions: async_sessionmaker[AsyncSession], table: LiveTable, players: Sequence[str]
+) -> str | None:
+    """Why the game of ``table`` (its rating keys ``players`` by seat) is not rated, in words,
+    or ``None`` (:mod:`.eligible`)."""
+    settings = table.settings or {}
+    seats = [i for i, p in enumerate(players) if not p.startswith("bot:")]
+    if len(seats) >= 2 and not settings.get("clock"):
+        return "people played without a turn clock"
+    async with sessions() as db:
+        short = await eligible.too_few_moves(
+            db, table.id, settings.get("seat_changes") or [], seats
+        )
+    if short:
+        return f"it ended before each person had made {eligible.RATED_MIN_MOVES} moves"
+    return None
 
 
 async def rate_result(
@@ -135,11 +161,17 @@ async def rate_result(
     scores: Sequence[int],
     winner: int | None,
     leavers: Sequence[int] = (),
-) -> None:
+) -> bool:
     """Rate one finished game: ``players`` (key, name) by seat, their final ``scores`` and the
-    winning seat. Over-the-board cards signed by both players are rated like tables."""
+    winning seat. Over-the-board cards signed by both players are rated like tables. False:
+    two of them were rated against each other too often today (not rated; :mod:`.eligible`)."""
     keys = [p for p, _name in players]
+    at = now()
     async with sessions() as db, db.begin():
+        if await eligible.played_too_often(db, keys, at):
+            log.info("a %s game of %s is not rated: the same accounts, too often", game, keys)
+            return False
+        met = await eligible.note_pairs(db, game, category, keys, at)
         rows = await load(db, game, category, keys)
         new = rate_game(
             [as_rating(rows.get(p)) for p in keys], list(scores), winner, category, list(leavers)
@@ -149,10 +181,13 @@ async def rate_result(
                 continue  # bots are never rated
             row = rows.get(p)
             if row is None:
-                row = PlayerRating(game=game, category=category, player=p)
+                row = PlayerRating(game=game, category=category, player=p, opponents=0)
                 db.add(row)
             row.name = name[:40]
-            row.mu, row.sigma, row.games, row.updated_at = r.mu, r.sigma, r.games, now()
+            row.mu, row.sigma, row.games, row.updated_at = r.mu, r.sigma, r.games, at
+            if row.opponents is not None:  # (None: rated before opponents were counted)
+                row.opponents = met.get(p, row.opponents)
+    return True
 
 
 async def ordinals(
@@ -187,40 +222,57 @@ async def leaderboard(
     category: str,
     limit: int = 100,
     bots: bool = False,
+    ranked_only: bool = False,
 ) -> list[dict[str, Any]]:
     """The best ``limit`` ratings of a game and category, by ordinal: the people's, or with
     ``bots`` the bot accounts' (never mixed; the built-in bots' rows are old: they are not
-    rated any more)."""
+    rated any more); with ``ranked_only``, people who have met too few opponents are left out
+    (:func:`ranked`)."""
     ordinal = PlayerRating.mu - 3 * PlayerRating.sigma  # (Rating.ordinal, in SQL)
+    where = [
+        PlayerRating.game == game,
+        PlayerRating.category == category,
+        _bot_player() if bots else ~_bot_player(),
+    ]
+    if ranked_only and not bots:
+        where.append(ranked())
     async with sessions() as db:
-        ranked = (
+        rows = (
             await db.scalars(
                 select(PlayerRating)
-                .where(
-                    PlayerRating.game == game,
-                    PlayerRating.category == category,
-                    _bot_player() if bots else ~_bot_player(),
-                )
+                .where(*where)
                 .order_by(ordinal.desc(), PlayerRating.player)
                 .limit(limit)
             )
         ).all()
-    return [
-        {
-            "rank": i + 1,
-            "player": r.player,
-            "name": r.name,
-            "bot": bots,
-            "user_id": int(r.player[2:]) if r.player.startswith("u:") else None,
-            "rating": display_rating(as_rating(r).ordinal),
-            "provisional": r.games < PROVISIONAL_GAMES,
-            "mu": round(r.mu, 3),
-            "sigma": round(r.sigma, 3),
-            "ordinal": round(as_rating(r).ordinal, 3),
-            "games": r.games,
-        }
-        for i, r in enumerate(ranked)
-    ]
+    return [_row(i, r, bots) for i, r in enumerate(rows)]
+
+
+def _row(i: int, r: PlayerRating, bots: bool) -> dict[str, Any]:
+    """A leaderboard row."""
+    listed = r.opponents is None or r.opponents >= eligible.RANKED_OPPONENTS
+    return {
+        "rank": i + 1,
+        "player": r.player,
+        "name": r.name,
+        "bot": bots,
+        "user_id": int(r.player[2:]) if r.player.startswith("u:") else None,
+        "rating": display_rating(as_rating(r).ordinal),
+        "provisional": r.games < PROVISIONAL_GAMES or not listed,
+        "ranked": listed,
+        "mu": round(r.mu, 3),
+        "sigma": round(r.sigma, 3),
+        "ordinal": round(as_rating(r).ordinal, 3),
+        "games": r.games,
+    }
+
+
+def ranked() -> ColumnElement[bool]:
+    """Whether a rating is listed on the people's leaderboard: its player has met
+    ``RANKED_OPPONENTS`` different opponents (or was rated before opponents were counted)."""
+    return or_(
+        PlayerRating.opponents.is_(None), PlayerRating.opponents >= eligible.RANKED_OPPONENTS
+    )
 
 
 def _bot_player() -> ColumnElement[bool]:
@@ -229,16 +281,14 @@ def _bot_player() -> ColumnElement[bool]:
     return or_(PlayerRating.player.like("bot:%"), PlayerRating.player.in_(robots))
 
 
-async def rated_people(sessions: async_sessionmaker[AsyncSession], game: str, category: str) -> int:
-    """How many people (not bots, not bot accounts) have a rating in a game and category."""
+async def rated_people(
+    sessions: async_sessionmaker[AsyncSession], game: str, category: str, unranked: bool = False
+) -> int:
+    """How many people (not bots, not bot accounts) have a rating in a game and category (with
+    ``unranked``: of them, how many are not yet listed on the leaderboard)."""
+    where = [PlayerRating.game == game, PlayerRating.category == category, ~_bot_player()]
+    if unranked:
+        where.append(~ranked())
     async with sessions() as db:
-        found = await db.scalar(
-            select(func.count())
-            .select_from(PlayerRating)
-            .where(
-                PlayerRating.game == game,
-                PlayerRating.category == category,
-                ~_bot_player(),
-            )
-        )
+        found = await db.scalar(select(func.count()).select_from(PlayerRating).where(*where))
     return int(found or 0)

@@ -1,4 +1,4 @@
-"""The optional turn clock and its abandonment rule.
+"""The optional turn clock and its abandonment rule; without a clock, the stall rule.
 
 A table may be created with a clock (``game_tables.settings["clock"]``, e.g.
 ``{"per_move": 60, "grace": 30, "bot": "medium"}``). While a *person* seat is to act:
@@ -26,6 +26,11 @@ abandoned sooner than ``grace`` seconds after the server started (downtime is no
 fault, and they get the warning first).
 
 ``scale`` multiplies every duration (tests run a 60-second clock in a fraction of a second).
+
+**Without a clock**, a person seat to act may take its time, but not forever: after the site's
+``stall_after`` seconds (three minutes) the others may claim against it as against an absent
+player, connected or not (:meth:`TurnClock.stall`, in every view as ``stall``; the claim itself
+is tables.endings').
 
 The clock reads the tables and reacts to their events (:meth:`TurnClock.react`: rearm after every
 change); it changes a table only by sending its actor a command (``Warn``, ``Abandon``).
@@ -111,6 +116,16 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def turn_began(table: LiveTable, seat: int, at: datetime) -> datetime:
+    """When ``seat``'s turn began: the table's last log entry (``at`` before any), or the moment
+    its person took the seat back from a bot, whichever is later."""
+    start = aware(table.last_at) if table.last_at is not None else at
+    back = table.seats[seat].reclaimed_at
+    if isinstance(back, str):
+        start = max(start, aware(datetime.fromisoformat(back)))
+    return start
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     """Where the clock of the seat to act stands."""
@@ -163,10 +178,7 @@ class TurnClock:
         if seat >= len(table.seats) or table.seats[seat].kind != "person":
             return None
         t = at or now()
-        start = aware(table.last_at) if table.last_at is not None else t
-        back = table.seats[seat].reclaimed_at
-        if isinstance(back, str):
-            start = max(start, aware(datetime.fromisoformat(back)))
+        start = turn_began(table, seat, t)
         deadline = start + timedelta(seconds=float(cfg["per_move"]) * self.scale)
         grace = timedelta(seconds=float(cfg.get("grace", DEFAULT_GRACE)) * self.scale)
         grace_end = max(deadline + grace, self.started + grace)
@@ -199,6 +211,22 @@ class TurnClock:
                 server_time=t.timestamp(),
             )
         return out
+
+    def stall(self, table: LiveTable) -> JSON | None:
+        """At a table without a clock, the person seat to act: ``{"seat", "since", "after"}``,
+        since when its turn has run (server time, seconds since the epoch; never before this
+        process started: downtime is nobody's stall) and after how many seconds the others may
+        claim against it (tables.endings). ``None``: a clock runs, or no person is to act."""
+        st = table.state
+        if self.settings(table) is not None or st is None or table.ended:
+            return None
+        if table.status != TableStatus.PLAYING or table.break_until is not None:
+            return None
+        seat = st.current_seat
+        if seat is None or seat >= len(table.seats) or table.seats[seat].kind != "person":
+            return None
+        since = max(turn_began(table, seat, now()), self.started)
+        return {"seat": seat, "since": round(since.timestamp(), 3), "after": table.stall_after}
 
     # -- the tasks -------------------------------------------------------------------------------
 

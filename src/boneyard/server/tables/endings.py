@@ -5,11 +5,12 @@
   (docs/rules-notes.md): it can never be the table's winner and rates last.
 * **Abort** (``{"type": "abort"}``): before every seat has moved in the first hand; the table
   ends with no result and no rating (status ``aborted``).
-* **Claim** (``{"type": "claim", "seat": s, "how": "win" | "bot"}``): at a table without a turn
-  clock, once seat ``s``'s person has been disconnected for ``claim_after`` seconds (a minute:
-  ``live.CLAIM_AFTER``, or the site's ``--claim-after``): the win
-  (two players), or a bot plays the seat until its person takes it back (like the clock's
-  abandonment; ``seat_changes`` event ``handed``).
+* **Claim** (``{"type": "claim", "seat": s, "how": "win" | "bot"}``): once seat ``s``'s person
+  has been disconnected for ``claim_after`` seconds (a minute: ``live.CLAIM_AFTER``, or the
+  site's ``--claim-after``), with a clock or without; or, at a table without a clock, once it has
+  been their turn for ``stall_after`` seconds (three minutes, ``--stall-after``; connected or not:
+  the clock's ``stall``): the win (two players), or a bot plays the seat until its person takes
+  it back (like the clock's abandonment; ``seat_changes`` event ``handed``).
 * **Rematch** (``{"type": "rematch"}``, at the game's end): the same seats and options at a new
   table, made when every person has accepted (bots accept at once); every socket learns its id.
 * **Play again** (``POST /api/tables/{id}/again``): a new table of the same game and options,
@@ -22,6 +23,7 @@ hears of it. Tournament tables refuse all of this: their director decides forfei
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
@@ -131,16 +133,12 @@ class Endings:
 
     async def claim(self, table: LiveTable, c: Claim) -> None:
         """``c.user_id`` claims the win over, or hands to a bot, the seat ``c.seat`` whose
-        person has been away for ``claim_after`` seconds (a table without a clock)."""
+        person has been away for ``claim_after`` seconds, or (no clock) has not moved for
+        ``stall_after`` seconds."""
         user_id, seat, how = c.user_id, c.seat, c.how
         await self.tables.refresh_shared(table)
         mine = self.my_seat(table, user_id)
         self.in_play(table)
-        if (table.settings or {}).get("clock"):
-            raise IllegalActionError(
-                "this table has a turn clock: a bot takes an absent player's seat when "
-                "their time runs out"
-            )
         if how not in ("win", "bot"):
             raise IllegalActionError('"how" is "win" or "bot"')
         if (
@@ -151,24 +149,42 @@ class Endings:
             raise IllegalActionError('"seat" must be the number of a seat at this table')
         if seat == mine or table.seats[seat].kind != "person":
             raise IllegalActionError("you can claim only another person's seat")
-        presence.sync(table)
-        gone = presence.away_for(table, seat)
-        if gone < table.claim_after:
-            name = table.seats[seat].name
-            if gone == 0:
-                raise IllegalActionError(f"{name} is at the table")
-            raise IllegalActionError(
-                f"{name} has been away for {int(gone)} s: you may claim after "
-                f"{int(table.claim_after)} s"
-            )
+        stalled = self.claimable(table, seat)
+        why = {"stalled": True} if stalled else {}
         if how == "win":
             if len(table.seats) != 2:
                 raise IllegalActionError(
                     "with more than two players, hand the absent player's seat to a bot"
                 )
-            await self.finish(table, self.ending(table, "claim", seat, mine), TableStatus.OVER)
+            ending = {**self.ending(table, "claim", seat, mine), **why}
+            await self.finish(table, ending, TableStatus.OVER)
         else:
-            await self.stand_in(table, seat, SeatChange.HANDED)
+            await self.stand_in(table, seat, SeatChange.HANDED, **why)
+
+    def claimable(self, table: LiveTable, seat: int) -> bool:
+        """Whether ``seat`` may be claimed against because it stalled (true) or because its
+        person is away (false); the reason it cannot yet, if it cannot: its person has been
+        away less than ``claim_after`` seconds and has not stalled ``stall_after`` (no clock)."""
+        presence.sync(table)
+        gone = presence.away_for(table, seat)
+        stall = self.tables.clock.stall(table)
+        stalled = time.time() - stall["since"] if stall and stall["seat"] == seat else 0.0
+        if gone >= table.claim_after:
+            return False
+        if stall and stalled >= table.stall_after:
+            return True
+        name = table.seats[seat].name
+        if gone > 0:
+            raise IllegalActionError(
+                f"{name} has been away for {int(gone)} s: you may claim after "
+                f"{int(table.claim_after)} s"
+            )
+        if stall and stall["seat"] == seat:
+            raise IllegalActionError(
+                f"{name} has not moved for {int(stalled)} s: you may claim after "
+                f"{int(table.stall_after)} s"
+            )
+        raise IllegalActionError(f"{name} is at the table")
 
     def ending(self, table: LiveTable, reason: str, seat: int, winner: int | None) -> JSON:
         """An early ending, as ``settings["ending"]`` keeps it."""
@@ -200,11 +216,11 @@ class Endings:
         self.tables.breaks.clear(table)
         table.log().note_changes(table.settings, table.version)
 
-    async def stand_in(self, table: LiveTable, seat: int, event: SeatChange) -> None:
+    async def stand_in(self, table: LiveTable, seat: int, event: SeatChange, **more: bool) -> None:
         """A bot plays ``seat`` from now on (``resigned``: to the end, placed last; ``handed``:
-        until its person takes it back)."""
+        until its person takes it back; ``more``: noted with the change, e.g. ``stalled``)."""
         resigned = event == SeatChange.RESIGNED
-        await self.tables.bot_takes_seat(table, seat, stand_in(table), event, resigned)
+        await self.tables.bot_takes_seat(table, seat, stand_in(table), event, resigned, **more)
         presence.sync(table)
 
     # -- rematch, play again ---------------------------------------------------------------------

@@ -34,7 +34,10 @@ the clock and the dealer change a table."""
 
 CLAIM_AFTER = 60.0
 """Seconds a person seat must have been disconnected before the others may claim the win or
-hand it to a bot (tables without a clock; docs/server.md)."""
+hand it to a bot (docs/server.md)."""
+STALL_AFTER = 180.0
+"""Seconds a person seat to act at a table without a clock may take before the others may claim
+against it as against an absent one, connected or not (docs/server.md)."""
 
 Sender = Callable[[JSON], Awaitable[None]]
 
@@ -111,6 +114,7 @@ class LiveTable:
     remote: dict[str, set[int]] = field(default_factory=dict)
     away: dict[int, float] = field(default_factory=dict)
     claim_after: float = CLAIM_AFTER  # (the site's: TableManager.claim_after)
+    stall_after: float = STALL_AFTER  # (the site's: TableManager.stall_after)
 
     async def ask(self, command: Command) -> Any:
         """Have the table's actor run ``command``; its answer (or what it raised)."""

@@ -42,7 +42,7 @@ from boneyard.server.tables.actor import (
 )
 from boneyard.server.tables.broadcast import Broadcaster, InMemoryBroadcaster
 from boneyard.server.tables.clock import TurnClock
-from boneyard.server.tables.live import CLAIM_AFTER, LiveTable, now, seat_names
+from boneyard.server.tables.live import CLAIM_AFTER, STALL_AFTER, LiveTable, now, seat_names
 from boneyard.server.tables.movelog import hands_of
 from boneyard.server.validation import storable
 from boneyard.store.models import GameTable, HandSeed, LogEntry
@@ -96,6 +96,7 @@ class TableManager:
         hand_pause: float = between.HAND_PAUSE,
         claim_after: float = CLAIM_AFTER,
         clock_scale: float = 1.0,
+        stall_after: float = STALL_AFTER,
     ):
         self.sessions = sessions
         # Log writes of every table go through one group-commit writer.
@@ -107,6 +108,9 @@ class TableManager:
         self.bot_pace = bot_pace
         # Seconds a person must have been disconnected before the others may claim.
         self.claim_after = claim_after
+        # Seconds a person to act at a table without a clock may take before the others may
+        # claim (tables.endings).
+        self.stall_after = stall_after
         # A table created with every seat taken waits this long (at most) for its players'
         # seeds for hand 0 before it deals (see arm_start; 0: it deals at once).
         self.seed_window = seed_window
@@ -374,6 +378,7 @@ class TableManager:
         table.created_by, table.created_at = row.created_by, row.created_at
         table.bot_only = bool(row.bot_only)
         table.claim_after = self.claim_after
+        table.stall_after = self.stall_after
         if any(e.kind == "deal" and "scheme" not in e.payload for e in entries):
             table.scheme = fairness.SCHEME_V1  # begun before client seeds: keeps its rule
         _take_seeds(table, seeds, entries)
@@ -668,17 +673,18 @@ class TableManager:
         level: str,
         event: SeatChange,
         resigned: bool = False,
+        **more: bool,
     ) -> None:
         """A ``level`` bot plays ``seat`` in its person's place from now on (``event``:
         abandoned, resigned, handed; ``resigned``: the bot plays it out, placed last), written
         in the table's ``seat_changes`` and committed by :meth:`save_seats` (a command's
-        handler)."""
+        handler; ``more``: noted with the change, e.g. ``stalled``)."""
         old = table.seats[seat]
         name = str(old.name or f"Seat {seat + 1}")
         seats = list(table.seats)
         replaced = Someone(user_id=old.user_id, name=name)
         seats[seat] = BotSeat(bot=level, name=old.name, replaced=replaced, resigned=resigned)
-        settings = table.noting_seat_change(event, seat, name, now(), bot=level)
+        settings = table.noting_seat_change(event, seat, name, now(), bot=level, **more)
         await self.save_seats(table, seats, settings)
         table.bots[seat] = make_bot(level, random.Random(secrets.randbits(64)))
 

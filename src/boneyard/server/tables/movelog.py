@@ -228,11 +228,12 @@ def change_text(change: JSON) -> str:
     """A seat change in words (``settings["seat_changes"]``, docs/server.md)."""
     name = change.get("name") or "A player"
     bot = change.get("bot") or "a"
+    gone = "did not move" if change.get("stalled") else "left the table"
     return {
         "abandoned": f"{name}'s time ran out: a {bot} bot plays the seat",
         "reclaimed": f"{name} took the seat back",
         "resigned": f"{name} resigned: a {bot} bot plays the seat out, placed last",
-        "handed": f"{name} left the table: a {bot} bot plays the seat",
+        "handed": f"{name} {gone}: a {bot} bot plays the seat",
     }.get(str(change.get("event")), f"{name}'s seat changed")
 
 
@@ -245,7 +246,8 @@ def ending_text(names: Sequence[str], ending: JSON) -> str:
     if reason == "resign":
         return f"{who} resigned: {won} wins." if won else f"{who} resigned."
     if reason == "claim":
-        return f"{won} claimed the win: {who} left the table." if won else "The win was claimed."
+        gone = "did not move" if ending.get("stalled") else "left the table"
+        return f"{won} claimed the win: {who} {gone}." if won else "The win was claimed."
     if reason == "abort":
         return f"{who} aborted the game: no result, no rating."
     return "The game ended."

@@ -73,6 +73,12 @@ def sync(table: LiveTable, at: float | None = None) -> bool:
     return changed
 
 
+def attended(table: LiveTable) -> bool:
+    """Whether a person seated at ``table`` is connected to it."""
+    users = online_users(table)
+    return any(s.kind == "person" and s.user_id in users for s in table.seats)
+
+
 def away_for(table: LiveTable, seat: int, at: float | None = None) -> float:
     """Seconds the person of ``seat`` has been away (0 while online)."""
     since = table.away.get(seat)
@@ -88,9 +94,9 @@ class Presence:
     def __init__(self, broadcaster: Broadcaster) -> None:
         self.broadcaster = broadcaster
 
-    async def changed(self, table: LiveTable) -> None:
+    async def changed(self, table: LiveTable) -> bool:
         """A socket of ``table`` opened or closed here: tell the other processes, and this
-        process's listening sockets if a seat came or went."""
+        process's listening sockets if a seat came or went (then true)."""
         came_or_went = sync(table)
         await self.broadcaster.publish(
             table.id,
@@ -99,6 +105,7 @@ class Presence:
         )
         if came_or_went:
             await self.send(table)
+        return came_or_went
 
     async def on_remote(self, table: LiveTable, message: dict[str, Any]) -> None:
         """Another process's people at ``table``."""

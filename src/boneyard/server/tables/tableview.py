@@ -6,7 +6,9 @@ Every view (docs/server.md) carries, besides the seat's observation and moves:
   every entry on connect and resync, then only the new ones with each broadcast (a client whose
   log is shorter than ``from`` asks for a resync);
 * ``presence``: per seat ``{"online", "away_since"}`` for people (:mod:`tables.presence`)
-  and ``claim_after``, the seconds after which the others may claim (tables without a clock);
+  and ``claim_after``, the seconds after which the others may claim against an absent person;
+  ``stall`` (tables without a clock): the person to act, since when, and after how many seconds
+  the others may claim against them (:meth:`tables.clock.TurnClock.stall`);
 * ``hand_end``: while the table waits to deal the next hand, and at the game's end, the last
   hand's end: its line, the tiles every seat kept, the scoring in words, who pressed Continue and
   when the next hand is dealt at the latest;
@@ -44,6 +46,7 @@ def view(table: LiveTable, seat: int | None, clock: TurnClock, full_log: bool = 
         "fairness": table.fairness_json(seat),
         "hand_scores": table.hand_scores,
         "clock": clock.status(table),
+        "stall": clock.stall(table),
     }
     if table.private and seat is not None:
         msg["invite"] = table.invite_token
@@ -116,8 +119,8 @@ def add_public(table: LiveTable, msg: JSON, seat: int | None, full_log: bool) ->
         if full_log or len(log.entries) > start:
             msg["log"] = {"from": start, "entries": log.entries[start:]}
     msg["presence"] = presence_json(table)
-    if not (settings := table.settings or {}).get("clock"):
-        msg["claim_after"] = table.claim_after
+    settings = table.settings or {}
+    msg["claim_after"] = table.claim_after
     msg["server_time"] = round(time.time(), 3)
     end = hand_end_json(table)
     if end is not None:

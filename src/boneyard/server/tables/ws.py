@@ -26,7 +26,9 @@ from boneyard.server.tables import access, commands, protocol, tableview
 from boneyard.server.tables.chat import Chat
 from boneyard.server.tables.live import Client, LiveTable
 from boneyard.server.tables.manager import DB_ERRORS, SITE, StaleError, TableManager
-from boneyard.server.tables.presence import Presence
+from boneyard.server.tables.presence import Presence, attended
+from boneyard.store import tables as tables_repo
+from boneyard.store.statuses import TableStatus
 
 MAX_WS_MESSAGE = 4096
 
@@ -105,7 +107,7 @@ class TableSocket:
         try:
             await client.send(tableview.view(table, client.seat, self.tables.clock))
             await self.chat.send_history(table, client)
-            await self.presence.changed(table)
+            await self.came_or_went(table)
             while True:
                 text = await validation.receive_text(websocket)  # None: a binary frame
                 if not await self.local.hit("ws", sock) or not await self.limits.hit(
@@ -134,7 +136,15 @@ class TableSocket:
             if client in table.clients:
                 table.clients.remove(client)
             with contextlib.suppress(Exception):
-                await self.presence.changed(table)
+                await self.came_or_went(table)
+
+    async def came_or_went(self, table: LiveTable) -> None:
+        """A socket of ``table`` opened or closed: presence; and while the table waits for
+        players, whether a seated person is connected (the lobby lists those first)."""
+        if await self.presence.changed(table) and table.status == TableStatus.OPEN:
+            async with self.tables.sessions() as db, db.begin():
+                await tables_repo.set_attended(db, table.id, attended(table))
+            self.tables.lobby_version += 1
 
     async def handle(
         self, websocket: WebSocket, table: LiveTable, client: Client, text: str
