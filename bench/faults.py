@@ -269,6 +269,7 @@ ROOMY_ENV = {
     "BONEYARD_BOT_TABLES_PER_PERSON": "10000",
     "BONEYARD_BOT_TABLES_TOTAL": "10000",
     "BONEYARD_OPEN_TABLES_PER_PERSON": "10000",
+    "BONEYARD_PAIRING_PER_ADDRESS": "10000",
     **{f"BONEYARD_LIMIT_{name.upper()}": "1000000/second" for name in DEFAULT_LIMITS},
 }
 """Settings of the served sites of drills and browser tests: caps and rate limits no drill

@@ -38,7 +38,7 @@ RETRY = 5.0
 
 DEFAULT_LIMITS: dict[str, str] = {
     "register": "5/hour",  # new accounts per address
-    "guest": "20/hour",  # new guests per address
+    "guest": "20/hour",  # new guests (and their new names) per address
     "login": "10/minute",  # sign-in attempts per address
     "login_account": "5/15 minutes;20/day",  # failed sign-ins per account
     "tables": "10/minute;60/hour",  # new tables per person
@@ -49,6 +49,8 @@ DEFAULT_LIMITS: dict[str, str] = {
     "uploads": "10/minute",  # record uploads (replay, analysis) per address
     "api_tokens": "10/hour",  # new API tokens per bot account
     "bot_stream": "20/minute",  # event streams opened per bot account
+    "pairing": "20/minute;200/hour",  # quick pairing: joins, leaves, bots instead per person
+    "pairing_poll": "60/minute",  # quick pairing: a waiting page's questions per person
 }
 """Every limit by name; docs/operations.md explains each."""
 
