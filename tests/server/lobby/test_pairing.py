@@ -17,7 +17,6 @@ from datetime import timedelta
 from typing import Any
 
 import httpx
-import pytest
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
 
@@ -138,19 +137,17 @@ def test_a_wait_whose_page_went_away_pairs_nobody(client: TestClient) -> None:
     assert join(client)["table"] is not None
 
 
-def test_a_held_question_hears_of_the_table_at_once(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_held_question_hears_of_the_table_at_once(client: TestClient) -> None:
     """Ann's page asks with ``hold``; Bob's joining seats her, and her answer comes then (the
     database is looked at again only every 600 s here: it is the news that wakes her)."""
-    monkeypatch.setattr(pairing, "SLICE", 600.0)  # (only the news can end the wait)
-    monkeypatch.setattr(pairing, "HOLD", 600.0)
+    pools = client.app.state.pairing  # type: ignore[attr-defined]
+    pools.slice = pools.hold = 600.0  # (only the news can end the wait)
     ann = register(client, "ann")
     join(client)
     heard: list[Any] = []
     asking = threading.Thread(target=lambda: heard.append(client.get("/api/pairing?hold=1").json()))
     asking.start()  # (Ann's cookies are read before her question is held)
-    held = client.app.state.pairing.held  # type: ignore[attr-defined]
+    held = pools.held
     end = pairing.time.monotonic() + 30
     while not held and pairing.time.monotonic() < end:
         pairing.time.sleep(0.01)
@@ -209,7 +206,7 @@ async def crowd(apps: list[Any], pools: list[dict[str, Any]], rounds: int = 2) -
     people = [await guest(apps[i % len(apps)], f"p{i}") for i in range(len(pools))]
     me = [(await h.get("/api/me")).json()["user"]["id"] for h in people]
     through = [
-        [_twin(h, apps[(i + r) % len(apps)]) for r in range(rounds)] for i, h in enumerate(people)
+        [twin(h, apps[(i + r) % len(apps)]) for r in range(rounds)] for i, h in enumerate(people)
     ]
     asks = [
         c.post("/api/pairing", json=pools[i])
@@ -243,15 +240,14 @@ async def crowd(apps: list[Any], pools: list[dict[str, Any]], rounds: int = 2) -
         await h.aclose()
 
 
-def _twin(h: httpx.AsyncClient, app: Any) -> httpx.AsyncClient:
+def twin(h: httpx.AsyncClient, app: Any) -> httpx.AsyncClient:
     """The same person (cookies, CSRF header) through another process."""
-    twin = httpx.AsyncClient(
+    return httpx.AsyncClient(
         transport=httpx.ASGITransport(app=app),
         base_url="http://testserver",
         cookies=h.cookies,
         headers=dict(h.headers),
     )
-    return twin
 
 
 MIXED = [HIGH_FIVE] * 9 + [{"game": "highrise", "players": 3, "clock": 30}] * 7

@@ -135,6 +135,8 @@ class Pairing:
         # processes the pool's row lock decides.
         self.lock = asyncio.Lock()
         self.held: dict[int, set[asyncio.Event]] = {}  # person -> their held questions here
+        self.hold = HOLD  # (the tests shorten these)
+        self.slice = SLICE
         self._counted: JSON | None = None
         self._counted_at = -1.0
         self.tables.site_handlers["paired"] = self._paired
@@ -224,7 +226,7 @@ class Pairing:
             return await self._look(user)
         woken = asyncio.Event()
         self.held.setdefault(user.id, set()).add(woken)
-        end = time.monotonic() + HOLD
+        end = time.monotonic() + self.hold
         try:
             offered = None
             while True:
@@ -235,9 +237,9 @@ class Pairing:
                     return found  # (paired, gone, time's up, or the bot is offered now)
                 offered = waiting["bot_offered"]
                 offer_in = self.settings.pairing_bot_after - waiting["waited"]
-                due = offer_in if offer_in > 0 else HOLD  # (offered already: nothing due)
+                due = offer_in if offer_in > 0 else left  # (offered already: nothing due)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(woken.wait(), max(min(left, SLICE, due), 0.05))
+                    await asyncio.wait_for(woken.wait(), max(min(left, self.slice, due), 0.05))
                 if woken.is_set():
                     return await self._look(user)
         finally:
