@@ -37,6 +37,8 @@ function show({ user }) {
     $("new-name").placeholder = user.display_name;
   }
   $("my-games").hidden = !user;
+  $("create-form").hidden = !user;
+  $("create-start-row").hidden = !!user;
   loadLobby().then(() => { clockDefault(); poll(); }).catch(() => {});
   if (user) resumeWait();
   initBell(user);
@@ -122,13 +124,22 @@ function clockDefault() {
   $("clock-note").textContent = people ? `(${defaults.clock.per_move} s a move, then ${defaults.clock.grace} s of grace: the default where people play each other)` : "";
 }
 
+let listed = null; // the /api/games answer, asked once (beside /api/me: the first screen sooner)
+const listing = api("GET", "/api/games");
+listing.catch(() => {}); // (offline: refresh says so)
+
+// The lobby: the Play panel's games, the New table form (built once someone is signed in: a
+// first visit draws only what it shows), the tables, the pools and the person's games.
 async function loadLobby() {
-  const { games: list, bots, clock, bot_pace: pace } = await api("GET", "/api/games");
-  const game = $("game");
-  if (!game.options.length) {
+  listed = listed || await listing.catch(() => api("GET", "/api/games"));
+  const { games: list, bots, clock, bot_pace: pace } = listed;
+  if (!titles.highfive) {
     initPairing(list, ensureUser);
+    for (const g of list) titles[g.game] = g.title;
+  }
+  const game = $("game");
+  if (me && !game.options.length) {
     for (const g of list) {
-      titles[g.game] = g.title;
       games[g.game] = g;
       game.append(el("option", { value: g.game }, `${g.title} (${g.min_players}–${g.max_players} players)`));
     }
@@ -235,6 +246,10 @@ async function quick(body) {
     location.href = `/table/${t.id}`;
   } catch (e) { $("play-error").textContent = e.message; }
 }
+$("create-start").addEventListener("click", async () => {
+  $("lobby-error").textContent = "";
+  try { await ensureUser(); $("game").focus(); } catch (e) { $("lobby-error").textContent = e.message; }
+});
 $("quickplay").addEventListener("click", () => quick());
 $("guided").addEventListener("click", () => quick({ guide: true }));
 $("players").addEventListener("input", () => {
