@@ -95,9 +95,14 @@ async def mark_paired(
     )
 
 
-async def touch(db: AsyncSession, user_id: int, at: datetime) -> None:
-    """``user_id``'s page is still there."""
-    await db.execute(update(PairingWait).where(PairingWait.user_id == user_id).values(seen_at=at))
+async def touch(
+    db: AsyncSession, user_id: int, at: datetime, *, waiting_only: bool = False
+) -> None:
+    """``user_id``'s page was last seen ``at`` (``waiting_only``: unless they are paired)."""
+    q = update(PairingWait).where(PairingWait.user_id == user_id)
+    if waiting_only:
+        q = q.where(PairingWait.table_id.is_(None))
+    await db.execute(q.values(seen_at=at))
 
 
 async def names_of(db: AsyncSession, user_ids: Sequence[int]) -> dict[int, str]:

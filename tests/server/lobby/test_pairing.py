@@ -20,6 +20,7 @@ import httpx
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
 
+from boneyard.server.accounts.service import Me
 from boneyard.server.lobby import pairing
 from boneyard.store.models import GameTable, PairingWait
 from tests.server.conftest import ROOMY, make_app, post, register, use
@@ -157,6 +158,31 @@ def test_a_held_question_hears_of_the_table_at_once(client: TestClient) -> None:
     asking.join(30)
     assert heard == [{"waiting": None, "table": tid}]
     use(client, ann)
+
+
+def test_a_held_question_whose_page_went_away_ends(client: TestClient) -> None:
+    """The question of a tab that was closed stops at its next look (5 s; 0.05 s here) and its
+    wait stops counting: a closed tab pairs nobody."""
+    pools = client.app.state.pairing  # type: ignore[attr-defined]
+    pools.hold, pools.slice = 600.0, 0.05
+    register(client, "ann")
+    join(client)
+    me = client.get("/api/me").json()["user"]
+    ann = Me(me["id"], me["display_name"], me["username"], False)
+
+    async def closed_tab() -> bool:
+        return True
+
+    answers: list[Any] = []
+    asking = threading.Thread(
+        target=lambda: answers.append(client.portal.call(pools.status, ann, True, closed_tab))  # type: ignore[union-attr]
+    )
+    asking.start()
+    asking.join(30)
+    assert answers and answers[0]["waiting"]["pool"]["key"] == "highfive/2/60"
+    assert client.get("/api/pairing/pools").json()["pools"] == []  # stale at once
+    register(client, "bob")
+    assert join(client)["table"] is None  # not seated with Ann's closed tab
 
 
 def test_pairing_is_rate_limited_and_capped_per_address(db_path: str) -> None:

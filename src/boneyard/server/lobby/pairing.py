@@ -25,6 +25,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -44,6 +45,8 @@ from boneyard.store.models import PairingWait
 from boneyard.store.seats import PersonSeat, Seat
 
 log = logging.getLogger("boneyard.server.lobby.pairing")
+Gone = Callable[[], Awaitable[bool]]
+"""Whether the page that asked has gone away (its connection closed)."""
 
 CLOCKS = (30, 60, 120)
 """The clocks of the pools: seconds a move (then the usual grace)."""
@@ -52,7 +55,7 @@ HOLD = 20.0
 SLICE = 5.0
 """Seconds between two looks at the database while a question is held (news from another
 process normally wakes it sooner)."""
-STALE = 45.0
+STALE = 15.0
 """Seconds after its page's last question that a wait stops counting."""
 PAIRED_KEPT = 600.0
 """Seconds a paired wait is kept for its page to read its table."""
@@ -217,10 +220,11 @@ class Pairing:
         self._counted = None
         await self.tables.broadcaster.publish(SITE, {"type": "paired", "users": people})
 
-    async def status(self, user: Me, hold: bool = False) -> JSON:
+    async def status(self, user: Me, hold: bool = False, gone: Gone | None = None) -> JSON:
         """Where ``user`` stands: waiting (since when, how many with them, whether a bot is
         offered) or paired (the table). With ``hold``, the answer waits up to :data:`HOLD`
-        seconds for the pairing or the bot offer."""
+        seconds for the pairing or the bot offer; ``gone`` says whether the page that asked
+        went away meanwhile (its wait is then no longer kept fresh)."""
         await self.limits.check("pairing_poll", str(user.id), "too many questions")
         if not hold:
             return await self._look(user)
@@ -242,10 +246,20 @@ class Pairing:
                     await asyncio.wait_for(woken.wait(), max(min(left, self.slice, due), 0.05))
                 if woken.is_set():
                     return await self._look(user)
+                if gone is not None and await gone():
+                    await self._gone(user)
+                    return found  # (nobody hears it)
         finally:
             self.held[user.id].discard(woken)
             if not self.held[user.id]:
                 del self.held[user.id]
+
+    async def _gone(self, user: Me) -> None:
+        """The page holding ``user``'s question closed: their wait stops counting until a page
+        of theirs asks again (a reload asks at once; a closed tab never does)."""
+        async with self.tables.sessions() as db, db.begin():
+            await repo.touch(db, user.id, now() - timedelta(seconds=STALE), waiting_only=True)
+        self._counted = None
 
     async def _look(self, user: Me) -> JSON:
         """``user``'s wait as the page shows it (their page is still there: noted)."""

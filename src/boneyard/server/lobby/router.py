@@ -100,9 +100,11 @@ async def pairing_join(body: PairIn, request: Request, user: NeedUser, pairing: 
 
 
 @router.get("/api/pairing")
-async def pairing_status(user: NeedUser, pairing: PairingDep, hold: bool = False) -> JSON:
+async def pairing_status(
+    request: Request, user: NeedUser, pairing: PairingDep, hold: bool = False
+) -> JSON:
     """Your wait, or your table once paired (``hold``: the answer waits up to 20 s for news)."""
-    return await pairing.status(user, hold)
+    return await pairing.status(user, hold, gone=request.is_disconnected)
 
 
 @router.delete("/api/pairing")
