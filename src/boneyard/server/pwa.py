@@ -2,11 +2,12 @@
 
 * ``GET /manifest.webmanifest``: name, icons (``web/icon-*.png``, rendered from
   ``web/icon.svg`` by ``scripts/make_icons.py``), colours, ``display: standalone``.
-* ``GET /sw.js``: the service worker (``web/sw.js``) with this release's version and the list of
-  files it keeps (:func:`shell`): the home page, the offline page and every script, style sheet
-  and icon. Its version is a digest of those files, so a release that changes any of them is a
-  new worker, which replaces the old cache. It is served ``no-cache`` (the browser asks for it
-  again at every visit) and never keeps ``/api/``, the sockets, or a page with personal data.
+* ``GET /sw.js``: the service worker (``web/sw.js``) with this release's version and the files
+  it fetches as it installs (:func:`shell`): the home page and what it loads, and the offline
+  page; the site's other static files are kept as they are first used. Its version is a digest
+  of every static file, so a release that changes any of them is a new worker, which replaces
+  the old cache. It is served ``no-cache`` (the browser asks for it again at every visit) and
+  never keeps ``/api/``, the sockets, or a page with personal data.
 * Any other path that does not exist is answered with the HTML 404 page (``web/404.html``, a
   way back to the lobby); ``/api/`` paths keep their JSON answer (:func:`not_found`).
 """
@@ -29,22 +30,41 @@ from boneyard.server.webfiles import WEB
 router = APIRouter(include_in_schema=False)
 
 KEPT_SUFFIXES = (".js", ".css", ".svg", ".png")
-"""The static files the worker keeps for offline use (the pages are served at their routes)."""
+"""The static files the worker keeps (the pages are served at their routes)."""
 PAGES = ("/", "/static/offline.html")
 """The pages it keeps: the home page (static HTML: the person's data comes from ``/api/``) and
 the page it shows offline for any other."""
+SHELL_FILES = (
+    "style.css",
+    "home.css",
+    "lobby.js",
+    "api.js",
+    "bell.js",
+    "tableoptions.js",
+    "pairing.js",
+    "pwa.js",
+    "offline.js",
+    "favicon.svg",
+    "apple-touch-icon.png",
+    "icon-192.png",
+    "icon-512.png",
+    "icon-maskable-512.png",
+)
+"""What those two pages load (tests/server/site/test_pwa.py follows the home page's imports):
+fetched as the worker installs. Fetching only these keeps the install light beside a first
+visit; the rest are kept as they are first used."""
 VERSION_MARK = 'const VERSION = "dev";'
 SHELL_MARK = "const SHELL = [];"
 
 
 def release(web: Path) -> tuple[str, tuple[str, ...]]:
-    """The version of the site in ``web`` (a digest of the files kept, and of the home and
-    offline pages) and the URLs the worker keeps."""
+    """The version of the site in ``web`` (a digest of every static file and of the home and
+    offline pages) and the URLs the worker fetches as it installs."""
     files = sorted(p for p in web.iterdir() if p.suffix in KEPT_SUFFIXES and p.name != "sw.js")
     digest = hashlib.sha256(__version__.encode())
     for name in ("index.html", "offline.html", *(p.name for p in files)):
         digest.update(name.encode() + b"\0" + (web / name).read_bytes())
-    urls = (*PAGES, *(f"/static/{p.name}" for p in files))
+    urls = (*PAGES, *(f"/static/{name}" for name in SHELL_FILES))
     return digest.hexdigest()[:16], urls
 
 

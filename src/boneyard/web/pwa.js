@@ -1,8 +1,13 @@
 // The installable app: registers the service worker (boneyard.server.pwa: it keeps the site's
 // shell for offline use) and tells the person when they are offline.
+// Once the page has loaded and settled: installing fetches the shell, which a first visit
+// should not wait behind.
 export function registerWorker() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {}); // (the site works without it)
+  const register = () => navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {}); // (the site works without it)
+  const settled = () => setTimeout(register, 1500);
+  if (document.readyState === "complete") settled();
+  else window.addEventListener("load", settled, { once: true });
 }
 
 // Show ``banner`` while the browser is offline (or while the caller says the server cannot be

@@ -1,8 +1,9 @@
-// The service worker: keeps the site's shell (the home page, the offline page, every script,
-// style sheet and icon of this release) so that the installed app opens without a connection.
-// The server writes this release's VERSION and SHELL in (boneyard.server.pwa): a new release is
-// a new worker, whose cache replaces the old one. Never kept: /api/ (a person's data), the
-// sockets, /join/ links, /metrics, and any page but the home page and the rules.
+// The service worker: keeps the site's shell (the home page and what it loads, the offline page)
+// so that the installed app opens without a connection, and this release's other static files
+// as they are first used. The server writes this release's VERSION and SHELL in
+// (boneyard.server.pwa): a new release is a new worker, whose cache replaces the old one. Never
+// kept: /api/ (a person's data), the sockets, /join/ links, /metrics, and any page but the home
+// page and the rules.
 const VERSION = "dev";
 const SHELL = [];
 const CACHE = `boneyard-${VERSION}`;
@@ -43,10 +44,14 @@ async function page(request, url) {
   }
 }
 
-// A static file of this release: the kept copy, else the network.
+// A static file of this release: the kept copy, else the network (kept for next time).
 async function asset(request) {
-  const kept = await caches.match(request, { cacheName: CACHE, ignoreSearch: true });
-  return kept || fetch(request);
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(request, { ignoreSearch: true });
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
 }
 
 self.addEventListener("fetch", (event) => {

@@ -4,6 +4,8 @@ version when a kept file changes, and the HTML 404 page outside ``/api/`` (JSON 
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import struct
 from pathlib import Path
@@ -55,14 +57,36 @@ def test_the_service_worker_keeps_this_releases_shell_and_never_the_api(
         assert client.get(url).status_code == 200, url
 
 
+def test_the_shell_is_everything_the_home_and_offline_pages_load() -> None:
+    """The files fetched as the worker installs are what the two kept pages load: their style
+    sheets, scripts (and every module those import), icons and the manifest's icons."""
+    wanted: set[str] = set()
+    todo = []
+    for page in ("index.html", "offline.html"):
+        html = (WEB / page).read_text(encoding="utf-8")
+        for ref in re.findall(r'(?:href|src)="/static/([^"]+)"', html):
+            wanted.add(ref)
+            todo.append(ref)
+    while todo:
+        name = todo.pop()
+        if name.endswith(".js"):
+            for dep in re.findall(r'from "/static/([^"]+)"', (WEB / name).read_text()):
+                if dep not in wanted:
+                    wanted.add(dep)
+                    todo.append(dep)
+    manifest = json.loads((WEB / "manifest.webmanifest").read_text(encoding="utf-8"))
+    wanted |= {icon["src"].removeprefix("/static/") for icon in manifest["icons"]}
+    assert wanted == set(pwa.SHELL_FILES)
+
+
 def test_a_changed_file_is_a_new_release(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     web = tmp_path / "web"
     shutil.copytree(WEB, web)
     monkeypatch.setattr(pwa, "WEB", web)
     first = pwa.release(web)
     assert pwa.release(web) == first  # (the same files: the same version)
-    (web / "lobby.js").write_text((web / "lobby.js").read_text() + "\n// changed\n")
-    assert pwa.release(web)[0] != first[0]
+    (web / "table.js").write_text((web / "table.js").read_text() + "\n// changed\n")
+    assert pwa.release(web)[0] != first[0]  # (a file kept as it is used, too)
 
 
 def test_a_missing_page_is_an_html_page_with_a_way_back(client: TestClient) -> None:
