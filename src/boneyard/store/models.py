@@ -220,7 +220,7 @@ class PairingPool(Base):
 
 class PairingWait(Base):
     """A person waiting in a quick-pairing pool, or just paired (``table_id``: the table made for
-    them, which their page reads). One row per person: nobody waits twice (migration 0009)."""
+    them, which their page reads). One row per person: nobody waits twice (migration 0010)."""
 
     __tablename__ = "pairing_waits"
     __table_args__ = (Index("ix_pairing_waits_pool", "pool", "table_id"),)
