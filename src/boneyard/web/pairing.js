@@ -13,6 +13,16 @@ let leaving = false; // (going to our table: the wait is not cancelled on the wa
 let ticker = null;
 let ensureUser = async () => null;
 const games = {}; // name -> {title, min_players, max_players}
+// This tab is waiting (kept across a reload, in this tab only): a home page loaded here follows
+// the pairing made meanwhile; any other (another tab, or this one after the game) stays home.
+const TAB_WAITS = "boneyard-waiting";
+function tabWaits(on) {
+  try {
+    if (on === undefined) return sessionStorage.getItem(TAB_WAITS) === "1";
+    if (on) sessionStorage.setItem(TAB_WAITS, "1"); else sessionStorage.removeItem(TAB_WAITS);
+  } catch { /* (storage refused: a reload at the moment of the pairing stays home) */ }
+  return false;
+}
 
 function poolWords(p) {
   return `${p.title}, ${p.players} players, ${p.clock} s a move`;
@@ -51,6 +61,7 @@ function renderTick() {
 
 // The server's answer: go to our table, show our wait (and keep asking), or nothing.
 function heard(res) {
+  tabWaits(Boolean(res.waiting));
   if (res.table) {
     leaving = true;
     document.body.dataset.pairing = "paired";
@@ -151,8 +162,16 @@ export function initPairing(list, getUser) {
   $("pair-clock").addEventListener("change", () => renderPools());
 }
 
+// A home page that loads: shows the person's wait (a reload while waiting), or goes to the table
+// just made for this tab (a reload at the moment of the pairing).
 export async function resumeWait() {
-  try { heard(await api("GET", "/api/pairing")); } catch { /* (signed out, or offline) */ }
+  try {
+    const res = await api("GET", "/api/pairing");
+    if (res.table && !tabWaits()) return; // (paired before, elsewhere: not sent back there)
+    heard(res);
+  } catch { /* (signed out, or offline) */ } finally {
+    document.body.dataset.resumed = "yes"; // (what came of it is shown: for the tests)
+  }
 }
 
 $("pair-form").addEventListener("submit", (ev) => { ev.preventDefault(); play(); });

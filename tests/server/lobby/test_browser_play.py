@@ -96,6 +96,21 @@ def test_play_without_signing_up_pairs_two_people_at_one_table(site: str, browse
         wait_until(page, "document.querySelector('#hand button.hand-tile') !== null", 30)
     expect(ann.locator("#seats")).to_contain_text("Guest")
     clean(ann, bob)
+    # Home again, Ann stays there (not sent back to her table); a tab reloaded at the moment of
+    # its pairing (it was waiting) goes on to the table.
+    for page, waited in ((ann, False), (bob, True)):
+        table = page.url
+        if waited:
+            page.evaluate("sessionStorage.setItem('boneyard-waiting', '1')")
+        with page.expect_response(lambda r: r.url.endswith("/api/pairing")) as asked:
+            page.goto(site + "/")
+        if waited:
+            page.wait_for_url(table, wait_until="commit")
+        else:
+            assert asked.value.json()["table"] == table.rsplit("/", 1)[1]  # (still paired)
+            wait_until(page, "document.body.dataset.resumed === 'yes'")  # (the answer heard)
+            assert page.evaluate("document.body.dataset.pairing") != "paired"
+            assert page.url == site + "/"
     for page in (ann, bob):
         page.context.close()
 
