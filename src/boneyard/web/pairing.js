@@ -69,11 +69,13 @@ function heard(res) {
     return;
   }
   const started = !waiting && res.waiting;
+  const changed = Boolean(waiting) !== Boolean(res.waiting);
   waiting = res.waiting;
   shownAt = performance.now();
   if (!waiting) document.body.dataset.pairing = "";
   renderWaiting();
   renderPools();
+  if (changed) loadPools().catch(() => {}); // (the counts with this wait, or without it, at once)
   if (started) $("waiting").scrollIntoView({ block: "nearest" });
   if (waiting) keepAsking();
 }

@@ -80,6 +80,7 @@ def test_play_without_signing_up_pairs_two_people_at_one_table(site: str, browse
     expect(ann.locator("#waiting")).to_be_visible()
     expect(ann.locator("#waiting-text")).to_contain_text("Looking for 1 more player: High Five")
     expect(ann.locator("#who")).to_contain_text("(guest)")  # a guest made on the way
+    expect(ann.locator("#pools li.mine")).to_contain_text("1 waiting(you)")  # (her own pool)
     # Bob's page (not reloaded) comes to show the one waiting.
     pool = bob.locator('#pools li[data-pool="highfive/2/60"]')
     expect(pool).to_contain_text("1 waiting", timeout=10_000)
