@@ -271,6 +271,7 @@ ROOMY_ENV = {
     "BONEYARD_OPEN_TABLES_PER_PERSON": "10000",
     "BONEYARD_OPEN_TABLES_PER_GUEST": "10000",
     "BONEYARD_OPEN_TABLES_PER_ADDRESS": "10000",
+    "BONEYARD_PAIRING_PER_ADDRESS": "10000",
     **{f"BONEYARD_LIMIT_{name.upper()}": "1000000/second" for name in DEFAULT_LIMITS},
 }
 """Settings of the served sites of drills and browser tests: caps and rate limits no drill

@@ -30,6 +30,7 @@ ROOMY = SiteSettings(
     events_per_person=10_000,
     event_bots=10_000,
     metrics_token=METRICS_TOKEN,
+    pairing_per_address=10_000,
 )
 """Caps no test reaches unless it means to."""
 

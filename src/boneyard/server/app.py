@@ -9,15 +9,17 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from boneyard import __version__
-from boneyard.server import deps, handlers, site, validation
+from boneyard.server import deps, handlers, pwa, site, validation
 from boneyard.server.accounts.router import router as accounts_router
 from boneyard.server.accounts.service import Accounts
 from boneyard.server.botapi.router import router as botapi_router
 from boneyard.server.botapi.service import BotApi
 from boneyard.server.errors import ERRORS
 from boneyard.server.events import EventSite
+from boneyard.server.lobby.pairing import Pairing
 from boneyard.server.lobby.router import router as lobby_router
 from boneyard.server.lobby.service import Lobby
 from boneyard.server.middleware.bodylimit import BodyLimit
@@ -153,6 +155,7 @@ def create_app(
     app.state.sessions = sessions
     app.state.accounts = accounts
     app.state.lobby = lobby
+    app.state.pairing = Pairing(lobby)
     app.state.botapi = BotApi(accounts, lobby)
     app.state.replays = replays
     app.state.analyses = analyses
@@ -163,6 +166,7 @@ def create_app(
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals too
     validation.install(app)  # 422 answers that cannot fail on odd input
     handlers.install(app, tables.metrics, DB_ERRORS)
+    app.add_exception_handler(HTTPException, pwa.not_found)  # (an HTML 404 outside /api/)
 
     for router in (accounts_router, lobby_router, botapi_router, replays_router):
         app.include_router(router)
@@ -172,6 +176,7 @@ def create_app(
     socket = TableSocket(tables, accounts, table_chat, rate, local)
     app.include_router(tables_router(tables, socket, table_chat, endings, deps.need_user, ERRORS))
     app.include_router(site.router)
+    app.include_router(pwa.router)
     app.include_router(profiles_router)
     app.include_router(rules_router)
     app.mount("/static", StaticFiles(directory=WEB), name="static")

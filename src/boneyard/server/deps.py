@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.requests import HTTPConnection
 
 from boneyard.server.accounts.service import Accounts, Me
+from boneyard.server.lobby.pairing import Pairing
 from boneyard.server.lobby.service import Lobby
 from boneyard.server.ratelimit import Limits
 from boneyard.server.tables import access
@@ -32,6 +33,12 @@ def accounts_of(conn: HTTPConnection) -> Accounts:
 def lobby_of(conn: HTTPConnection) -> Lobby:
     """The app's lobby service."""
     found: Lobby = conn.app.state.lobby
+    return found
+
+
+def pairing_of(conn: HTTPConnection) -> Pairing:
+    """The app's quick-pairing pools."""
+    found: Pairing = conn.app.state.pairing
     return found
 
 
@@ -54,6 +61,7 @@ def workers_of(conn: HTTPConnection) -> Workers:
 
 AccountsDep = Annotated[Accounts, Depends(accounts_of)]
 LobbyDep = Annotated[Lobby, Depends(lobby_of)]
+PairingDep = Annotated[Pairing, Depends(pairing_of)]
 SessionsDep = Annotated[async_sessionmaker[AsyncSession], Depends(sessions_of)]
 LimitsDep = Annotated[Limits, Depends(limits_of)]
 

@@ -41,7 +41,7 @@ DEFAULT_LIMITS: dict[str, str] = {
     "register": "5/hour",  # new accounts per address
     "venue_signups": "20/minute;300/day",  # new accounts per event, with its join code
     "claims": "10/minute;30/day",  # walk-in claim codes tried per account
-    "guest": "20/hour",  # new guests per address
+    "guest": "20/hour",  # new guests (and their new names) per address
     "login": "10/minute",  # sign-in attempts per address
     "login_pair": "5/15 minutes;20/day",  # failed sign-ins per address and account
     "login_failed": "30/hour;100/day",  # failed sign-ins per address, any account
@@ -54,6 +54,8 @@ DEFAULT_LIMITS: dict[str, str] = {
     "uploads": "10/minute",  # record uploads (replay, analysis) per address
     "api_tokens": "10/hour",  # new API tokens per bot account
     "bot_stream": "20/minute",  # event streams opened per bot account
+    "pairing": "20/minute;200/hour",  # quick pairing: joins, leaves, bots instead per person
+    "pairing_poll": "60/minute",  # quick pairing: a waiting page's questions per person
 }
 """Every limit by name; docs/operations.md explains each."""
 

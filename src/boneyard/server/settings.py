@@ -49,6 +49,9 @@ class SiteSettings:
       (docs/bots.md), as well as the built-in bots.
     * ``analysis_worlds`` [24]: worlds the expert samples per decision when it analyses a
       finished game for the replay viewer.
+    * ``pairing_bot_after`` [30]: seconds a person waits in a quick-pairing pool before the
+      site offers them a bot instead (boneyard.server.lobby.pairing).
+    * ``pairing_per_address`` [4]: people from one address who may wait in the pools at once.
     """
 
     bot_tables: BotTables = "accounts"
@@ -78,6 +81,8 @@ class SiteSettings:
     site_url: str = "http://localhost:8000"
     plugin_bots: bool = False
     analysis_worlds: int = 24
+    pairing_bot_after: float = 30.0
+    pairing_per_address: int = 4
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> SiteSettings:
@@ -111,6 +116,8 @@ class SiteSettings:
             raise BoneyardError("smtp_port is a port number (1 to 65535)")
         if not 1 <= self.analysis_worlds <= 1000:
             raise BoneyardError("analysis_worlds is 1 to 1000")
+        if self.pairing_bot_after < 0 or self.pairing_per_address < 1:
+            raise BoneyardError("pairing_bot_after is 0 or more and pairing_per_address 1 or more")
         if self.session_days <= 0 or self.session_max_days < self.session_days:
             raise BoneyardError("session_days is above 0 and at most session_max_days")
         return self

@@ -216,3 +216,34 @@ class ChatMute(Base):
 # The tournament models (migration 0003) live in their own module; importing it here puts them
 # in Base.metadata, which the Alembic environment uses.
 from boneyard.store import events as _events  # noqa: E402,F401
+
+
+class PairingPool(Base):
+    """A quick-pairing pool (``game/players/clock``): the row every change to the pool's waits
+    locks first, so that two processes never pair the same people or leave two of them waiting
+    apart (boneyard.server.lobby.pairing)."""
+
+    __tablename__ = "pairing_pools"
+
+    pool: Mapped[str] = mapped_column(String(40), primary_key=True)
+    paired: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # tables made
+
+
+class PairingWait(Base):
+    """A person waiting in a quick-pairing pool, or just paired (``table_id``: the table made for
+    them, which their page reads). One row per person: nobody waits twice (migration 0011)."""
+
+    __tablename__ = "pairing_waits"
+    __table_args__ = (Index("ix_pairing_waits_pool", "pool", "table_id"),)
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    pool: Mapped[str] = mapped_column(String(40))
+    address: Mapped[str] = mapped_column(String(64))  # where it came from (a cap per address)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The waiting page asks every few seconds; a wait not seen for a while no longer counts.
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    table_id: Mapped[str | None] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), nullable=True
+    )

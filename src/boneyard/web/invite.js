@@ -1,6 +1,6 @@
 // Sharing a table: the invite link of a private table, shown to the people seated at it from
 // the moment it is created (the view's "invite"), and a public table's own link.
-import { el } from "/static/api.js";
+import { api, el } from "/static/api.js";
 
 export function inviteUrl(token) {
   return `${location.origin}/join/${token}`;
@@ -44,4 +44,27 @@ export function renderInvite(box, msg) {
   box.dataset.token = token;
   box.replaceChildren(invitePanel(token));
   box.hidden = false;
+}
+
+// Take seat ``seat`` (0-based) of table ``t``; signed out, a guest is made on the way (a name can
+// be chosen later on the home page) and the page opens again as that guest. The table starts
+// by itself once every seat is taken (a table made to start when full).
+export async function joinSeat(t, seat, me, invite) {
+  if (!me) await api("POST", "/api/guest", {});
+  await api("POST", `/api/tables/${t.id}/join`, { seat, invite });
+  if (!me) location.reload(); // (the socket was opened signed out: open it again as the guest)
+}
+
+// An invited friend who opens the link is seated in the first free seat at once: once per page,
+// while the table waits for players and they have no seat at it. Returns whether it tried.
+let tried = false;
+export function takeInvitedSeat(msg, me, invite, onError) {
+  const t = msg && msg.table;
+  if (tried || !invite || !t || t.status !== "open") return false;
+  if (me && t.seats.some((s) => s.user_id === me.id)) return false;
+  const seat = t.seats.findIndex((s) => s.kind === "open" && !s.invited);
+  if (seat < 0) return false;
+  tried = true;
+  joinSeat(t, seat, me, invite).catch((e) => onError(e.message));
+  return true;
 }

@@ -1,22 +1,55 @@
 import { api, el } from "/static/api.js";
 import { initBell } from "/static/bell.js";
 import { rulesPicker } from "/static/tableoptions.js";
+import { initPairing, loadPools, renderPools, resumeWait } from "/static/pairing.js";
+import { offlineBanner, registerWorker } from "/static/pwa.js";
 
 const $ = (id) => document.getElementById(id);
+let me = null;
+const offline = offlineBanner($("offline"), () => refresh());
+let retry = null;
 
 async function refresh() {
-  await api("GET", "/api/me").then(show).catch(() => show({ user: null }));
+  clearTimeout(retry);
+  try {
+    const answer = await api("GET", "/api/me");
+    offline(!navigator.onLine);
+    show(answer);
+  } catch (e) {
+    if (!(e instanceof TypeError)) { show({ user: null }); return; }
+    offline(true); // (no answer at all: offline, or the server cannot be reached)
+    retry = setTimeout(refresh, 10_000);
+  }
 }
 
+// Everyone sees Play and the lobby; signing in is optional (a guest is made on the way).
 function show({ user }) {
+  me = user;
   $("auth").hidden = !!user;
-  $("lobby").hidden = !user;
+  $("signin-link").hidden = !!user;
   $("logout").hidden = !user;
   $("who").textContent = user ? `${user.display_name}${user.guest ? " (guest)" : ""}` : "";
   $("my-profile").hidden = !user;
   if (user) $("my-profile").href = `/profile/${user.id}`;
-  if (user) loadLobby().then(() => { clockDefault(); poll(); });
+  $("guest-box").hidden = !(user && user.guest);
+  if (user && user.guest) {
+    $("guest-shown").textContent = user.display_name;
+    $("new-name").placeholder = user.display_name;
+  }
+  $("my-games").hidden = !user;
+  $("create-form").hidden = !user;
+  $("create-start-row").hidden = !!user;
+  loadLobby().then(() => { clockDefault(); poll(); }).catch(() => {});
+  if (user) resumeWait();
   initBell(user);
+}
+
+// The signed-in person, or a new guest made now (no name yet: the site picks one).
+async function ensureUser() {
+  if (me) return me;
+  const res = await api("POST", "/api/guest", {});
+  show(res);
+  return res.user;
 }
 
 // -- seats of a new table: each other seat is open for a person or a bot of some level --------
@@ -91,12 +124,22 @@ function clockDefault() {
   $("clock-note").textContent = people ? `(${defaults.clock.per_move} s a move, then ${defaults.clock.grace} s of grace: the default where people play each other)` : "";
 }
 
+let listed = null; // the /api/games answer, asked once (beside /api/me: the first screen sooner)
+const listing = api("GET", "/api/games");
+listing.catch(() => {}); // (offline: refresh says so)
+
+// The lobby: the Play panel's games, the New table form (built once someone is signed in: a
+// first visit draws only what it shows), the tables, the pools and the person's games.
 async function loadLobby() {
-  const { games: list, bots, clock, bot_pace: pace } = await api("GET", "/api/games");
+  listed = listed || await listing.catch(() => api("GET", "/api/games"));
+  const { games: list, bots, clock, bot_pace: pace } = listed;
+  if (!titles.highfive) {
+    initPairing(list, ensureUser);
+    for (const g of list) titles[g.game] = g.title;
+  }
   const game = $("game");
-  if (!game.options.length) {
+  if (me && !game.options.length) {
     for (const g of list) {
-      titles[g.game] = g.title;
       games[g.game] = g;
       game.append(el("option", { value: g.game }, `${g.title} (${g.min_players}–${g.max_players} players)`));
     }
@@ -107,7 +150,8 @@ async function loadLobby() {
     $("bot-pace").options[0].textContent = `normal (${defaults.bot_pace ? `about ${defaults.bot_pace} s a move` : "at once"})`;
     gameChosen();
   }
-  await loadTables();
+  await Promise.all([loadTables(), loadPools()]);
+  if (!me) return;
   const mine = await api("GET", "/api/me/games");
   const hist = $("history");
   hist.replaceChildren();
@@ -155,7 +199,10 @@ let polling = null;
 function poll() {
   if (polling) return;
   polling = setInterval(() => {
-    if (document.visibilityState === "visible" && !$("lobby").hidden) loadTables().catch(() => {});
+    if (document.visibilityState === "visible" && navigator.onLine) {
+      loadTables().catch(() => {});
+      loadPools().catch(() => {});
+    }
   }, 3000);
 }
 
@@ -188,7 +235,12 @@ form("login-form", "auth-error", async () => {
 form("guest-form", "auth-error", async () => {
   show(await api("POST", "/api/guest", { display_name: $("guest-name").value }));
 });
+form("name-form", "name-error", async () => {
+  show(await api("POST", "/api/me/name", { display_name: $("new-name").value }));
+  $("new-name").value = "";
+});
 form("create-form", "lobby-error", async () => {
+  await ensureUser();
   const seats = [{ kind: "me" }];
   for (const s of $("seat-list").querySelectorAll("select.seat-kind")) {
     seats.push(s.value === "open" ? { kind: "open" } : { kind: "bot", bot: s.value.slice(4) });
@@ -198,18 +250,24 @@ form("create-form", "lobby-error", async () => {
   if (preset) options.preset = preset;
   // Turn clock: seconds a move; then 30 s of grace, then a bot takes the seat (docs/server.md).
   const clock = $("clock").value ? { per_move: Number($("clock").value) } : null;
-  const body = { game: $("game").value, seats, options, private: $("private").checked, clock };
+  // A seat open for a person: the table starts when the last one is taken (no Start to press).
+  const body = { game: $("game").value, seats, options, private: $("private").checked, clock, start_when_full: true };
   if ($("bot-pace").value !== "") body.bot_pace = Number($("bot-pace").value);
   const t = await api("POST", "/api/tables", body);
   location.href = `/table/${t.id}`; // a private table's page shows its invite link
 });
 async function quick(body) {
-  $("lobby-error").textContent = "";
+  $("play-error").textContent = "";
   try {
+    await ensureUser();
     const t = await api("POST", "/api/quickplay", body);
     location.href = `/table/${t.id}`;
-  } catch (e) { $("lobby-error").textContent = e.message; }
+  } catch (e) { $("play-error").textContent = e.message; }
 }
+$("create-start").addEventListener("click", async () => {
+  $("lobby-error").textContent = "";
+  try { await ensureUser(); $("game").focus(); } catch (e) { $("lobby-error").textContent = e.message; }
+});
 $("quickplay").addEventListener("click", () => quick());
 $("guided").addEventListener("click", () => quick({ guide: true }));
 $("players").addEventListener("input", () => {
@@ -225,6 +283,7 @@ $("seat-list").addEventListener("change", clockDefault);
 $("tables-prev").addEventListener("click", () => { page = Math.max(1, page - 1); loadTables().catch(() => {}); });
 $("tables-next").addEventListener("click", () => { page += 1; loadTables().catch(() => {}); });
 $("clock").addEventListener("change", () => { clockTouched = true; $("clock-note").textContent = ""; });
-$("logout").addEventListener("click", async () => { show(await api("POST", "/api/logout")); });
+$("logout").addEventListener("click", async () => { show(await api("POST", "/api/logout")); renderPools(); });
 
 refresh();
+registerWorker();

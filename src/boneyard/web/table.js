@@ -8,7 +8,7 @@ import { candidates as pick, cellTargets, spacerChoice, spacerLabel, tileMoves }
 import { board, endKey, gameOf, pilesPanel } from "/static/board.js";
 import { infoChips, seatName } from "/static/common.js";
 import { autoSeed, renderFairness, seedRefused, seedTaken } from "/static/fairness.js";
-import { renderInvite, sharePanel } from "/static/invite.js";
+import { joinSeat, renderInvite, sharePanel, takeInvitedSeat } from "/static/invite.js";
 import { initChat, isChat, onChat } from "/static/chat.js";
 import { renderReclaim, showClock } from "/static/clock.js";
 import { MoveLog, flyIn, lastPlacement, popPoints, renderLog } from "/static/movelog.js";
@@ -235,9 +235,11 @@ function renderJoin() {
   const mine = me && t.seats.some((s) => s.user_id === me.id);
   const open = t.seats.filter((s) => s.kind === "open").length;
   area.append(el("p", { class: "waiting" }, open ? `Waiting for ${open} more player${open > 1 ? "s" : ""}.` : "Every seat is taken."));
+  if (takeInvitedSeat(last, me, invite, (m) => { $("error").textContent = m; })) return; // (invite.js)
   t.seats.forEach((s, i) => {
-    if (s.kind === "open" && me && !mine) {
-      area.append(el("button", { class: "big", onclick: () => act(`/api/tables/${t.id}/join`, { seat: i, invite }) }, `Take seat ${i}`));
+    if (s.kind === "open" && !s.invited && !mine) {
+      const take = () => joinSeat(t, i, me, invite).catch((e) => { $("error").textContent = e.message; });
+      area.append(el("button", { class: "big", onclick: take }, `Take seat ${i + 1}`));
     }
   });
   if (t.start_by) {
@@ -245,7 +247,7 @@ function renderJoin() {
   } else if (mine && !open) {
     area.append(el("button", { id: "start", class: "big", onclick: () => act(`/api/tables/${t.id}/start`) }, "Start"));
   }
-  if (!me) area.append(el("p", {}, el("a", { href: "/" }, "Sign in"), " to take a seat."));
+  if (!me && open) area.append(el("p", { class: "note" }, "No account needed: you play as a guest."));
 }
 
 function renderShare() {

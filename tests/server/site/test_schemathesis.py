@@ -110,6 +110,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
         playing = c.post("/api/quickplay", headers=head).json()["id"]
         own_open = make({"game": "merry-go-round", "seats": [{"kind": "me"}, {"kind": "open"}]})
     app.state.tables.bot_delay = 30  # the bots of new tables wait: the requests stay the load
+    app.state.pairing.hold = 0.5  # a quick-pairing question waits for news 0.5 s, not 20 s
     yield Api(app, schema, csrf, session, [other_open, finished, playing, own_open], anon_csrf=anon)
 
 

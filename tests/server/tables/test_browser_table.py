@@ -275,7 +275,7 @@ def test_resign_rematch_and_the_leaderboard(site: str, browser: Any) -> None:
     bob = person(browser, site, "Boris")
     tid = table(ann, site, "highfive", [{"kind": "me"}, {"kind": "open"}], clock=None)
     bob.goto(f"{site}/table/{tid}")
-    bob.click("text=Take seat 1")
+    bob.click("text=Take seat 2")
     ann.goto(f"{site}/table/{tid}")
     ann.locator("#board #start").click()  # (the Start button is in the main area)
     wait_until(ann, "document.querySelector('#resign') !== null")
@@ -342,7 +342,7 @@ def test_claiming_after_an_opponent_left(site: str, browser: Any) -> None:
     bob = person(browser, site, "Dave")
     tid = table(ann, site, "highrise", [{"kind": "me"}, {"kind": "open"}], clock=None)
     bob.goto(f"{site}/table/{tid}")
-    bob.click("text=Take seat 1")
+    bob.click("text=Take seat 2")
     ann.goto(f"{site}/table/{tid}")
     ann.click("#start")
     wait_until(ann, "document.querySelector('#resign') !== null")
@@ -390,12 +390,11 @@ def test_a_private_tables_invite_link_from_creation_and_the_missing_table(
     eve.goto(f"{site}/table/nosuchtable")
     expect(eve.locator("#gone")).to_contain_text("does not exist")
     shot(eve, "table-not-available")
-    # With the link: a seat, and the creator's Start in the main area.
+    # With the link: Eve is seated in the free seat at once, and the table starts when full.
     eve.goto(link.input_value())
-    eve.click("text=Take seat 1")
-    expect(ann.locator("#board #start")).to_be_visible()
-    ann.click("#start")
+    expect(eve.locator('.plate[data-seat="1"]')).to_contain_text("Eve")
     wait_until(ann, "document.querySelector('#hand button.hand-tile') !== null")
+    expect(ann.locator('#seats tr[data-seat="1"]')).to_contain_text("Eve")
     for page in (ann, eve):
         page.context.close()
 
@@ -413,7 +412,7 @@ def test_the_lobby_updates_live(site: str, browser: Any) -> None:
     bob.goto(f"{site}/table/{tid}")
     expect(bob.locator("#share-link-open")).to_have_value(f"{site}/table/{tid}")
     ann.goto(f"{site}/table/{tid}")
-    ann.click("text=Take seat 1")
+    ann.click("text=Take seat 2")
     bob.goto(site + "/")  # (signed in: the lobby)
     expect(bob.locator(f'#tables li[data-table="{tid}"]')).to_contain_text(
         "Max, Lou, open seat", timeout=15_000

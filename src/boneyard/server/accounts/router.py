@@ -1,7 +1,8 @@
 """The account routes: ``GET /api/me``, ``POST /api/register``, ``/api/login``, ``/api/guest``,
-``/api/logout``, ``GET /api/me/sessions``, ``DELETE /api/me/sessions/{id}`` and
-``POST /api/me/sessions/end-all`` ("sign out everywhere"). They set and clear the cookies; the
-rest is :class:`boneyard.server.accounts.service.Accounts`."""
+``/api/logout``, ``POST /api/me/name`` (a guest's name), ``GET /api/me/sessions``,
+``DELETE /api/me/sessions/{id}`` and ``POST /api/me/sessions/end-all`` ("sign out
+everywhere"). They set and clear the cookies; the rest is
+:class:`boneyard.server.accounts.service.Accounts`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from boneyard.server.accounts.schemas import (
     FailedSignIns,
     GuestIn,
     MeOut,
+    NameIn,
     Registration,
     SessionsOut,
     SignedInOut,
@@ -57,9 +59,18 @@ async def login(
 async def guest(
     body: GuestIn, request: Request, response: Response, accounts: AccountsDep
 ) -> MeOut:
-    """Play as a guest under a display name."""
+    """Play as a guest under a display name (none: the site picks one, changed later)."""
     user = await accounts.guest(body.display_name, address(request))
     return await sign_in(accounts, request, response, user)
+
+
+@router.post("/api/me/name")
+async def guest_name(
+    body: NameIn, request: Request, user: NeedUser, accounts: AccountsDep
+) -> MeOut:
+    """A guest chooses their display name (for the tables they sit at from now on)."""
+    me = await accounts.rename_guest(user, body.display_name, address(request))
+    return MeOut.model_validate({"user": me.to_json()})
 
 
 @router.post("/api/logout")

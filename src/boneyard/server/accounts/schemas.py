@@ -21,7 +21,13 @@ class Registration(Credentials):
 
 
 class GuestIn(BaseModel):
-    """A guest's display name."""
+    """A guest's display name (none: the site picks one, "Guest 48213", to change later)."""
+
+    display_name: str | None = Field(default=None, max_length=30)
+
+
+class NameIn(BaseModel):
+    """A guest's new display name."""
 
     display_name: str = Field(max_length=30)
 

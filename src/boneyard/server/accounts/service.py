@@ -13,6 +13,7 @@ on an account that fails from many (:meth:`Accounts.login`).
 """
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
@@ -25,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.core.protocol import JSON
 from boneyard.server.accounts import apitokens, auth
-from boneyard.server.errors import NotFound, NotSignedIn, Refused
+from boneyard.server.errors import NotAllowed, NotFound, NotSignedIn, Refused
 from boneyard.server.metrics import Metrics
 from boneyard.server.ratelimit import Limits
 from boneyard.server.settings import SiteSettings
@@ -40,6 +41,9 @@ from an address that has failed on it (docs/operations.md, "Limits and settings"
 log = logging.getLogger("boneyard.server.accounts")
 SESSIONS_LISTED = 100
 """The most sessions of one person listed."""
+GUEST_NAME_TRIES = 8
+"""Names the site tries for a guest who gave none before it asks for one (each is taken with
+odds of guests / 90,000)."""
 
 
 def now() -> datetime:
@@ -271,14 +275,44 @@ class Accounts:
         uid = await self.new_user(display, username, password)
         return Me(uid, display, username, False)
 
-    async def guest(self, display_name: str, address: str) -> Me:
-        """A new guest under ``display_name`` (not yet signed in)."""
+    async def guest(self, display_name: str | None, address: str) -> Me:
+        """A new guest under ``display_name`` (not yet signed in); without one, under a name the
+        site picks ("Guest 48213", another if taken), which the guest may change later."""
         await self.limits.check("guest", address, "too many guests from your address")
+        if display_name is None:
+            for _ in range(GUEST_NAME_TRIES):
+                display = f"Guest {secrets.randbelow(90_000) + 10_000}"
+                with contextlib.suppress(Refused):  # (taken: pick another)
+                    return Me(await self.new_user(display, None, None), display, None, True)
+            raise Refused("choose a display name to play as a guest")
         display = display_name.strip()
         why = auth.check_display_name(display)
         if why:
             raise Refused(why)
         return Me(await self.new_user(display, None, None), display, None, True)
+
+    async def rename_guest(self, user: Me, display_name: str, address: str) -> Me:
+        """``user`` (a guest) plays on under ``display_name``: at the tables they sit at from
+        now on (a seat keeps the name it was taken under)."""
+        if not user.is_guest or user.is_bot:
+            raise NotAllowed("only a guest changes their name here")
+        await self.limits.check("guest", address, "too many new names from your address")
+        display = display_name.strip()
+        why = auth.check_display_name(display)
+        if why:
+            raise Refused(why)
+        try:
+            async with self.sessions() as db, db.begin():
+                same = name_key(display) == name_key(user.display_name)
+                if not same and await repo.display_name_taken(db, display):
+                    raise Refused("that display name is taken: choose another")
+                row = await db.get(User, user.id)
+                if row is None:
+                    raise NotSignedIn("sign in or play as a guest first")
+                row.display_name, row.display_key = display, name_key(display)
+        except IntegrityError:  # taken at the same moment by someone else
+            raise Refused("that name is taken: choose another") from None
+        return Me(user.id, display, None, True, user.session)
 
     async def login(self, username: str, password: str, address: str) -> tuple[Me, JSON | None]:
         """The account of ``username`` if ``password`` is its own (one argon2 check either

@@ -1,5 +1,6 @@
 """The lobby routes: the games, creating, listing, joining and starting tables, play a bot
-now, a person's games, a table's information and its record (docs/server.md, HTTP API)."""
+now, quick pairing, a person's games, a table's information and its record (docs/server.md,
+HTTP API)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,18 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from boneyard.core.protocol import JSON
-from boneyard.server.deps import LobbyDep, MaybeUser, NeedUser, TableDep, VisibleTable, address
+from boneyard.server.deps import (
+    LobbyDep,
+    MaybeUser,
+    NeedUser,
+    PairingDep,
+    TableDep,
+    VisibleTable,
+    address,
+)
 from boneyard.server.errors import ERRORS, NotAllowed, Refused
-from boneyard.server.lobby.schemas import JoinIn, QuickIn, SeatIn, TableIn
+from boneyard.server.lobby.pairing import check_pool
+from boneyard.server.lobby.schemas import JoinIn, PairIn, QuickIn, SeatIn, TableIn
 from boneyard.server.tables import access, tableview
 
 router = APIRouter(responses=ERRORS)
@@ -89,3 +99,37 @@ async def record(table: VisibleTable) -> JSONResponse:
         tableview.record(table),
         headers={"Content-Disposition": f'attachment; filename="boneyard-{table.id}.json"'},
     )
+
+
+@router.get("/api/pairing/pools")
+async def pairing_pools(pairing: PairingDep) -> JSON:
+    """How many people wait in each quick-pairing pool; the clocks; when a bot is offered."""
+    return await pairing.pools()
+
+
+@router.post("/api/pairing")
+async def pairing_join(body: PairIn, request: Request, user: NeedUser, pairing: PairingDep) -> JSON:
+    """Wait for people to play ``game`` with (``players`` in all, ``clock`` seconds a move):
+    ``{"waiting": {...}}``, or ``{"table": id}`` once seated."""
+    pool = check_pool(body.game, body.players, body.clock)
+    return await pairing.join(user, pool, address(request))
+
+
+@router.get("/api/pairing")
+async def pairing_status(
+    request: Request, user: NeedUser, pairing: PairingDep, hold: bool = False
+) -> JSON:
+    """Your wait, or your table once paired (``hold``: the answer waits up to 20 s for news)."""
+    return await pairing.status(user, hold, gone=request.is_disconnected)
+
+
+@router.delete("/api/pairing")
+async def pairing_leave(user: NeedUser, pairing: PairingDep) -> JSON:
+    """Stop waiting (``{"table": id}`` if the pool filled just before)."""
+    return await pairing.leave(user)
+
+
+@router.post("/api/pairing/bot")
+async def pairing_bot(user: NeedUser, pairing: PairingDep) -> JSON:
+    """Stop waiting and play the game against bots now: ``{"table": id}``."""
+    return await pairing.bot_instead(user)

@@ -1,4 +1,5 @@
-"""The lobby's request bodies: a new table and its seats, play-a-bot-now, taking a seat."""
+"""The lobby's request bodies: a new table and its seats, play-a-bot-now, taking a seat, quick
+pairing."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ class TableIn(BaseModel):
     options: dict[str, str | int | bool] = Field(default_factory=dict, max_length=30)
     seats: list[SeatIn] = Field(min_length=2, max_length=8)
     start: bool = True
+    # A seat open for a person: start as soon as the last one is taken (no Start to press).
+    start_when_full: bool = False
     # The turn clock (docs/server.md): absent, a table where people play each other (a seat
     # open for a person) gets the default; null: none.
     clock: ClockIn | None = None
@@ -49,3 +52,11 @@ class JoinIn(BaseModel):
 
     seat: int = Field(ge=0, le=7)
     invite: str | None = Field(default=None, max_length=100)  # a private table's token
+
+
+class PairIn(BaseModel):
+    """Quick pairing: the pool to wait in (boneyard.server.lobby.pairing checks it)."""
+
+    game: str = Field(default="highfive", max_length=20)
+    players: int = Field(default=2, ge=0, le=100)
+    clock: int = Field(default=60, ge=0, le=100_000)  # seconds a move

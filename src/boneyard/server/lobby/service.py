@@ -17,6 +17,8 @@ import time
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.games.registry import available_games, get_spec
@@ -169,6 +171,8 @@ class Lobby:
             settings["bot_pace"] = body.bot_pace
         if body.guide:
             settings["guide"] = True
+        if body.start_when_full and body.start and not full:
+            settings["start_when_full"] = True
         return await self.open_table(
             body.game,
             dict(body.options),
@@ -200,38 +204,32 @@ class Lobby:
     ) -> LiveTable:
         """Store a new table (checked already) and start it when every seat is taken and
         ``start`` (created full with people: once their seeds for hand 0 are in; arm_start)."""
+        settings = self.start_settings(seats, settings, start)
+        tid = secrets.token_hex(8)
+        async with self.tables.sessions() as s, s.begin():
+            await store_table(s, tid, game, options, seats, settings, private, created_by, address)
+        return await self.opened(tid, start)
+
+    def start_settings(
+        self, seats: list[Seat], settings: dict[str, Any], start: bool
+    ) -> dict[str, Any]:
+        """``settings`` of a new table, with ``start_by`` when it is created full with people
+        and ``start``: dealt once the players' browsers have seeded hand 0, or at that time."""
         full = not any(s.kind == SeatKind.OPEN for s in seats)
         bot_only = full and not any(s.kind == SeatKind.PERSON for s in seats)
         settings = dict(settings)
         if full and start and self.tables.seed_window > 0 and not bot_only:
-            # Dealt once the players' browsers have seeded hand 0, or after the seed window.
             at = now() + timedelta(seconds=self.tables.seed_window)
             settings["start_by"] = at.isoformat()
-        tid = secrets.token_hex(8)
-        created = now()
-        async with self.tables.sessions() as s, s.begin():
-            s.add(
-                GameTable(
-                    id=tid,
-                    game=game,
-                    options=options,
-                    seats=seats,
-                    status=TableStatus.OPEN,
-                    created_by=created_by,
-                    created_at=created,
-                    settings=settings or None,
-                    private=private,
-                    invite_token=access.new_invite_token() if private else None,
-                    bot_only=bot_only,
-                    created_from=address[:64] if address else None,
-                )
-            )
-            await s.flush()
-            s.add(first_commitment(tid))  # hand 0's seed: committed before anyone adds one
-            await add_players(s, tid, seats, created)
+        return settings
+
+    async def opened(self, tid: str, start: bool = True) -> LiveTable:
+        """The table ``tid`` just stored, live: its start armed (``start_by``), or started now
+        when it is full and ``start``."""
         table = await self.tables.get(tid)
         assert table is not None
-        if "start_by" in settings:
+        full = not any(s.kind == SeatKind.OPEN for s in table.seats)
+        if "start_by" in table.settings:
             self.tables.arm_start(table)
         elif start and full:
             await self.start(table)
@@ -263,6 +261,9 @@ class Lobby:
         """Seat ``user`` at open seat ``seat`` (a seat kept for a bot account: only that one),
         or :class:`Refused` with the reason."""
         await table.ask(Join(seat, user.id, user.display_name))  # (tables.seating)
+        full = not any(s.kind == SeatKind.OPEN for s in table.seats)
+        if table.status == TableStatus.OPEN and full and table.settings.get("start_when_full"):
+            await self.opened(table.id)  # dealt once the seeds are in (or at once: no window)
 
     async def my_games(self, user: Me) -> list[JSON]:
         """``user``'s tables, newest first (from the per-person index)."""
@@ -346,6 +347,42 @@ class Lobby:
             if t is not None:
                 out.append(t)
         return out
+
+
+async def store_table(
+    s: AsyncSession,
+    tid: str,
+    game: str,
+    options: dict[str, Any],
+    seats: list[Seat],
+    settings: dict[str, Any],
+    private: bool,
+    created_by: int | None,
+    address: str | None = None,
+) -> None:
+    """Add table ``tid`` (open, its hand 0 committed to, its people indexed) in the caller's
+    transaction ``s``; ``address``: its creator's client (the cap on open tables per address)."""
+    full = not any(x.kind == SeatKind.OPEN for x in seats)
+    created = now()
+    s.add(
+        GameTable(
+            id=tid,
+            game=game,
+            options=options,
+            seats=seats,
+            status=TableStatus.OPEN,
+            created_by=created_by,
+            created_at=created,
+            settings=settings or None,
+            private=private,
+            invite_token=access.new_invite_token() if private else None,
+            bot_only=full and not any(x.kind == SeatKind.PERSON for x in seats),
+            created_from=address[:64] if address else None,
+        )
+    )
+    await s.flush()
+    s.add(first_commitment(tid))  # hand 0's seed: committed before anyone adds one
+    await add_players(s, tid, seats, created)
 
 
 @functools.cache

@@ -58,6 +58,10 @@ class StaleError(Exception):
     """The client acted on an old version: it gets a resync."""
 
 
+class SeatsChanged(BoneyardError):
+    """Another process changed the table's seats since they were read: nothing was written."""
+
+
 class UnavailableError(BoneyardError):
     """The database could not be reached: nothing changed, the client may try again."""
 
@@ -645,14 +649,19 @@ class TableManager:
         table: LiveTable,
         seats: list[Seat],
         settings: dict[str, Any] | None = None,
+        expected: list[Seat] | None = None,
     ) -> None:
         """Commit new ``seats`` (and ``settings``) of ``table``, take them in memory and reseat
         its sockets (a command's handler: the actor tells the sockets and the other processes).
 
         With several processes the caller first refreshes the table (another process may have
-        changed the seats since)."""
+        changed the seats since). With ``expected`` the row is locked and its seats must still
+        be those (:class:`SeatsChanged` otherwise, nothing written): two processes seating
+        people at once never both take the same seat."""
         async with self.sessions() as db, db.begin():
-            row = await db.get(GameTable, table.id)
+            row = await db.get(GameTable, table.id, with_for_update=expected is not None)
+            if row is not None and expected is not None and list(row.seats) != expected:
+                raise SeatsChanged("that seat was just taken: look at the table again")
             if row is not None:
                 row.seats = seats
                 if settings is not None:

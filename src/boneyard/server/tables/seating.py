@@ -1,7 +1,10 @@
 """Who sits where: the table commands that change a live table's seats.
 
 * ``Join``: a person takes an open seat before the start (a seat kept for a bot account: only
-  that account).
+  that account). The seat is written only if the stored seats are still those it saw (a row
+  lock): two people taking the last seat at once, in two processes, never both get it. A table
+  made to start when full (``start_when_full``: the lobby's New table form, an invite) then
+  deals once its players' seeds for hand 0 are in, or at ``start_by``.
 * ``Abandon``: the turn clock's grace ran out (boneyard.server.tables.clock): a bot of the
   table's level plays the seat on (``seat_changes`` event ``abandoned``).
 * ``Reclaim``: the person a bot replaced takes the seat back; their clock starts afresh.
@@ -14,13 +17,14 @@ substitution) before any socket hears of it; the table's actor then tells everyo
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from boneyard.core.errors import BoneyardError
 from boneyard.server.errors import Refused
 from boneyard.server.tables.commands import Abandon, Join, Reclaim, Reseat
 from boneyard.server.tables.live import LiveTable, now
-from boneyard.server.tables.manager import TableManager
-from boneyard.store.seats import PersonSeat
+from boneyard.server.tables.manager import SeatsChanged, TableManager
+from boneyard.store.seats import PersonSeat, Seat
 from boneyard.store.statuses import SeatChange, SeatKind, TableStatus
 
 log = logging.getLogger("boneyard.server.tables.seating")
@@ -50,7 +54,23 @@ class Seating:
             raise Refused(f"that seat is kept for the bot {kept.name}")
         seats = list(table.seats)
         seats[c.seat] = PersonSeat(user_id=c.user_id, name=c.name)
-        await self.tables.save_seats(table, seats)
+        settings = None
+        if self.starts_full(table, seats):
+            at = now() + timedelta(seconds=self.tables.seed_window)
+            settings = {**table.settings, "start_by": at.isoformat()}
+        try:
+            await self.tables.save_seats(table, seats, settings, expected=list(table.seats))
+        except SeatsChanged as exc:
+            await self.tables.refresh(table)  # (its sockets hear of the seat that was taken)
+            raise Refused(str(exc)) from None
+
+    def starts_full(self, table: LiveTable, seats: list[Seat]) -> bool:
+        """Whether ``table`` (made to start when full) is full with ``seats`` and waits for its
+        players' seeds for hand 0 before it deals (a seed window; without one the lobby starts
+        it at once: boneyard.server.lobby.service)."""
+        full = not any(s.kind == SeatKind.OPEN for s in seats)
+        wanted = bool(table.settings.get("start_when_full"))
+        return full and wanted and self.tables.seed_window > 0
 
     async def abandon(self, table: LiveTable, c: Abandon) -> None:
         """The grace of ``c.seat`` at ``c.version`` is over: a bot takes the seat (unless the

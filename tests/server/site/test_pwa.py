@@ -1,0 +1,102 @@
+"""The installable app as the server gives it (boneyard.server.pwa): the manifest and its real
+PNG icons, the service worker with this release's version and files (never ``/api/``), a new
+version when a kept file changes, and the HTML 404 page outside ``/api/`` (JSON inside)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import struct
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from boneyard.server import pwa
+from boneyard.server.webfiles import WEB
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_the_manifest_names_the_app_and_its_icons(client: TestClient) -> None:
+    r = client.get("/manifest.webmanifest")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/manifest+json"
+    m = r.json()
+    assert (m["name"], m["short_name"]) == ("Boneyard — dominoes", "Boneyard")
+    assert (m["display"], m["start_url"], m["scope"]) == ("standalone", "/", "/")
+    assert m["theme_color"] and m["background_color"]
+    sizes = {}
+    for icon in m["icons"]:
+        got = client.get(icon["src"])
+        assert got.status_code == 200 and got.headers["content-type"] == "image/png"
+        w, h = png_size(got.content)
+        assert f"{w}x{h}" == icon["sizes"]
+        sizes[icon["purpose"], w] = True
+    assert {("any", 192), ("any", 512), ("maskable", 512)} <= set(sizes)
+    home = client.get("/").text
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in home
+
+
+def test_the_service_worker_keeps_this_releases_shell_and_never_the_api(
+    client: TestClient,
+) -> None:
+    r = client.get("/sw.js")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+    assert r.headers["cache-control"] == "no-cache"
+    version, urls = pwa.shell()
+    assert f'const VERSION = "{version}";' in r.text and 'VERSION = "dev"' not in r.text
+    assert {"/", "/static/offline.html", "/static/lobby.js", "/static/style.css"} <= set(urls)
+    assert "/static/icon-192.png" in urls and "/static/sw.js" not in urls
+    assert not [u for u in urls if u.startswith(("/api/", "/ws/", "/table/", "/profile/"))]
+    for url in urls:  # every file it keeps is there
+        assert client.get(url).status_code == 200, url
+
+
+def test_the_shell_is_everything_the_home_and_offline_pages_load() -> None:
+    """The files fetched as the worker installs are what the two kept pages load: their style
+    sheets, scripts (and every module those import), icons and the manifest's icons."""
+    wanted: set[str] = set()
+    todo = []
+    for page in ("index.html", "offline.html"):
+        html = (WEB / page).read_text(encoding="utf-8")
+        for ref in re.findall(r'(?:href|src)="/static/([^"]+)"', html):
+            wanted.add(ref)
+            todo.append(ref)
+    while todo:
+        name = todo.pop()
+        if name.endswith(".js"):
+            for dep in re.findall(r'from "/static/([^"]+)"', (WEB / name).read_text()):
+                if dep not in wanted:
+                    wanted.add(dep)
+                    todo.append(dep)
+    manifest = json.loads((WEB / "manifest.webmanifest").read_text(encoding="utf-8"))
+    wanted |= {icon["src"].removeprefix("/static/") for icon in manifest["icons"]}
+    assert wanted == set(pwa.SHELL_FILES)
+
+
+def test_a_changed_file_is_a_new_release(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    web = tmp_path / "web"
+    shutil.copytree(WEB, web)
+    monkeypatch.setattr(pwa, "WEB", web)
+    first = pwa.release(web)
+    assert pwa.release(web) == first  # (the same files: the same version)
+    (web / "table.js").write_text((web / "table.js").read_text() + "\n// changed\n")
+    assert pwa.release(web)[0] != first[0]  # (a file kept as it is used, too)
+
+
+def test_a_missing_page_is_an_html_page_with_a_way_back(client: TestClient) -> None:
+    for path in ("/nonexistent", "/rules-of-chess/x", "/static/nothing.js"):
+        r = client.get(path)
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html"), path
+        assert "Page not found" in r.text and 'href="/" class="button" id="back-home"' in r.text
+    r = client.get("/api/nonexistent")
+    assert r.status_code == 404 and r.json() == {"detail": "Not Found"}
+    r = client.get("/api/tables/nosuchtable")
+    assert r.status_code == 404 and r.json() == {"detail": "no such table"}
+    r = client.post("/nonexistent", headers={"X-CSRF-Token": client.cookies["boneyard_csrf"]})
+    assert r.status_code == 404 and r.json() == {"detail": "Not Found"}  # (not a page)
