@@ -44,12 +44,13 @@ A = TypeVar("A", bound=Action)
 @dataclass(frozen=True, slots=True)
 class Level:
     """A search budget: worlds per decision, a time budget in seconds, how many candidate deals
-    are weighed per world kept (``reading``; 0: every consistent world is equally likely, as in
-    plain PIMC), and whether the end of a hand is solved exactly once every tile is known."""
+    are weighed to draw the worlds from (``pool``; 0: every consistent world is equally likely,
+    as in plain PIMC), and whether the end of a hand is solved exactly once every tile is
+    known."""
 
     worlds: int
     time_budget: float | None
-    reading: int = 0
+    pool: int = 0
     exact: bool = False
 
 
@@ -61,7 +62,7 @@ LEVELS: dict[str, Level] = {
     "easy": Level(4, 0.25),
     "medium": Level(12, 0.5),
     "hard": Level(24, 0.7),
-    "expert": Level(60, 0.9, reading=5, exact=True),
+    "expert": Level(60, 0.9, pool=300, exact=True),
     "expert-pimc": Level(60, 0.9),
 }
 """The named levels (``expert-pimc``: the expert before it read the table, for comparison)."""
@@ -113,6 +114,8 @@ class ActionValue(Generic[A]):
     action: A
     value: float
     worlds: int
+    exact: bool = False
+    """Solved exactly (the observation determined the hand) rather than sampled."""
 
 
 def action_values(
@@ -122,16 +125,16 @@ def action_values(
     time_budget: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
     *,
-    reading: int = 0,
+    pool: int = 0,
     model: PlayModel = READING,
     exact: bool = False,
 ) -> list[ActionValue[A]]:
     """Value every legal action of ``observation`` (in legal-action order).
 
-    By PIMC search over ``worlds`` worlds; with ``reading``, the worlds are drawn from
-    ``reading`` times as many candidate deals in proportion to how likely ``model`` makes the
-    other seats' plays in them; with ``exact``, a hand the observation fully determines is
-    solved exactly instead (when the game has a solver and the hand is small enough)."""
+    By PIMC search over ``worlds`` worlds. With ``pool``, the worlds are drawn from that many
+    candidate deals in proportion to how likely ``model`` makes the other seats' plays in them;
+    with ``exact``, a hand the observation fully determines is solved exactly instead (when the
+    game has a solver and the hand is small enough)."""
     actions = tuple(observation.legal_actions)
     if not actions:
         raise BoneyardError("the bot has nothing to choose from: it is not its turn")
@@ -144,16 +147,16 @@ def action_values(
     if exact and search.solve is not None and sampler.determined:
         solved = search.solve(sampler.sample(rng), EXACT_NODES)
         if solved is not None:
-            return [ActionValue(a, v, 1) for a, v in zip(actions, solved, strict=True)]
+            return [ActionValue(a, v, 1, True) for a, v in zip(actions, solved, strict=True)]
     batch: Sequence[GameState] | None = None
-    if reading > 1:
+    if pool > 0:
         # Reading the plays spends at most half the budget: the rest values the worlds.
         half = None if deadline is None or time_budget is None else deadline - time_budget / 2
 
         def stop() -> bool:
             return half is not None and clock() >= half
 
-        batch = sampler.infer(rng, worlds, worlds * reading, model, stop)
+        batch = sampler.infer(rng, worlds, pool, model, stop)
     totals = [0.0] * len(actions)
     done = 0
     while done < worlds:
@@ -215,6 +218,8 @@ class ExpertBot:
         )
         self.clock = clock
         self.level = spec
+        self.cut_short = 0
+        """Searches its time budget stopped before all their worlds were valued."""
 
     def evaluate(self, observation: Observation[A]) -> list[ActionValue[A]]:
         """The value of every legal action (a single legal action is not searched)."""
@@ -224,15 +229,18 @@ class ExpertBot:
             return [ActionValue(actions[0], 0.0, 0)]
         worlds = self.worlds * search.world_scale if self.scaled else self.worlds
         level = self.level
-        return action_values(
+        values = action_values(
             observation,
             self.rng,
             worlds,
             self.time_budget,
             self.clock,
-            reading=level.reading,
+            pool=level.pool,
             exact=level.exact,
         )
+        if not values[0].exact and values[0].worlds < worlds:
+            self.cut_short += 1
+        return values
 
     def choose(self, observation: Observation[A]) -> A:
         """The legal action with the best searched value."""

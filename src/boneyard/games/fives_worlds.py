@@ -333,9 +333,9 @@ class HiddenDeal(Generic[S]):
         """``count`` worlds drawn in proportion to how likely ``model`` makes the other seats'
         plays in them: ``pool`` candidate deals weighed (:func:`~boneyard.games.inference.
         log_likelihood`; fewer if ``stop()`` turns true), ``count`` of them resampled and
-        built. Without plays to read (or a pool no larger than ``count``) every world is
-        sampled as by :meth:`sample`."""
-        if not self.choices or pool <= count:
+        built (a deal drawn more than once gets a boneyard of its own each time). Without plays
+        to read every world is sampled as by :meth:`sample`."""
+        if not self.choices or pool <= 0:
             return [self.sample(rng) for _ in range(count)]
         found = self.weighed_deals(rng, pool, model, stop)
         if not found:

@@ -24,8 +24,10 @@ paths), its hidden draws are assigned by randomised backtracking, and the hand i
 under the strict rules from the sampled deal, so a world that breaks any rule is rejected; after
 ``tries`` attempts an exhaustive randomised search finds a consistent world (one always exists:
 the real one). While rejection succeeds, each consistent hidden-hand set is equally likely for
-one hidden hand (2 players); the sequential fallback is consistent but not exactly uniform, and
-the other seats' earlier choices are not used as evidence (Perfect Information Monte Carlo).
+one hidden hand (2 players); the sequential fallback is consistent but not exactly uniform.
+:meth:`sample` does not use the other seats' earlier choices as evidence (Perfect Information
+Monte Carlo); :meth:`~boneyard.games.fives_worlds.HiddenDeal.infer` does: the sampler records
+each hidden seat's free choices, and worlds are drawn in proportion to their likelihood.
 
 Earlier hands of the game are not reconstructed: a sampled world only counts them, so it is
 for search, not for writing a record.

@@ -21,8 +21,10 @@ Constraints enforced (RULES §4.4: a seat that can place must place, and draws o
 
 Sampling and its exactness are those of :class:`boneyard.games.fives_worlds.HiddenDeal`
 (rejection sampling, then constrained sequential sampling, then an exhaustive randomised search);
-the other seats' choices among placements are not used as evidence (Perfect Information Monte
-Carlo). Earlier hands are not reconstructed: a world is for search, not for writing a record.
+:meth:`sample` does not read the other seats' choices among placements (Perfect Information
+Monte Carlo), :meth:`~boneyard.games.fives_worlds.HiddenDeal.infer` weighs worlds by them (every
+free placement of a hidden seat is recorded with what each tile could have done there). Earlier
+hands are not reconstructed: a world is for search, not for writing a record.
 
 >>> import random
 >>> from boneyard.games.highrise import new_game
