@@ -12,7 +12,8 @@ Method and figures: docs/performance.md, "Bot strength".
 Each deal sequence (a deal seed) is played once per rotation of the seats (with two players:
 twice, the seats swapped: mirrored deals), every game to its end under the default options,
 with the deals of ``boneyard arena`` for the same seed. With more players one bot sits among
-copies of the other (its fair share of wins is 1/players). The win rate's 95% interval is
+copies of the other (its fair share of wins is 1/players), except Merry-Go-Round with 4:
+partnerships, two of each (fair share 1/2). The win rate's 95% interval is
 Wilson's; the Elo difference comes from the win rate and its bounds, relative to the fair share.
 
 **Fixed worlds.** By default every expert level searches its full number of worlds with no time
@@ -172,18 +173,31 @@ def play(task: Task) -> dict[str, Any]:
     }
 
 
+def lineup(game: str, players: int, bot: str, against: str) -> list[str]:
+    """The bots by seat before rotation: one ``bot`` among ``against`` bots, except
+    Merry-Go-Round with 4 (partnerships, seats 0 and 2 against 1 and 3: two of each)."""
+    if game == "merry-go-round" and players == 4:
+        return [bot, against, bot, against]
+    return [bot] + [against] * (players - 1)
+
+
+def fair_share(game: str, players: int) -> float:
+    """The share of games a bot (its side) of equal strength wins."""
+    return 0.5 if game == "merry-go-round" and players == 4 else 1 / players
+
+
 def plan(
     game: str, players: int, bot: str, against: str, games: int, seed: int, timed: bool
 ) -> list[Task]:
     """The games of a match, whole rotations of the seats (``boneyard arena``'s seeds)."""
-    base = [bot] + [against] * (players - 1)
+    base = lineup(game, players, bot, against)
     out: list[Task] = []
     deal = 0
     while len(out) < games:
         for r in range(players):
-            lineup = tuple(base[(i - r) % players] for i in range(players))
+            seats = tuple(base[(i - r) % players] for i in range(players))
             bot_seed = seed * 7_919_000 + len(out)
-            out.append(Task(game, lineup, seed * 1_000_000 + deal, bot_seed, timed))
+            out.append(Task(game, seats, seed * 1_000_000 + deal, bot_seed, timed))
         deal += 1
     return out
 
@@ -201,7 +215,7 @@ def measure(
     game: str, players: int, bot: str, against: str, games: int, jobs: int, seed: int, timed: bool
 ) -> dict[str, Any]:
     """Play one match and return its figures."""
-    share = 1 / players
+    share = fair_share(game, players)
     tasks = plan(game, players, bot, against, games, seed, timed)
     load_before = os.getloadavg()
     started = time.perf_counter()
