@@ -230,6 +230,8 @@ def measure(
     points = sum(o["scores"][s] for o, s in mine) / len(mine)
     theirs = [(o, s) for o in done for s, b in enumerate(o["lineup"]) if b != bot]
     points_against = sum(o["scores"][s] for o, s in theirs) / len(theirs)
+    their_times = [t for o, s in theirs for t in o["times"][s]]
+    their_searched = [t for t in their_times if t > 0.002]
 
     def rel(x: float) -> float:
         return elo(x) - elo(share)
@@ -255,6 +257,8 @@ def measure(
         "p50_time_s": percentile(times, 0.5),
         "p95_time_s": percentile(times, 0.95),
         "p95_searched_time_s": percentile(searched, 0.95),
+        "against_p95_time_s": percentile(their_times, 0.95),
+        "against_p95_searched_time_s": percentile(their_searched, 0.95),
         "max_time_s": max(times, default=0.0),
         "timed": timed,
         "seed": seed,
@@ -289,7 +293,9 @@ def show(c: Console, doc: dict[str, Any]) -> None:
     c.print(
         f"  average final points {doc['avg_points']:.1f} vs {doc['avg_points_against']:.1f}; "
         f"decision time p50 {doc['p50_time_s'] * 1000:.0f} ms, p95 {doc['p95_time_s']:.3f} s "
-        f"(searched only {doc['p95_searched_time_s']:.3f} s), max {doc['max_time_s']:.3f} s "
+        f"(searched only {doc['p95_searched_time_s']:.3f} s; {doc['against']}: "
+        f"{doc['against_p95_time_s']:.3f} s, {doc['against_p95_searched_time_s']:.3f} s), "
+        f"max {doc['max_time_s']:.3f} s "
         f"over {doc['decisions']} decisions, {doc['cut_short']} cut short by the budget; "
         f"{doc['seconds_per_game']:.1f} s a game; load {load[0][0]:.1f} → {load[1][0]:.1f}"
     )
