@@ -1,21 +1,31 @@
-"""Bot strength: the expert bot against greedy over mirrored games, with the decision times.
+"""Bot strength: the expert against greedy, against the expert before it read the table, and
+beside a cheater that sees every hand, over mirrored games, with the decision times.
 
 Run ``.venv/bin/python bench/strength.py`` (defaults: High Five, 2 players, ``expert`` vs
-``greedy``, 200 games, 2 worker processes, seed 1; ``--games 1000`` for the issue's full figure,
-``--json`` for one JSON object). ``--all`` measures every game and player count in turn
-(High Five 2/3/4, Merry-Go-Round 2/3/4, High Fives 2/4/6, Highrise 2/3/4), each for at most
-``--games`` games and, with ``--budget SECONDS``, until that much wall time is spent (always
-whole rotations of the seats). Method and figures: docs/performance.md, "Bot strength".
+``greedy``, 300 games, 2 worker processes, seed 1; ``--json`` for one JSON object a match).
+``--all`` plays the issue's table: for every game at 2 players the expert against ``greedy``
+and against ``expert-pimc`` and the cheater against ``greedy``; for High Five at 3 and 4 players
+one expert (then one cheater) among greedy players. ``--ladder`` plays each level against the
+one below (``easy`` against ``greedy`` first). ``--only GAMES`` keeps some games.
+Method and figures: docs/performance.md, "Bot strength".
 
 Each deal sequence (a deal seed) is played once per rotation of the seats (with two players:
-twice, the seats swapped: mirrored deals), every game to its end under the default options.
-The table: with two players the expert against greedy; with more, one expert against greedy
-bots in every other seat (its fair share of wins is 1/players), except Merry-Go-Round with 4
-(partnerships: two experts partnered against two greedy bots, fair share 1/2). The win rate's
-95% interval is Wilson's; the Elo difference comes from the win rate and its interval bounds
-(relative to the fair share). Decision times are wall-clock times of ``bot.choose(observation)``
-for every decision of the expert, including forced moves (which it answers without searching),
-measured inside the worker processes.
+twice, the seats swapped: mirrored deals), every game to its end under the default options,
+with the deals of ``boneyard arena`` for the same seed. With more players one bot sits among
+copies of the other (its fair share of wins is 1/players), except Merry-Go-Round with 4:
+partnerships, two of each (fair share 1/2). The win rate's 95% interval is
+Wilson's; the Elo difference comes from the win rate and its bounds, relative to the fair share.
+
+**Fixed worlds.** By default every expert level searches its full number of worlds with no time
+budget, so a match's result does not depend on the machine's load. ``--timed`` plays with the
+levels' time budgets instead (as the site does) and counts the decisions a budget cut short;
+decision times are wall-clock times of ``bot.choose(observation)`` for every decision of the
+measured bot, forced moves included, inside the worker processes, and the load average is
+printed beside them.
+
+The **cheater** (``cheater``) is the upper anchor: it sees the true state (every hand and the
+boneyard's order) and values each legal action there with the game's greedy play-outs, as the
+expert values it in one world.
 """
 
 from __future__ import annotations
@@ -24,160 +34,287 @@ import argparse
 import json
 import os
 import platform
+import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
 
 import boneyard.games.highfive.state as state_module
-from boneyard.bots.arena import (
-    ArenaGame,
-    Outcome,
-    elo,
-    percentile,
-    plan,
-    play_game,
-    summarise,
-    wilson,
+from boneyard.bots import make_bot
+from boneyard.bots.arena import elo, percentile, wilson
+from boneyard.bots.expert import LEVELS, ActionValue, ExpertBot, best_of, search_for, value_of
+from boneyard.core.protocol import Action, GameState, Observation
+from boneyard.games.registry import get_spec, play_out
+
+TARGETS: dict[tuple[str, int, str], float] = {
+    ("highfive", 2, "greedy"): 0.88,
+    ("highfive", 2, "expert-pimc"): 0.65,
+    ("highrise", 2, "greedy"): 0.88,
+    ("high-fives", 2, "greedy"): 0.95,
+    ("merry-go-round", 2, "greedy"): 1.0,
+    ("highfive", 4, "greedy"): 0.45,
+}
+"""Issue 29's targets for the expert (win rate; a 1.0 target means every game won)."""
+
+LADDER: tuple[tuple[str, str], ...] = (
+    ("easy", "greedy"),
+    ("medium", "easy"),
+    ("hard", "medium"),
+    ("expert", "hard"),
 )
-
-TARGET_RATE = 0.60
-TARGET_LOW = 0.57
-TARGET_P95 = 1.0
-
-CONFIGS: tuple[tuple[str, int], ...] = (
-    ("highfive", 2),
-    ("highfive", 3),
-    ("highfive", 4),
-    ("merry-go-round", 2),
-    ("merry-go-round", 3),
-    ("merry-go-round", 4),
-    ("high-fives", 2),
-    ("high-fives", 4),
-    ("high-fives", 6),
-    ("highrise", 2),
-    ("highrise", 3),
-    ("highrise", 4),
-)
-"""Every game and player count ``--all`` measures."""
+"""The levels head to head, each against the one below."""
 
 
-def lineup(game: str, players: int, bot: str, against: str) -> tuple[list[str], float]:
-    """The bots seated in order (rotated by :func:`plan`) and the bot's fair share of wins."""
-    if game == "merry-go-round" and players == 4:
-        return [bot, against], 0.5
-    return [bot] + [against] * (players - 1), 1 / players
+def matches(only: set[str]) -> list[tuple[str, int, str, str]]:
+    """``--all``: ``(game, players, bot, against)`` of every match of the issue's table."""
+    out = []
+    for game in ("highfive", "highrise", "high-fives", "merry-go-round"):
+        if only and game not in only:
+            continue
+        out += [
+            (game, 2, "expert", "greedy"),
+            (game, 2, "expert", "expert-pimc"),
+            (game, 2, "cheater", "greedy"),
+        ]
+        if game == "highfive":
+            for players in (3, 4):
+                out += [(game, players, b, "greedy") for b in ("expert", "expert-pimc", "cheater")]
+    return out
 
 
-def _outcomes(
-    tasks: list[ArenaGame], jobs: int, budget: float | None, players: int
-) -> Iterator[Outcome]:
-    """Play the tasks (in order with one job, stopping after a whole rotation of the seats once
-    ``budget`` seconds are spent); with more jobs, all of them in a process pool."""
-    if jobs == 1:
+class Cheater:
+    """Sees the true state and values every legal action there by the game's greedy
+    play-outs (one world: the real one)."""
+
+    name = "cheater"
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    def choose(self, observation: Observation[Action]) -> Action:
+        actions = observation.legal_actions
+        if len(actions) == 1:
+            return actions[0]
+        search = search_for(observation)
+        seat = observation.seat
+        assert seat is not None
+        real = self.state.legal_actions()
+        values = [
+            ActionValue(a, value_of(search, self.state.copy(), r, seat, random.Random(1)), 1)
+            for a, r in zip(actions, real, strict=True)
+        ]
+        return best_of(values, observation)
+
+
+class Timed:
+    """A bot whose decisions are timed; an expert's searches cut short by its budget counted."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.times: list[float] = []
+
+    def choose(self, observation: Observation[Action]) -> Action:
         started = time.perf_counter()
-        for k, task in enumerate(tasks):
-            yield play_game(task)
-            whole = (k + 1) % players == 0
-            if budget is not None and whole and time.perf_counter() - started >= budget:
-                return
+        bot = self.bot
+        action = bot.choose(observation)
+        self.times.append(time.perf_counter() - started)
+        return action
+
+    @property
+    def cut(self) -> int:
+        """Searches the bot's time budget cut short (an expert's; 0 for any other bot)."""
+        return self.bot.cut_short if isinstance(self.bot, ExpertBot) else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One game: the bots by seat, the seeds, and whether budgets are on."""
+
+    game: str
+    lineup: tuple[str, ...]
+    deal_seed: int
+    bot_seed: int
+    timed: bool
+
+
+def make(name: str, rng: random.Random, state: GameState, timed: bool) -> Any:
+    """A bot by name: ``cheater``, an expert level (fixed worlds unless ``timed``), or any
+    other bot ``make_bot`` knows."""
+    if name == "cheater":
+        return Cheater(state)
+    if name in LEVELS:
+        return ExpertBot(rng, name, time_budget="level" if timed else None)
+    return make_bot(name, rng)
+
+
+def play(task: Task) -> dict[str, Any]:
+    """Play one game; the winner, the scores, and each seat's decision times and cut searches."""
+    spec = get_spec(task.game)
+    n = len(task.lineup)
+    state = spec.new_game(n, {})
+    bots = [
+        Timed(make(b, random.Random(task.bot_seed * 31 + i), state, task.timed))
+        for i, b in enumerate(task.lineup)
+    ]
+    play_out(state, [b.choose for b in bots], random.Random(task.deal_seed))
+    result = state.result()
+    assert result is not None
+    return {
+        "lineup": task.lineup,
+        "winner": result.winner,
+        "scores": list(result.scores),
+        "times": [b.times for b in bots],
+        "cut": [b.cut for b in bots],
+    }
+
+
+def lineup(game: str, players: int, bot: str, against: str) -> list[str]:
+    """The bots by seat before rotation: one ``bot`` among ``against`` bots, except
+    Merry-Go-Round with 4 (partnerships, seats 0 and 2 against 1 and 3: two of each)."""
+    if game == "merry-go-round" and players == 4:
+        return [bot, against, bot, against]
+    return [bot] + [against] * (players - 1)
+
+
+def fair_share(game: str, players: int) -> float:
+    """The share of games a bot (its side) of equal strength wins."""
+    return 0.5 if game == "merry-go-round" and players == 4 else 1 / players
+
+
+def plan(
+    game: str, players: int, bot: str, against: str, games: int, seed: int, timed: bool
+) -> list[Task]:
+    """The games of a match, whole rotations of the seats (``boneyard arena``'s seeds)."""
+    base = lineup(game, players, bot, against)
+    out: list[Task] = []
+    deal = 0
+    while len(out) < games:
+        for r in range(players):
+            seats = tuple(base[(i - r) % players] for i in range(players))
+            bot_seed = seed * 7_919_000 + len(out)
+            out.append(Task(game, seats, seed * 1_000_000 + deal, bot_seed, timed))
+        deal += 1
+    return out
+
+
+def outcomes(tasks: Sequence[Task], jobs: int) -> Iterator[dict[str, Any]]:
+    """The games played, in order (in a process pool with more than one job)."""
+    if jobs == 1:
+        yield from map(play, tasks)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(play_game, tasks, chunksize=4)
+        yield from pool.map(play, tasks, chunksize=2)
 
 
 def measure(
-    game: str,
-    players: int,
-    bot: str,
-    against: str,
-    games: int,
-    jobs: int,
-    seed: int,
-    budget: float | None = None,
+    game: str, players: int, bot: str, against: str, games: int, jobs: int, seed: int, timed: bool
 ) -> dict[str, Any]:
     """Play one match and return its figures."""
-    bots, share = lineup(game, players, bot, against)
-    tasks = plan(game, players, bots, games, seed)
+    share = fair_share(game, players)
+    tasks = plan(game, players, bot, against, games, seed, timed)
+    load_before = os.getloadavg()
     started = time.perf_counter()
-    outcomes = list(_outcomes(tasks, jobs, budget, players))
+    done = list(outcomes(tasks, jobs))
     elapsed = time.perf_counter() - started
-    figures = {f.bot: f for f in summarise(outcomes)}
-    mine = figures[bot]
-    # Games won by the bot (its side): summarise counts seats, and a partnership seats two.
-    wins = sum(1 for o in outcomes if o.winner is not None and o.lineup[o.winner] == bot)
-    rate = wins / max(1, len(outcomes))
-    ci = wilson(wins, len(outcomes))
-    times = [t for o in outcomes for s, b in enumerate(o.lineup) if b == bot for t in o.times[s]]
+    wins = sum(1 for o in done if o["winner"] is not None and o["lineup"][o["winner"]] == bot)
+    rate = wins / len(done)
+    ci = wilson(wins, len(done))
+    mine = [(o, s) for o in done for s, b in enumerate(o["lineup"]) if b == bot]
+    times = [t for o, s in mine for t in o["times"][s]]
     searched = [t for t in times if t > 0.002]
+    points = sum(o["scores"][s] for o, s in mine) / len(mine)
+    theirs = [(o, s) for o in done for s, b in enumerate(o["lineup"]) if b != bot]
+    points_against = sum(o["scores"][s] for o, s in theirs) / len(theirs)
+    their_times = [t for o, s in theirs for t in o["times"][s]]
+    their_searched = [t for t in their_times if t > 0.002]
 
-    # Elo relative to the fair share (summarise takes 1/players; partnerships have 1/2).
     def rel(x: float) -> float:
         return elo(x) - elo(share)
 
+    target = TARGETS.get((game, players, against)) if bot == "expert" else None
     return {
         "game": game,
         "players": players,
         "bot": bot,
         "against": against,
-        "lineup": bots,
         "fair_share": share,
-        "games": len(outcomes),
-        "jobs": jobs,
-        "seed": seed,
+        "games": len(done),
         "wins": wins,
         "win_rate": rate,
         "ci95": list(ci),
         "elo": rel(rate),
         "elo_ci95": [rel(ci[0]), rel(ci[1])],
-        "avg_points": mine.avg_points,
-        "avg_points_against": figures[against].avg_points,
+        "avg_points": points,
+        "avg_points_against": points_against,
         "decisions": len(times),
+        "searched": len(searched),
+        "cut_short": sum(o["cut"][s] for o, s in mine),
         "p50_time_s": percentile(times, 0.5),
         "p95_time_s": percentile(times, 0.95),
         "p95_searched_time_s": percentile(searched, 0.95),
+        "against_p95_time_s": percentile(their_times, 0.95),
+        "against_p95_searched_time_s": percentile(their_searched, 0.95),
         "max_time_s": max(times, default=0.0),
+        "timed": timed,
+        "seed": seed,
+        "jobs": jobs,
         "elapsed_s": elapsed,
-        "seconds_per_game": elapsed / max(1, len(outcomes)),
+        "seconds_per_game": elapsed / len(done),
+        "load": [list(load_before), list(os.getloadavg())],
+        "target": target,
+        "target_met": None if target is None else rate >= target,
     }
 
 
-def _print(c: Console, doc: dict[str, Any]) -> None:
-    share = doc["fair_share"]
+def show(c: Console, doc: dict[str, Any]) -> None:
+    """Print one match's figures."""
+    how = "time budgets on" if doc["timed"] else "fixed worlds"
     c.print(
         f"[bold]{doc['game']}, {doc['players']} players: {doc['bot']} vs {doc['against']}[/] "
-        f"(seats {', '.join(doc['lineup'])}, rotated), {doc['games']} games "
-        f"(seed {doc['seed']}, {doc['jobs']} processes)"
+        f"({how}), {doc['games']} games (seed {doc['seed']}, {doc['jobs']} processes)"
     )
     c.print(
-        f"  win rate {doc['win_rate']:.1%} (95% CI {doc['ci95'][0]:.1%}–{doc['ci95'][1]:.1%}; "
-        f"fair share {share:.0%}); Elo {doc['elo']:+.0f} "
-        f"({doc['elo_ci95'][0]:+.0f} to {doc['elo_ci95'][1]:+.0f})"
+        f"  win rate {doc['win_rate']:.1%} ({doc['wins']}/{doc['games']}; 95% CI "
+        f"{doc['ci95'][0]:.1%}–{doc['ci95'][1]:.1%}; fair share {doc['fair_share']:.0%}); "
+        f"Elo {doc['elo']:+.0f} ({doc['elo_ci95'][0]:+.0f} to {doc['elo_ci95'][1]:+.0f})"
+        + (
+            ""
+            if doc["target"] is None
+            else f"; target {doc['target']:.0%}: "
+            + ("met" if doc["target_met"] else "[red]missed[/]")
+        )
     )
+    load = doc["load"]
     c.print(
         f"  average final points {doc['avg_points']:.1f} vs {doc['avg_points_against']:.1f}; "
         f"decision time p50 {doc['p50_time_s'] * 1000:.0f} ms, p95 {doc['p95_time_s']:.3f} s "
-        f"(searched only {doc['p95_searched_time_s']:.3f} s), max {doc['max_time_s']:.3f} s "
-        f"over {doc['decisions']} decisions; {doc['seconds_per_game']:.1f} s a game"
+        f"(searched only {doc['p95_searched_time_s']:.3f} s; {doc['against']}: "
+        f"{doc['against_p95_time_s']:.3f} s, {doc['against_p95_searched_time_s']:.3f} s), "
+        f"max {doc['max_time_s']:.3f} s "
+        f"over {doc['decisions']} decisions, {doc['cut_short']} cut short by the budget; "
+        f"{doc['seconds_per_game']:.1f} s a game; load {load[0][0]:.1f} → {load[1][0]:.1f}"
     )
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Play the match(es) and print the figures; exit 1 when a High Five 2p target is missed."""
+    """Play the match(es) and print the figures; exit 1 when a measured target is missed."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="highfive")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--bot", default="expert")
     ap.add_argument("--against", default="greedy")
-    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--all", action="store_true", help="every game and player count")
+    ap.add_argument("--all", action="store_true", help="the issue's table: every game")
+    ap.add_argument("--ladder", action="store_true", help="each level against the one below")
     ap.add_argument("--only", default="", help="with --all: games to keep, comma-separated")
-    ap.add_argument("--budget", type=float, default=None, help="seconds per match (with --jobs 1)")
+    ap.add_argument("--timed", action="store_true", help="the levels' time budgets on")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     env = {
@@ -185,61 +322,24 @@ def main(argv: list[str] | None = None) -> int:
         "python": platform.python_version(),
         "compiled": not state_module.__file__.endswith(".py"),
     }
-    c = Console(highlight=False)
     if args.all:
-        keep = {g for g in args.only.split(",") if g}
-        docs = []
-        for game, players in CONFIGS:
-            if keep and game not in keep:
-                continue
-            doc = measure(
-                game,
-                players,
-                args.bot,
-                args.against,
-                args.games,
-                args.jobs,
-                args.seed,
-                args.budget,
-            )
-            doc.update(env)
-            docs.append(doc)
-            if args.json:
-                sys.stdout.write(json.dumps(doc) + "\n")
-                sys.stdout.flush()
-            else:
-                _print(c, doc)
-        return 0
-    doc = measure(
-        args.game,
-        args.players,
-        args.bot,
-        args.against,
-        args.games,
-        args.jobs,
-        args.seed,
-        args.budget,
-    )
-    doc.update(env)
-    doc["seconds_per_1000_games"] = doc["seconds_per_game"] * 1000
-    targeted = args.game == "highfive" and args.players == 2
-    ok = (
-        doc["win_rate"] >= TARGET_RATE
-        and doc["ci95"][0] > TARGET_LOW
-        and doc["p95_time_s"] <= TARGET_P95
-    )
-    doc["targets_met"] = ok if targeted else None
-    if args.json:
-        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
-        return 0 if ok or not targeted else 1
-    _print(c, doc)
-    if targeted:
-        c.print(
-            f"  targets (High Five, 2 players): win rate ≥ {TARGET_RATE:.0%} with the lower "
-            f"bound > {TARGET_LOW:.0%}, p95 ≤ {TARGET_P95} s: "
-            + ("met" if ok else "[red]missed[/]")
-        )
-    return 0 if ok or not targeted else 1
+        todo = matches({g for g in args.only.split(",") if g})
+    elif args.ladder:
+        todo = [(args.game, args.players, b, a) for b, a in LADDER]
+    else:
+        todo = [(args.game, args.players, args.bot, args.against)]
+    c = Console(highlight=False)
+    missed = False
+    for game, players, bot, against in todo:
+        doc = measure(game, players, bot, against, args.games, args.jobs, args.seed, args.timed)
+        doc.update(env)
+        missed = missed or doc["target_met"] is False
+        if args.json:
+            sys.stdout.write(json.dumps(doc) + "\n")
+            sys.stdout.flush()
+        else:
+            show(c, doc)
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":

@@ -131,6 +131,21 @@ def test_time_budget_is_honoured() -> None:
     assert all(v.worlds == 2 for v in values)
 
 
+def test_searches_cut_short_by_the_budget_are_counted() -> None:
+    """``cut_short`` (quoted by bench/strength.py --timed) counts the searches a budget stopped
+    before their worlds were all valued, and only those."""
+    s = next(x for x in random_states(2, 5, 20) if len(x.legal_actions()) > 1)
+    obs = s.observation(s.current_seat)
+    ticks = iter(range(100_000))
+    cut = ExpertBot(random.Random(1), "easy", time_budget=1.5, clock=lambda: float(next(ticks)))
+    cut.choose(obs)
+    cut.choose(obs)
+    assert cut.cut_short == 2
+    whole = ExpertBot(random.Random(1), "easy", time_budget=None)
+    whole.choose(obs)
+    assert whole.cut_short == 0
+
+
 def endgames(players: int, seed: int, count: int) -> list[HighFiveState]:
     """Positions with an empty boneyard, 1–2 tiles per hand and a choice to make."""
     rng = random.Random(seed)

@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import Action, GameState, Observation
+from boneyard.games.inference import PlayModel, Style
 from boneyard.games.registry import MODULES as GAMES
 from boneyard.games.registry import GameSearch, available_games, get_spec
 
@@ -42,19 +43,35 @@ A = TypeVar("A", bound=Action)
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """A search budget: worlds sampled per decision and a time budget in seconds."""
+    """A search budget: worlds per decision, a time budget in seconds, how many candidate deals
+    are weighed to draw the worlds from (``pool``; 0: every consistent world is equally likely,
+    as in plain PIMC), and whether the end of a hand is solved exactly once every tile is
+    known."""
 
     worlds: int
     time_budget: float | None
+    pool: int = 0
+    exact: bool = False
 
+
+READING = PlayModel(((0.5, Style(2.0, 0.5, 0.02)), (0.5, Style(0.3, 0.3, 0.1))))
+"""How the expert takes the other seats to play (docs/performance.md, "Reading the table"):
+half greedy-like (sharp), half soft, each hand's plays shifting the weight between the two."""
 
 LEVELS: dict[str, Level] = {
     "easy": Level(4, 0.25),
     "medium": Level(12, 0.5),
     "hard": Level(24, 0.7),
-    "expert": Level(60, 0.9),
+    "expert": Level(60, 0.9, pool=300, exact=True),
+    "expert-pimc": Level(60, 0.9),
 }
-"""The named levels (the ``expert`` budget is tuned to keep p95 decision time under 1 s)."""
+"""The named levels (``expert-pimc``: the expert before it read the table, for comparison)."""
+
+KEPT_FOR_COMPARISON: tuple[str, ...] = ("expert-pimc",)
+"""Levels the command line plays by name but the site does not offer (:data:`COMPARISON`)."""
+
+EXACT_NODES = 100_000
+"""Positions an exact solve of a determined hand may visit before the search samples instead."""
 
 
 Search = GameSearch[GameState, Observation[Action]]
@@ -97,6 +114,8 @@ class ActionValue(Generic[A]):
     action: A
     value: float
     worlds: int
+    exact: bool = False
+    """Solved exactly (the observation determined the hand) rather than sampled."""
 
 
 def action_values(
@@ -105,8 +124,17 @@ def action_values(
     worlds: int,
     time_budget: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    *,
+    pool: int = 0,
+    model: PlayModel = READING,
+    exact: bool = False,
 ) -> list[ActionValue[A]]:
-    """Value every legal action of ``observation`` by PIMC search (in legal-action order)."""
+    """Value every legal action of ``observation`` (in legal-action order).
+
+    By PIMC search over ``worlds`` worlds. With ``pool``, the worlds are drawn from that many
+    candidate deals in proportion to how likely ``model`` makes the other seats' plays in them;
+    with ``exact``, a hand the observation fully determines is solved exactly instead (when the
+    game has a solver and the hand is small enough)."""
     actions = tuple(observation.legal_actions)
     if not actions:
         raise BoneyardError("the bot has nothing to choose from: it is not its turn")
@@ -114,14 +142,27 @@ def action_values(
     seat = observation.seat
     if seat is None:
         raise BoneyardError("a spectator has nothing to choose from")
+    deadline = None if time_budget is None else clock() + time_budget
     sampler = search.sampler(observation)
+    if exact and search.solve is not None and sampler.determined:
+        solved = search.solve(sampler.sample(rng), EXACT_NODES)
+        if solved is not None:
+            return [ActionValue(a, v, 1, True) for a, v in zip(actions, solved, strict=True)]
+    batch: Sequence[GameState] | None = None
+    if pool > 0:
+        # Reading the plays spends at most half the budget: the rest values the worlds.
+        half = None if deadline is None or time_budget is None else deadline - time_budget / 2
+
+        def stop() -> bool:
+            return half is not None and clock() >= half
+
+        batch = sampler.infer(rng, worlds, pool, model, stop)
     totals = [0.0] * len(actions)
     done = 0
-    deadline = None if time_budget is None else clock() + time_budget
     while done < worlds:
         if deadline is not None and done > 0 and clock() >= deadline:
             break
-        world = sampler.sample(rng)
+        world = batch[done] if batch is not None else sampler.sample(rng)
         seed = rng.getrandbits(32)
         values: list[float] = []
         for action in actions:
@@ -176,6 +217,9 @@ class ExpertBot:
             spec.time_budget if isinstance(time_budget, str) else time_budget
         )
         self.clock = clock
+        self.level = spec
+        self.cut_short = 0
+        """Searches its time budget stopped before all their worlds were valued."""
 
     def evaluate(self, observation: Observation[A]) -> list[ActionValue[A]]:
         """The value of every legal action (a single legal action is not searched)."""
@@ -184,7 +228,19 @@ class ExpertBot:
         if len(actions) == 1:
             return [ActionValue(actions[0], 0.0, 0)]
         worlds = self.worlds * search.world_scale if self.scaled else self.worlds
-        return action_values(observation, self.rng, worlds, self.time_budget, self.clock)
+        level = self.level
+        values = action_values(
+            observation,
+            self.rng,
+            worlds,
+            self.time_budget,
+            self.clock,
+            pool=level.pool,
+            exact=level.exact,
+        )
+        if not values[0].exact and values[0].worlds < worlds:
+            self.cut_short += 1
+        return values
 
     def choose(self, observation: Observation[A]) -> A:
         """The legal action with the best searched value."""
@@ -200,9 +256,15 @@ def _factory(level: str) -> Callable[[random.Random], ExpertBot]:
 
 
 FACTORIES: dict[str, Callable[[random.Random], ExpertBot]] = {
-    level: _factory(level) for level in LEVELS
+    level: _factory(level) for level in LEVELS if level not in KEPT_FOR_COMPARISON
 }
 """Bot factories by level name, registered in :data:`boneyard.bots.BOTS`."""
+
+COMPARISON: dict[str, Callable[[random.Random], ExpertBot]] = {
+    level: _factory(level) for level in KEPT_FOR_COMPARISON
+}
+"""Levels kept for comparison (``expert-pimc``): the command line's ``play``, ``arena`` and
+benches take them by name; the site does not offer them."""
 
 
 def check_game(bot: str, game: str) -> None:

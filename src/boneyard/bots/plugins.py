@@ -51,6 +51,14 @@ def builtin_bots() -> dict[str, Callable[[random.Random], AnyBot]]:
     return BOTS
 
 
+def comparison_bots() -> dict[str, Callable[[random.Random], AnyBot]]:
+    """Built-in bots kept for comparison on the command line (``expert-pimc``), not offered to
+    the site's seats nor listed among the bots."""
+    from boneyard.bots.expert import COMPARISON
+
+    return dict(COMPARISON)
+
+
 def known(plugins: bool = True) -> list[str]:
     """The names a bot may be given by (built-in, then installed plugins)."""
     names = list(builtin_bots())
@@ -85,6 +93,9 @@ def factory(name: str, *, local: bool = True, plugins: bool = True) -> Callable[
     if name in builtin:
         made = builtin[name]
         return lambda rng, rules=None: made(rng)
+    if local and name in comparison_bots():
+        kept = comparison_bots()[name]
+        return lambda rng, rules=None: kept(rng)
     if local and is_command(name):
         argv = command_argv(name)
         from boneyard.bots.process import ProcessBot

@@ -11,13 +11,15 @@ world its rules refuse.
 from __future__ import annotations
 
 import itertools
+import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from boneyard.core.errors import BoneyardError
 from boneyard.games.fives import ids_of
 from boneyard.games.fives_play import Play
+from boneyard.games.inference import Choice, PlayModel, log_likelihood, resample
 
 S = TypeVar("S")
 
@@ -70,6 +72,8 @@ class HiddenDeal(Generic[S]):
     allowed: dict[int, int]
     my_hand: int
     my_drawn: dict[int, int]
+    choices: Sequence[Choice] = ()
+    """The hidden seats' earlier plays, as evidence for :meth:`infer` (none: nothing read)."""
 
     def build(
         self, hands: dict[int, int], draws: dict[int, list[int]], rng: random.Random
@@ -118,10 +122,16 @@ class HiddenDeal(Generic[S]):
     def _pool(self, seat: int, hand: int) -> list[tuple[int, int, int]]:
         """``(tile, play index, last playable moment)`` of every tile ``seat`` ever held from
         the hidden ``hand`` and its plays."""
-        info = self.seats[seat]
-        pool = [(t, NEVER, info.latest(t, NEVER)) for t in ids_of(hand)]
-        for t, at in info.played.items():
-            pool.append((t, at, info.latest(t, at)))
+        cache = self.__dict__.setdefault("_pools", {})
+        got = cache.get(seat)
+        if got is None:  # the history's part, the same for every hand: worked out once
+            info = self.seats[seat]
+            never = [info.latest(t, NEVER) for t in range(self.unseen.bit_length())]
+            played = [(t, at, info.latest(t, at)) for t, at in info.played.items()]
+            got = cache[seat] = (never, played)
+        never, played = got
+        pool = [(t, NEVER, never[t]) for t in ids_of(hand)]
+        pool.extend(played)
         return pool
 
     def _cover(self, seat: int, pool: list[tuple[int, int, int]], forced_only: bool) -> bool:
@@ -233,34 +243,42 @@ class HiddenDeal(Generic[S]):
             draws[s] = got
         return draws
 
+    def candidate(
+        self, rng: random.Random, uniform: bool
+    ) -> tuple[dict[int, int], dict[int, list[int]]] | None:
+        """Hidden hands and draws that meet the history's constraints (the world is not built
+        yet: its replay may still refuse it), or None when this attempt failed. ``uniform``:
+        each hidden hand uniform over the tiles its seat may hold (rejection); otherwise built
+        tile by tile, which succeeds where rejection keeps failing but is not exactly uniform."""
+        hands: dict[int, int] = {}
+        remaining = self.unseen
+        order = self.others.copy()
+        rng.shuffle(order)
+        for s in order:
+            if uniform:
+                pool = ids_of(remaining & self.allowed[s])
+                if len(pool) < self.sizes[s]:
+                    return None
+                m = 0
+                for t in rng.sample(pool, self.sizes[s]):
+                    m |= 1 << t
+            else:
+                m = self._sequential_hand(s, remaining, rng)
+                if m < 0:
+                    return None
+            hands[s] = m
+            remaining &= ~m
+        draws = self._draws_for(hands, rng)
+        return None if draws is None else (hands, draws)
+
     def sample(self, rng: random.Random) -> S:
         """One world consistent with the observation."""
         uniform = max(1, self.tries // 10)
         for attempt in range(self.tries):
-            hands: dict[int, int] = {}
-            remaining = self.unseen
-            order = self.others.copy()
-            rng.shuffle(order)
-            for s in order:
-                if attempt < uniform:
-                    pool = ids_of(remaining & self.allowed[s])
-                    if len(pool) < self.sizes[s]:
-                        break
-                    m = 0
-                    for t in rng.sample(pool, self.sizes[s]):
-                        m |= 1 << t
-                else:
-                    m = self._sequential_hand(s, remaining, rng)
-                    if m < 0:
-                        break
-                hands[s] = m
-                remaining &= ~m
-            if len(hands) < len(self.others):
+            got = self.candidate(rng, attempt < uniform)
+            if got is None:
                 continue
-            draws = self._draws_for(hands, rng)
-            if draws is None:
-                continue
-            world = self.build(hands, draws, rng)
+            world = self.build(got[0], got[1], rng)
             if world is not None:
                 return world
         for hands in self._exhaustive(rng):
@@ -271,6 +289,87 @@ class HiddenDeal(Generic[S]):
             if world is not None:
                 return world
         raise BoneyardError("no deal is consistent with this observation")
+
+    # --- reading the other seats' plays (boneyard.games.inference) ---------------------------
+
+    @property
+    def determined(self) -> bool:
+        """Whether the observation leaves one world only (for the play to come: the draws'
+        order aside): no tile unseen, or every one in the single other hand."""
+        sizes = sum(self.sizes[s] for s in self.others)
+        return self.unseen.bit_count() == sizes and len(self.others) <= 1
+
+    def candidates(
+        self, rng: random.Random, count: int, stop: Callable[[], bool] | None = None
+    ) -> list[tuple[dict[int, int], dict[int, list[int]]]]:
+        """Up to ``count`` candidate hidden deals (:meth:`candidate`): by rejection while it
+        succeeds at least once in ten tries, else tile by tile; fewer if ``stop()`` turns
+        true (it is asked every ten attempts)."""
+        out: list[tuple[dict[int, int], dict[int, list[int]]]] = []
+        failed = 0
+        uniform = True
+        attempts = 0
+        while len(out) < count and attempts < 4 * count + 40:
+            attempts += 1
+            if stop is not None and attempts % 10 == 0 and out and stop():
+                break
+            got = self.candidate(rng, uniform)
+            if got is None:
+                failed += 1
+                if uniform and failed >= 10 * (len(out) + 1):
+                    uniform = False
+                continue
+            out.append(got)
+        return out
+
+    def infer(
+        self,
+        rng: random.Random,
+        count: int,
+        pool: int,
+        model: PlayModel,
+        stop: Callable[[], bool] | None = None,
+    ) -> list[S]:
+        """``count`` worlds drawn in proportion to how likely ``model`` makes the other seats'
+        plays in them: ``pool`` candidate deals weighed (:func:`~boneyard.games.inference.
+        log_likelihood`; fewer if ``stop()`` turns true), ``count`` of them resampled and
+        built (a deal drawn more than once gets a boneyard of its own each time). Without plays
+        to read every world is sampled as by :meth:`sample`."""
+        if not self.choices or pool <= 0:
+            return [self.sample(rng) for _ in range(count)]
+        found = self.weighed_deals(rng, pool, model, stop)
+        if not found:
+            return [self.sample(rng) for _ in range(count)]
+        worlds: list[S] = []
+        refused: set[int] = set()
+        for i in resample([w for _h, _d, w in found], count, rng):
+            # A deal drawn twice is built twice: the same hands, the boneyard shuffled anew.
+            world = None if i in refused else self.build(found[i][0], found[i][1], rng)
+            if world is None:
+                refused.add(i)
+                world = self.sample(rng)
+            worlds.append(world)
+        return worlds
+
+    def weighed_deals(
+        self,
+        rng: random.Random,
+        pool: int,
+        model: PlayModel,
+        stop: Callable[[], bool] | None = None,
+    ) -> list[tuple[dict[int, int], dict[int, list[int]], float]]:
+        """Up to ``pool`` candidate deals (hidden hands, hidden draws) with their posterior
+        weights under ``model`` (summing to 1): each candidate's likelihood of the other seats'
+        plays, normalised over the candidates."""
+        found = self.candidates(rng, pool, stop)
+        if not found:
+            return []
+        weighed = model.weigh(self.choices)
+        logs = [log_likelihood(weighed, hands, draws) for hands, draws in found]
+        top = max(logs)
+        raw = [math.exp(x - top) for x in logs]
+        total = sum(raw)
+        return [(h, d, w / total) for (h, d), w in zip(found, raw, strict=True)]
 
     def _exhaustive(self, rng: random.Random) -> Iterator[dict[int, int]]:
         """Every assignment of hidden hands, in a random order (the rejection fallback)."""
@@ -290,6 +389,27 @@ class HiddenDeal(Generic[S]):
                     yield {s: m, **tail}
 
         return rec(0, self.unseen)
+
+
+Options = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
+"""Per tile id: the ``(points, pips)`` of each of its placements (:class:`Choice`)."""
+
+
+def read_choices(
+    seats: list[SeatHistory], read: list[tuple[int, int, tuple[int, int], Options]]
+) -> list[Choice]:
+    """The :class:`Choice` records of the hidden seats' plays ``(seat, moment, chosen,
+    options)``, with the tiles each still held from its later plays and its later draws."""
+    out = []
+    for seat, moment, chosen, options in read:
+        info = seats[seat]
+        later = 0
+        for t, at in info.played.items():
+            if at >= moment:
+                later |= 1 << t
+        draw_from = sum(1 for d in info.draws if d < moment)
+        out.append(Choice(seat, moment, later, draw_from, chosen, options))
+    return out
 
 
 def allowed_masks(

@@ -25,6 +25,7 @@ from boneyard.core.protocol import Action, Event, GameState, Observation, State
 from boneyard.core.records import JSON, Record, parse_record, record_from_json
 from boneyard.core.words import Explainer, plain_end
 from boneyard.games import walk
+from boneyard.games.inference import PlayModel
 from boneyard.games.learning import Learning
 from boneyard.games.walk import LineFeed, LinesOf, Position, RecordReader
 
@@ -69,6 +70,24 @@ class Determinizer(Protocol[S_co]):
         """One world consistent with the observation."""
         ...
 
+    def infer(
+        self,
+        rng: random.Random,
+        count: int,
+        pool: int,
+        model: PlayModel,
+        stop: Callable[[], bool] | None = None,
+    ) -> Sequence[S_co]:
+        """``count`` worlds drawn in proportion to how likely ``model`` makes the other seats'
+        plays in them, from ``pool`` candidates (fewer if ``stop()`` turns true); a sampler
+        that reads no plays samples them as :meth:`sample` does."""
+        ...
+
+    @property
+    def determined(self) -> bool:
+        """Whether the observation leaves one world only (its hidden tiles all known)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class GameSearch(Generic[S, Ob]):
@@ -84,6 +103,10 @@ class GameSearch(Generic[S, Ob]):
     world_scale: int = 1
     """The expert levels' world counts are multiplied by this for the game: how many times
     more worlds its engine searches than the levels' base in the same decision time."""
+    solve: Callable[[S, int], list[float] | None] | None = None
+    """``solve(world, nodes)``: the exact value of every legal action for the seat to move (as
+    :attr:`playout` counts it, the action's own points included), every tile known, or
+    ``None`` when that takes more than ``nodes`` positions (or the game has no solver)."""
 
 
 @dataclass(frozen=True)

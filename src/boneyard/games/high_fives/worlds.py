@@ -31,6 +31,7 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from boneyard.core.errors import BoneyardError
@@ -47,6 +48,7 @@ from boneyard.games.high_fives.rules import (
     schedule,
 )
 from boneyard.games.high_fives.state import HighFivesState
+from boneyard.games.inference import PlayModel
 from boneyard.games.registry import GameSearch
 
 GAME_BONUS = 20.0
@@ -141,6 +143,25 @@ class WorldSampler:
         if w.current_seat != obs.current_seat:
             raise BoneyardError("the observation's turn does not follow its pass schedule")
         return w
+
+    def infer(
+        self,
+        rng: random.Random,
+        count: int,
+        pool: int,
+        model: PlayModel,
+        stop: Callable[[], bool] | None = None,
+    ) -> list[HighFivesState]:
+        """``count`` worlds as :meth:`sample` draws them: any held tile may be played in High
+        Fives, so the uniform split is exact under the rules and no play is read as evidence
+        (``pool``, ``model`` and ``stop`` are not used)."""
+        del pool, model, stop
+        return [self.sample(rng) for _ in range(count)]
+
+    @property
+    def determined(self) -> bool:
+        """Whether no tile is unseen (one world only)."""
+        return not self.unseen
 
 
 def sample_world(obs: HighFivesObservation, rng: random.Random) -> HighFivesState:

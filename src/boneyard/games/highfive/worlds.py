@@ -24,8 +24,10 @@ paths), its hidden draws are assigned by randomised backtracking, and the hand i
 under the strict rules from the sampled deal, so a world that breaks any rule is rejected; after
 ``tries`` attempts an exhaustive randomised search finds a consistent world (one always exists:
 the real one). While rejection succeeds, each consistent hidden-hand set is equally likely for
-one hidden hand (2 players); the sequential fallback is consistent but not exactly uniform, and
-the other seats' earlier choices are not used as evidence (Perfect Information Monte Carlo).
+one hidden hand (2 players); the sequential fallback is consistent but not exactly uniform.
+:meth:`sample` does not use the other seats' earlier choices as evidence (Perfect Information
+Monte Carlo); :meth:`~boneyard.games.fives_worlds.HiddenDeal.infer` does: the sampler records
+each hidden seat's free choices, and worlds are drawn in proportion to their likelihood.
 
 Earlier hands of the game are not reconstructed: a sampled world only counts them, so it is
 for search, not for writing a record.
@@ -49,20 +51,25 @@ from boneyard.core.state import PLAYING
 from boneyard.games.fives import (
     IS_DOUBLE,
     PIP_MASK,
+    PIPS,
     PORT_CODE,
     TILE_ID,
     Availability,
     FivesLayout,
+    ids_of,
 )
-from boneyard.games.fives_play import default_port
+from boneyard.games.fives_play import PLAYS, default_port
 from boneyard.games.fives_worlds import (
     FULL,
     HiddenDeal,
+    Options,
     SeatHistory,
     allowed_masks,
     greedy_action,
+    read_choices,
 )
 from boneyard.games.highfive.actions import DRAW, PASS, Play
+from boneyard.games.highfive.endgame import solve
 from boneyard.games.highfive.observation import HighFiveObservation
 from boneyard.games.highfive.state import HighFiveState
 from boneyard.games.registry import GameSearch
@@ -103,11 +110,28 @@ class WorldSampler(HiddenDeal[HighFiveState]):
         my_drawn: dict[int, int] = {}
         self.plays: list[Play | None] = []
         """Per history event: the play to replay (None for a draw or pass)."""
+        # The scores and chips when the hand began: the replay then pays every play of the
+        # history exactly as it was paid (a payer short of chips included).
+        self.start_scores = list(obs.scores)
+        self.start_chips = list(obs.chips_left)
+        for ev in obs.history:
+            if ev.kind == "play" and ev.points:
+                self.start_scores[ev.seat] -= ev.points
+                self.start_chips[_payer(ev.seat, n)] += ev.points
+        chips = self.start_chips.copy()
+        read: list[tuple[int, int, tuple[int, int], Options]] = []
         for index, ev in enumerate(obs.history):
             info = seats[ev.seat]
             if ev.kind == "play":
                 assert ev.tile is not None
                 tile = TILE_ID[ev.tile]
+                if ev.seat != me and (ev.on is not None or not IS_DOUBLE[tile]):
+                    # A free choice of a hidden seat (a double lead may have been the Big 6
+                    # call): what every tile it might have held could have done instead.
+                    cap = chips[_payer(ev.seat, n)] if obs.options.payment_cap == "chips" else 999
+                    options = _options(lay, policy, played_mask, cap)
+                    read.append((ev.seat, index + 1, (ev.points, PIPS[tile]), options))
+                chips[_payer(ev.seat, n)] -= ev.points
                 if ev.on is None:
                     lay.place(tile)
                     self.plays.append(Play(ev.tile))
@@ -172,17 +196,9 @@ class WorldSampler(HiddenDeal[HighFiveState]):
                     info.checks.insert(0, (0, higher))
         self.seats = seats
         self.allowed = allowed_masks(seats, self.others, self.unseen, forbid)
+        self.choices = read_choices(seats, read)
         first = obs.history[0].seat if obs.history else obs.current_seat
         self.leader: int | None = None if self.big6 or self.big6_led else first
-        # The scores and chips when the hand began: the replay then pays every play of the
-        # history exactly as it was paid (a payer short of chips included).
-        self.start_scores = list(obs.scores)
-        self.start_chips = list(obs.chips_left)
-        for ev in obs.history:
-            if ev.kind == "play" and ev.points:
-                payer = (ev.seat + 2) % 4 if n == 4 else (ev.seat - 1) % n
-                self.start_scores[ev.seat] -= ev.points
-                self.start_chips[payer] += ev.points
 
     def build(
         self, hands: dict[int, int], draws: dict[int, list[int]], rng: random.Random
@@ -217,6 +233,29 @@ class WorldSampler(HiddenDeal[HighFiveState]):
         state.chips = list(obs.chips_left)
         state.hands_dealt = obs.hand_number + 1
         return state
+
+
+def _payer(seat: int, n: int) -> int:
+    """The seat that pays ``seat``'s scores (RULES §1.2)."""
+    return (seat + 2) % 4 if n == 4 else (seat - 1) % n
+
+
+def _options(lay: FivesLayout, policy: int, placed: int, cap: int) -> Options:
+    """What every tile not yet on the table could do on ``lay``: the lead (every tile) or its
+    placements on the ends open to play, each ``(points, pips)``, points capped at ``cap``."""
+    free = FULL & ~placed
+    by_tile: dict[int, list[tuple[int, int]]] = {}
+    if lay.empty:
+        for t in ids_of(free):
+            count = PIPS[t]
+            by_tile[t] = [(min(cap, count) if count and count % 5 == 0 else 0, PIPS[t])]
+    else:
+        for play in PLAYS.placements(lay, policy, free):
+            t, anchor, code = play.key
+            count = lay.count_after(t, anchor, code)
+            points = min(cap, count) if count > 0 and count % 5 == 0 else 0
+            by_tile.setdefault(t, []).append((points, PIPS[t]))
+    return tuple((t, tuple(p)) for t, p in by_tile.items())
 
 
 def sample_world(obs: HighFiveObservation, rng: random.Random) -> HighFiveState:
@@ -260,7 +299,7 @@ def seat_scores(world: HighFiveState, seat: int) -> tuple[int, list[int]]:
     return world.scores[seat], [x for i, x in enumerate(world.scores) if i != seat]
 
 
-SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores)
+SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores, solve=solve)
 """How the expert bot searches High Five."""
 
 __all__ = [

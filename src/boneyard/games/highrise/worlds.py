@@ -21,8 +21,10 @@ Constraints enforced (RULES §4.4: a seat that can place must place, and draws o
 
 Sampling and its exactness are those of :class:`boneyard.games.fives_worlds.HiddenDeal`
 (rejection sampling, then constrained sequential sampling, then an exhaustive randomised search);
-the other seats' choices among placements are not used as evidence (Perfect Information Monte
-Carlo). Earlier hands are not reconstructed: a world is for search, not for writing a record.
+:meth:`sample` does not read the other seats' choices among placements (Perfect Information
+Monte Carlo), :meth:`~boneyard.games.fives_worlds.HiddenDeal.infer` weighs worlds by them (every
+free placement of a hidden seat is recorded with what each tile could have done there). Earlier
+hands are not reconstructed: a world is for search, not for writing a record.
 
 >>> import random
 >>> from boneyard.games.highrise import new_game
@@ -41,7 +43,13 @@ from typing import Any, NamedTuple
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.tiles import Tile
-from boneyard.games.fives_worlds import HiddenDeal, SeatHistory, allowed_masks
+from boneyard.games.fives_worlds import (
+    HiddenDeal,
+    Options,
+    SeatHistory,
+    allowed_masks,
+    read_choices,
+)
 from boneyard.games.highrise.actions import Draw, Pass, Place
 from boneyard.games.highrise.observation import HighriseObservation
 from boneyard.games.highrise.options import CARRY_OVER, HighriseOptions
@@ -98,6 +106,8 @@ class WorldSampler(HiddenDeal[HighriseState]):
         self.events: list[_Event] = []
         self.actions: list[Any] = []
         history = obs.history
+        read: list[tuple[int, int, tuple[int, int], Options]] = []
+        values = template.values
         for k, (seat, action) in enumerate(history):
             info = seats[seat]
             if type(action) is Place:
@@ -106,6 +116,13 @@ class WorldSampler(HiddenDeal[HighriseState]):
                 fa, fb = action.faces
                 if i > j:
                     i, j, fa, fb = j, i, fb, fa
+                # A free choice of a hidden seat (right after its draw it could place only the
+                # tile drawn): what every tile it might have held could have done instead.
+                drew = k > 0 and history[k - 1][0] == seat and type(history[k - 1][1]) is Draw
+                if seat != me and not drew:
+                    options = _options(tower, faces, everything & ~seen, values)
+                    made = tower.copy().place(tid, i, j, fa, fb)[1]
+                    read.append((seat, 2 * k + 1, (made, values[tid]), options))
                 tower.place(tid, i, j, fa, fb)
                 info.played[tid] = 2 * k + 1
                 seen |= 1 << tid
@@ -146,6 +163,7 @@ class WorldSampler(HiddenDeal[HighriseState]):
         if self.unseen.bit_count() != sum(self.sizes[s] for s in self.others) + obs.pile_size:
             raise BoneyardError("the observation's tile counts do not add up")
         self.allowed = allowed_masks(seats, self.others, self.unseen)
+        self.choices = read_choices(seats, read)
         self.starter = obs.starter if obs.starter is not None else obs.current_seat
 
     def build(
@@ -179,6 +197,23 @@ class WorldSampler(HiddenDeal[HighriseState]):
         if obs.last_hand_end is not None:
             world.ends = [obs.last_hand_end]
         return world
+
+
+def _options(tower: Tower, faces: list[tuple[int, int]], free: int, values: Any) -> Options:
+    """What every tile of ``free`` (a bit mask) could do on ``tower``: the ``(points, hand
+    value)`` of each of its legal placements."""
+    out = []
+    m = free
+    while m:
+        low = m & -m
+        tid = low.bit_length() - 1
+        m ^= low
+        x, y = faces[tid]
+        places: list[Any] = []
+        tower.add_placements(places, tid, x, y)
+        if places:
+            out.append((tid, tuple((p[7], values[tid]) for p in places)))
+    return tuple(out)
 
 
 def obs_options(obs: HighriseObservation) -> HighriseOptions:
