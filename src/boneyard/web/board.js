@@ -72,7 +72,9 @@ function nextBox(r, from, double, boxes) {
   return [beyond(r, from, from, double), from];
 }
 
-function fivesGeometry(layout) {
+// The layout as a tree: each tile by name (its halves, whether a double), the tiles played on
+// it, and the pip each tile joined its parent on.
+function layoutTree(layout) {
   const byTile = new Map();
   const kids = new Map();
   for (const p of layout) {
@@ -84,7 +86,6 @@ function fivesGeometry(layout) {
     }
   }
   const lead = byTile.get(layout[0].tile);
-  // The pip each tile joined its parent on, and its outer (open) pip.
   const joined = new Map();
   const outer = (t) => (t.double ? t.a : (t.a === joined.get(t.tile) ? t.b : t.a));
   const queue = [lead];
@@ -102,6 +103,11 @@ function fivesGeometry(layout) {
       if (!seen.has(c.tile)) { seen.add(c.tile); queue.push(c); }
     }
   }
+  return { byTile, kids, lead, joined, outer };
+}
+
+function fivesGeometry(layout) {
+  const { byTile, kids, lead, joined, outer } = layoutTree(layout);
   const kidsOf = (t) => (kids.get(t.tile) || []).map((k) => byTile.get(k));
   const chain = (first) => {
     const out = [];

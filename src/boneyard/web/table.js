@@ -127,8 +127,8 @@ function onView(msg) {
   if (!last || msg.version !== last.version) sel = null;
   last = msg;
   if (last.rematch && last.rematch.table) { location.href = `/table/${last.rematch.table}`; return; }
+  renderLog($("move-log"), log, added, full); // (first: the log says at once what happened)
   render();
-  renderLog($("move-log"), log, added, full);
   if (!full) effects(added);
   const turn = Boolean(last.view && !last.view.is_over && last.moves.length);
   turnChanged(turn, `${last.table.title} — Boneyard`);
@@ -227,9 +227,16 @@ function renderShare() {
 const PHONE = window.matchMedia("(max-width: 899px), (max-height: 559px)");
 
 // The room the board has (px), inside the felt's padding.
+// The room the board has (px), inside the felt's padding: as the ResizeObserver last measured
+// it (reading it here would make the browser lay the page out again in the middle of drawing
+// it, at every move), or measured now the first time.
+let measured = null;
 function room() {
-  const box = $("layout");
-  return { width: Math.max(120, box.clientWidth - 16), height: Math.max(90, box.clientHeight - 16) };
+  if (!measured) {
+    const box = $("layout");
+    measured = { width: box.clientWidth, height: box.clientHeight };
+  }
+  return { width: Math.max(120, measured.width - 16), height: Math.max(90, measured.height - 16) };
 }
 
 function boardContext(view, moves) {
@@ -409,7 +416,7 @@ function render() {
     $("turn").textContent = t.status !== "open" ? ""
       : invited.length ? `Waiting for ${invited.join(" and ")} (bot account) to accept the challenge: the game starts when its program does.`
         : "Waiting for the table to start.";
-    $("layout").replaceChildren();
+    $("layout").replaceChildren(el("div", { class: "felt" }, el("p", { class: "empty" }, "The tiles are dealt once every seat is taken.")));
     return;
   }
   const moves = document.body.dataset.pending ? [] : last.moves || [];
@@ -450,21 +457,30 @@ $("layout").addEventListener("drop", (ev) => {
 document.addEventListener("dragend", () => { if (sel && !document.body.dataset.pending) render(); });
 document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && sel) { sel = null; render(); } });
 // The board is drawn again when its room changes (a turned phone, a resized window, a hand's
-// end panel, a longer hint), once the change has settled.
+// end panel, a longer hint), as soon as the layout says so
+// (within the same frame: the observer speaks after the layout and before the paint).
 let drawnRoom = "";
 let resized = null;
-function roomChanged() {
+function redrawForRoom() {
+  const r = room();
+  if (last && last.view && `${r.width}x${r.height}` !== drawnRoom) drawBoard(last.view, document.body.dataset.pending ? [] : last.moves || []);
+}
+if (window.ResizeObserver) {
+  new ResizeObserver((entries) => {
+    const box = entries[entries.length - 1].contentRect;
+    measured = { width: box.width, height: box.height };
+    redrawForRoom();
+  }).observe($("layout"));
+}
+window.addEventListener("resize", () => {
   clearTimeout(resized);
   resized = setTimeout(() => {
-    const r = room();
-    if (!last || !last.view) return;
-    if (`${r.width}x${r.height}` !== drawnRoom) drawBoard(last.view, document.body.dataset.pending ? [] : last.moves || []);
+    measured = null; // (measured now, whether or not the observer has spoken yet)
+    redrawForRoom();
     document.body.dataset.drawnFor = String(window.innerWidth);
     document.body.dataset.drawnSize = `${innerWidth}x${innerHeight}`;
-  }, 120);
-}
-window.addEventListener("resize", roomChanged);
-if (window.ResizeObserver) new ResizeObserver(roomChanged).observe($("layout"));
+  }, 150);
+});
 
 // -- turn clock, chat, header (clock.js, chat.js, notify.js) ---------------------------------------
 
