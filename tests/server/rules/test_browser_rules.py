@@ -44,6 +44,8 @@ RAW = re.compile(
     r"|L\d+|[a-z]+_[a-z_]+)\b"
 )
 RAW_LABELS = {"count", "hand", "boneyard", "reserve", "pile", "undealt", "spacers", "target"}
+# The level each domino of the tower says it is at ("level 2", "in the basement").
+DOMINO_LEVELS = "ns => ns.map((n) => n.getAttribute('aria-label').split(', ')[1])"
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +157,7 @@ def test_home_lobby_and_table_link_the_rules_and_say_things_plainly(live_server:
                 assert raw_words(page) == [], game
                 seen[game] = watch_bots_play(page, live_server, game)
             assert {"cross: the sides", "open play"} <= seen["merry-go-round"]
-            assert "level 1" in seen["highrise"] and "base" in seen["highrise"]
+            assert "level 1" in seen["highrise"] and "in the basement" in seen["highrise"]
             assert "Still to deal" in seen["high-fives"]
             assert "Ends add up to" in seen["highfive"]
         finally:
@@ -164,7 +166,7 @@ def test_home_lobby_and_table_link_the_rules_and_say_things_plainly(live_server:
 
 def watch_bots_play(page: Any, base: str, game: str) -> set[str]:
     """Watch a bots' table of ``game`` to its end (or 60 s of it), checking every view drawn
-    for raw words; returns the chip labels and values and tower levels seen."""
+    for raw words; returns the chip labels and values and the tower's levels seen."""
     tid = bot_table(page, base, game)
     page.goto(f"{base}/table/{tid}")
     wait_until(page, "document.body.dataset.version !== undefined")
@@ -176,7 +178,7 @@ def watch_bots_play(page: Any, base: str, game: str) -> set[str]:
             versions.add(version)
             assert raw_words(page) == [], (game, version)
             seen |= set(page.locator("#info .chip small, #info .chip b").all_inner_texts())
-            seen |= set(page.locator(".tower .lvl").all_inner_texts())
+            seen |= set(page.locator(".tower g.domino").evaluate_all(DOMINO_LEVELS))
         if page.locator("#game-over").count():
             break
         page.wait_for_timeout(150)
