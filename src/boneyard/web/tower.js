@@ -141,11 +141,11 @@ export function towerBoard(view, ctx = {}) {
   return box;
 }
 
-// The px a square gets: the room there is, at least MIN_TARGET on a phone, at most 110.
+// The px a square gets: the room there is, at least MIN_TARGET on a phone, at most 150.
 function cellSize(view, ctx) {
   const w = ctx.width ? ctx.width / (view.cols + 0.4) : 56;
   const h = ctx.height ? ctx.height / (view.rows + 0.4) : Infinity;
-  return Math.max(ctx.small ? MIN_TARGET + 2 : 32, Math.min(110, w, h));
+  return Math.max(ctx.small ? MIN_TARGET + 2 : 32, Math.min(150, w, h));
 }
 
 // A square per cell over the dominoes: its words, and when it is a target, the press.
