@@ -3,8 +3,8 @@ is used, so that a new test cannot forget the skip.
 
 The README's test command passes on a machine without them: PostgreSQL and Redis come from the
 URLs ``.ci/run`` exports (``BONEYARD_TEST_POSTGRES_URL``, ``BONEYARD_TEST_REDIS_URL``), Chromium
-from ``CHROMIUM`` (Debian's ``/usr/bin/chromium``), axe-core from ``npm ci --prefix tests/js``,
-and programs such as ``nginx`` or ``node`` from ``PATH``.
+from ``CHROMIUM`` (Debian's ``/usr/bin/chromium``), axe-core and brackets-manager from
+``npm ci --prefix tests/js``, and programs such as ``nginx`` or ``node`` from ``PATH``.
 
 Two ways to the same skip: a test (or module, or parameter) marked ``needs("postgres", ...)``
 skips before its setup (tests/conftest.py); the helpers below (:func:`postgres_url`,
@@ -29,6 +29,9 @@ REDIS_VAR = "BONEYARD_TEST_REDIS_URL"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 AXE = Path(__file__).resolve().parent / "js" / "node_modules" / "axe-core" / "axe.min.js"
 """axe-core, pinned in tests/js/package.json; ``npm ci --prefix tests/js`` installs it."""
+BRACKETS = Path(__file__).resolve().parent / "js" / "node_modules" / "brackets-memory-db"
+"""brackets-manager and its in-memory storage, the reference double-elimination charts (pinned
+in tests/js/package.json; the same ``npm ci`` installs them)."""
 
 
 def which(name: str) -> str | None:
@@ -39,7 +42,8 @@ def which(name: str) -> str | None:
     )
 
 
-def _program(name: str, package: str) -> Callable[[], str | None]:
+def missing_program(name: str, package: str) -> Callable[[], str | None]:
+    """Why a test needing the program ``name`` skips (install ``package``), or ``None``."""
     return lambda: None if which(name) else f"needs {name} (Debian: apt-get install {package})"
 
 
@@ -60,10 +64,16 @@ MISSING: dict[str, Callable[[], str | None]] = {
         else f"{CHROMIUM} is missing (Debian: apt-get install chromium)"
     ),
     "axe": lambda: None if AXE.exists() else "axe-core is missing (npm ci --prefix tests/js)",
-    "nginx": _program("nginx", "nginx"),
-    "node": _program("node", "nodejs"),
-    "redis-server": _program("redis-server", "redis-server"),
-    "pg_dump": _program("pg_dump", "postgresql-client"),
+    "brackets-manager": lambda: (
+        None
+        if (BRACKETS.parent / "brackets-manager").exists() and BRACKETS.exists()
+        else "brackets-manager is missing (npm ci --prefix tests/js)"
+    ),
+    "nginx": missing_program("nginx", "nginx"),
+    "node": missing_program("node", "nodejs"),
+    "redis-server": missing_program("redis-server", "redis-server"),
+    "pg_dump": missing_program("pg_dump", "postgresql-client"),
+    "pdftotext": missing_program("pdftotext", "poppler-utils"),
 }
 """Each optional piece: why a test that needs it skips here, or ``None`` when it is here."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 from collections import Counter
@@ -18,7 +17,7 @@ from boneyard.tournament import (
     TournamentError,
     event_from_json,
 )
-from boneyard.tournament.double import DROP_MASKS
+from boneyard.tournament.double import BEFORE_CHARTS, DROP_MASKS, ORDERS
 
 BO1 = Schedule.preset("bo1")
 
@@ -156,25 +155,49 @@ def play_order(m: object) -> tuple[int, int]:
     return key, 0 if mid[0] == "W" else 1
 
 
-def test_drop_orders_keep_rematches_late() -> None:
-    """The masks beat the usual reverse / half-shift alternation, and are the best of all XOR
-    orders on small brackets (the first possible rematch as late as can be)."""
+def test_drop_orders_are_the_charts_then_keep_rematches_late() -> None:
+    """Up to 128 slots the drop orders are the printed charts' (brackets-manager's defaults:
+    test_double_reference plays them against it); above, where the charts stop, the searched
+    masks beat the reverse / half-shift alternation (1,024 slots: no rematch can happen before
+    losers' round 13 of 18)."""
+    as_lists = {  # the orders as brackets-manager writes them, on a list of m losers
+        "natural": lambda x: x,
+        "reverse": lambda x: x[::-1],
+        "half_shift": lambda x: x[len(x) // 2 :] + x[: len(x) // 2],
+        "reverse_half_shift": lambda x: x[: len(x) // 2][::-1] + x[len(x) // 2 :][::-1],
+        "pair_flip": lambda x: [y for i in range(0, len(x), 2) for y in (x[i + 1], x[i])],
+    }
+    for name, order in as_lists.items():
+        for m in (2, 4, 8, 16, 32):
+            assert order(list(range(m))) == [j ^ ORDERS[name](m) for j in range(m)], (name, m)
+    assert DROP_MASKS[3] == (1, 0) and DROP_MASKS[4] == (1, 1, 0)
+    assert DROP_MASKS[7] == (31, 8, 1, 1, 1, 0)
 
     def alternation(k: int) -> tuple[int, ...]:
         return tuple(
             ((1 << (k - d - 1)) - 1) if d % 2 else (1 << (k - d - 1)) // 2 for d in range(1, k)
         )
 
-    for k in range(2, 11):
-        assert profile(k, DROP_MASKS[k]) <= profile(k, alternation(k)), k
+    for k in range(1, 11):
         assert len(DROP_MASKS[k]) == k - 1
-    for k in range(3, 7):
-        ms = [range(1 << (k - d - 1)) for d in range(1, k)]
-        best = min(profile(k, masks) for masks in itertools.product(*ms))
-        assert profile(k, DROP_MASKS[k]) == best
-    # 1,024 slots: the first losers' round where a rematch can happen is round 13 of 18.
+    for k in range(8, 11):
+        assert profile(k, DROP_MASKS[k]) <= profile(k, alternation(k)), k
     first = next(i for i, c in enumerate(profile(10, DROP_MASKS[10])) if c)
     assert first + 1 == 13
+
+
+def test_favourites_winning_meet_again_only_in_the_losers_final() -> None:
+    """With every favourite winning, 12 and 16 entrants: two who met in the winners' bracket
+    meet again in the losers' bracket only in its final (the older order had 3 v 6 and 4 v 5
+    in losers' round 4, who had met in winners' round 2)."""
+    for n in (12, 16):
+        ev = DoubleElimination.create([f"s{i:02d}" for i in range(1, n + 1)], BO1)
+        while not ev.is_over:
+            m = ev.pending()[0]
+            ev = ev.record_game(m.id, min(m.sides))  # type: ignore[type-var]
+        met = {frozenset(m.sides) for m in ev.matches() if m.id.startswith("W") and not m.bye}
+        again = [m.id for m in ev.matches() if m.id.startswith("L") and frozenset(m.sides) in met]
+        assert again == [f"L{2 * ev.k - 2}M1"], again
 
 
 def test_eight_entrants_layout() -> None:
@@ -265,3 +288,27 @@ def test_largest_bracket() -> None:
     assert len(ev.matches()) == 1023 + 1022 + 1
     ev = DoubleElimination.create(ids(513), PDA)
     assert sum(m.bye for m in ev.matches()) == 511 + 255 + 1
+
+
+def test_a_bracket_stored_before_the_charts_keeps_its_drop_order() -> None:
+    """A bracket's JSON carries its drop orders; one stored without them (drawn before the
+    charts) goes on with the order it was drawn with, so nobody lands in a taken place."""
+    ev = DoubleElimination.create(ids(16), BO1)
+    assert ev.drops == DROP_MASKS[4] == (1, 1, 0)
+    doc = json.loads(json.dumps(ev.to_json()))
+    assert doc["drops"] == [1, 1, 0] and event_from_json(doc) == ev
+    old = event_from_json({k: v for k, v in doc.items() if k != "drops"})
+    assert isinstance(old, DoubleElimination) and old.drops == BEFORE_CHARTS[4] == (2, 1, 0)
+    for e in (ev, old):
+        e = play(e, random.Random(8), forfeits=0.0)
+        assert e.is_over and event_from_json(e.to_json()) == e
+        losses = Counter(m.loser for m in e.matches() if m.loser is not None)
+        assert sorted(losses.values()).count(2) == 15
+    # The loser of W2M1 drops into L2M{1 XOR mask}: M2 now, M3 in the older bracket.
+    w2 = [("W1M1", "e0001"), ("W1M2", "e0008"), ("W2M1", "e0001")]
+    for e, place in ((ev, "L2M2"), (old, "L2M3")):
+        for mid, w in w2:
+            e = e.record_game(mid, w)
+        assert e.match(place).b == "e0008"
+    with pytest.raises(TournamentError, match="do not fit"):
+        event_from_json({**doc, "drops": [4, 1, 0]})

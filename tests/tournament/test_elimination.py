@@ -11,13 +11,17 @@ from hypothesis import strategies as st
 
 from boneyard.tournament import (
     PDA,
+    DoubleElimination,
+    Pools,
     Schedule,
     SingleElimination,
+    Swiss,
     TournamentError,
     event_from_json,
     seed_by_rating,
     seed_random,
 )
+from boneyard.tournament.labels import MATCH_KINDS
 
 
 def ids(n: int) -> list[str]:
@@ -199,3 +203,36 @@ def test_third_place_waits_for_both_matches() -> None:
         SingleElimination.create(["a", "b", "c"], PDA, third_place=True)
     with pytest.raises(TournamentError, match="a forfeit is for one of"):
         SingleElimination.create(["a", "b"]).record_forfeit("R1M1", "a", "bored")
+
+
+def test_the_third_place_match_is_named() -> None:
+    """Every format says which matches a bracket names (final, third place, grand final and
+    its reset), the JSON carries it, and a pool or an ordinary match has none."""
+    ev = SingleElimination.create(ids(8), Schedule.preset("bo1"), third_place=True)
+    assert [ev.match_kind(m.id) for m in ev.rounds[-1]] == ["final", "third_place"]
+    assert ev.match_kind("R1M1") is None and ev.match_kind("R2M2") is None
+    assert [ev.match_title(m) for m in ("R1M1", "R2M1", "R3M1", "R3M2")] == [
+        "Quarter-finals",
+        "Semi-finals",
+        "Final",
+        "Third-place match",
+    ]
+    assert MATCH_KINDS["third_place"].explanation.startswith("The semi-final losers")
+    doc = ev.to_json()
+    assert [m.get("kind") for m in doc["rounds"][-1]] == ["final", "third_place"]
+    assert "kind" not in doc["rounds"][0][0] and event_from_json(doc) == ev
+    with pytest.raises(TournamentError, match="no match"):
+        ev.match_kind("R9M1")
+    de = DoubleElimination.create(ids(4), Schedule.preset("bo1"))
+    assert de.match_kind("F1M1") == "grand_final" and de.match_kind("L2M1") is None
+    assert de.match_title("L1M1") == "Losers' round 1" and de.match_title("F1M1") == "Grand final"
+    pools = Pools.create(ids(8), 2, 2, Schedule.preset("bo1"), third_place=True)
+    assert pools.match_kind("P1R1M1") is None and pools.match_title("P2R3M1") == "Pools, round 3"
+    while pools.bracket is None:
+        m = pools.pending()[0]
+        pools = pools.record_game(m.id, m.a)  # type: ignore[arg-type]
+    assert pools.match_kind("R2M2") == "third_place"
+    assert pools.match_title("R2M2") == "Third-place match"
+    assert pools.to_json()["bracket"]["rounds"][-1][1]["kind"] == "third_place"
+    swiss = Swiss.create(ids(4), rounds=2)
+    assert swiss.match_kind("R1M1") is None and swiss.match_title("R1M2") == "Round 1"

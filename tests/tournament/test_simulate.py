@@ -7,8 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+from boneyard.bots.expert import LEVELS, Level
 from boneyard.cli.main import app
 from boneyard.tournament import (
     DoubleElimination,
@@ -45,6 +47,36 @@ def test_simulate_is_deterministic_and_independent_of_jobs() -> None:
         if m.games
     )
     assert set(one.ratings) == {"greedy", "random"}
+
+
+def test_the_same_seed_plays_the_same_games_with_any_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expert levels search by their budget of worlds, not by the clock: with a time
+    budget so short that it runs out mid-search (2 ms), a search stops at a point that depends
+    on the machine's load, and the same seed played different games (509 with --jobs 1, 507
+    with --jobs 2 in the issue)."""
+    monkeypatch.setitem(LEVELS, "easy", Level(LEVELS["easy"].worlds, 0.002))
+    ids = ["a", "b", "c", "d"]
+    bots = dict(zip(ids, ["easy", "greedy"] * 2, strict=False))
+    ev = SingleElimination.create(ids, Schedule.preset("bo3"))
+    runs = [simulate(ev, bots, seed=3, jobs=jobs) for jobs in (1, 1, 2)]
+    assert runs[0].event.is_over
+    assert runs[0].event == runs[1].event == runs[2].event
+    assert runs[0].games == runs[1].games == runs[2].games
+
+
+def test_cli_output_is_the_same_with_any_jobs() -> None:
+    """``--jobs 1`` and ``--jobs 2`` print the same rounds, games, standings and champion."""
+    args = ("simulate", "--entrants", "5", "--format", "double", "--bots", "easy,greedy")
+    one, two = (run(*args, "--schedule", "bo1", "--seed", "6", "--jobs", j) for j in "12")
+    assert one.returncode == 0 == two.returncode, one.stderr + two.stderr
+
+    def played(out: str) -> tuple[list[str], str]:
+        """Every line but the timings: the rounds, standings, champion, ratings, counts."""
+        *lines, figures = out.strip().splitlines()
+        return lines, figures.split(" games, ")[0]  # "5 entrants, 8 matches, 13"
+
+    assert played(one.stdout) == played(two.stdout)
+    assert "Champion:" in one.stdout and "W1M1" in one.stdout
 
 
 def test_swiss_simulation() -> None:
@@ -146,4 +178,10 @@ def test_cli_double_elimination_and_pools(tmp_path: Path) -> None:
     assert "9 entrants, 11 matches" in proc.stdout
     proc = run("simulate", "--entrants", "8", "--format", "elimination", "--third-place")
     assert proc.returncode == 0, proc.stderr
-    assert "R3M2" in proc.stdout and "8 entrants, 8 matches" in proc.stdout
+    assert "8 entrants, 8 matches" in proc.stdout
+    # The third-place match under its own heading, not under the final's.
+    lines = [x.strip() for x in proc.stdout.splitlines()]
+    final = lines.index("Final · best of 3")
+    assert lines[final + 1].startswith("R3M1")
+    assert lines[final + 2] == "Third-place match · best of 3"
+    assert lines[final + 3].startswith("R3M2")

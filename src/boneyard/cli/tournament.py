@@ -118,13 +118,17 @@ def _titles(ev: Event) -> tuple[str, ...]:
 
 
 def print_event(ev: Event, console: Console, max_rows: int = 32) -> None:
-    """The rounds (match scores) and, but for single elimination, the standings."""
+    """The rounds (match scores) and, but for single elimination, the standings. A match the
+    bracket names otherwise than its round (the third-place match) has its own heading."""
     for rnd, head in zip(ev.rounds, _titles(ev), strict=True):
-        if not rnd:
-            continue
-        console.print(f"[bold underline]{head}[/] · best of {rnd[0].best_of}")
+        parts: dict[str, list[Match]] = {}
         for m in rnd:
-            console.print(_match_line(ev, m))
+            title = ev.match_title(m.id) if ev.match_kind(m.id) == "third_place" else head
+            parts.setdefault(title, []).append(m)
+        for title, ms in parts.items():
+            console.print(f"[bold underline]{title}[/] · best of {ms[0].best_of}")
+            for m in ms:
+                console.print(_match_line(ev, m))
     if ev.format != "single_elimination":
         table = Table(title="Standings")
         breaks = tuple(label.short for label in ev.tiebreak_labels())

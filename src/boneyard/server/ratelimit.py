@@ -38,6 +38,8 @@ RETRY = 5.0
 
 DEFAULT_LIMITS: dict[str, str] = {
     "register": "5/hour",  # new accounts per address
+    "venue_signups": "20/minute;300/day",  # new accounts per event, with its join code
+    "claims": "10/minute;30/day",  # walk-in claim codes tried per account
     "guest": "20/hour",  # new guests per address
     "login": "10/minute",  # sign-in attempts per address
     "login_account": "5/15 minutes;20/day",  # failed sign-ins per account

@@ -81,6 +81,10 @@ class Entrant(Base):
     status: Mapped[EntrantStatus] = mapped_column(column_type(EntrantStatus, 16))
     seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # A walk-in entered by name (no account, no bot: migration 0009): their club, and the code
+    # that lets a person claim the entry for their account (gone once claimed).
+    club: Mapped[str | None] = mapped_column(String(60), nullable=True)
+    claim_code: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
 
 
 class EventGame(Base):
@@ -124,6 +128,9 @@ class EventGame(Base):
     """A paper card typed in by the director."""
     history: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
     """Every entry, signature, dispute and ruling of the card, oldest first (none is lost)."""
+    paper: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Entered from the paper card both players signed (PDA rule 11; migration 0009): it counts
+    as signed by both; ``reported_by`` entered it."""
 
 
 class EventAction(Base):
@@ -161,7 +168,8 @@ class EventOffer(Base):
 
 class EventDirector(Base):
     """A co-director of an event: runs it like its owner (``Event.director_id``), and like
-    every director never plays in it (migration 0006)."""
+    every director never plays in it (migration 0006). ``role`` ``scorekeeper`` (migration
+    0009): enters paper cards and checks entrants in, and no more."""
 
     __tablename__ = "event_directors"
 
@@ -172,6 +180,7 @@ class EventDirector(Base):
         ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True
     )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    role: Mapped[str] = mapped_column(String(12), default="director")
 
 
 class Notification(Base):

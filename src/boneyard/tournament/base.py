@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Self
 
 from boneyard.tournament.errors import TournamentError
-from boneyard.tournament.labels import Label, criterion
+from boneyard.tournament.labels import MATCH_KINDS, Label, criterion
 from boneyard.tournament.match import Match
 from boneyard.tournament.schedule import Schedule
 from boneyard.tournament.standings import Standing
@@ -114,6 +114,21 @@ class EventBase:
         """A title for each entry of ``rounds``: ``Round 1``, ``Round 2`` ..."""
         return tuple(f"Round {r}" for r in range(1, len(self.rounds) + 1))
 
+    def match_kind(self, match_id: str) -> str | None:
+        """What the match is, where a bracket names it (a key of ``labels.MATCH_KINDS``:
+        ``final``, ``third_place``, ``grand_final``, ``grand_final_reset``); ``None`` for an
+        ordinary match."""
+        self.match(match_id)
+        return None
+
+    def match_title(self, match_id: str) -> str:
+        """The match's heading: its kind's name (``Third-place match``), else the title of its
+        round (``Round 3``, ``Losers' round 2``)."""
+        kind = self.match_kind(match_id)
+        if kind is not None:
+            return MATCH_KINDS[kind].name
+        return self.round_titles()[self._locate(match_id)[0]]
+
     def _check_playable(self, m: Match) -> None:
         if m.is_ready and m.round != self.current_round:
             raise TournamentError(
@@ -158,8 +173,14 @@ class EventBase:
             "version": VERSION,
             "entrants": list(self.entrants),
             "schedule": self.schedule.to_json(),
-            "rounds": [[m.to_json() for m in rnd] for rnd in self.rounds],
+            "rounds": [[self._match_json(m) for m in rnd] for rnd in self.rounds],
         }
+
+    def _match_json(self, m: Match) -> dict[str, Any]:
+        """A match's JSON, with its ``kind`` where the bracket names it (read back as a
+        plain match: the kind follows from where the match is)."""
+        kind = self.match_kind(m.id)
+        return {**m.to_json(), "kind": kind} if kind is not None else m.to_json()
 
     @staticmethod
     def _parse_base(

@@ -1,7 +1,8 @@
 """Double elimination for 2 to 1,024 entrants: a winners' bracket, a losers' bracket and a grand
 final with an optional bracket reset.
 
-Layout, with ``2**k >= n`` slots:
+Layout, with ``2**k >= n`` slots, as the usual printed charts draw it (the defaults of the
+``brackets-manager`` package, which the tests play against):
 
 * **Winners' bracket** (``W{r}M{i}``, rounds 1..k): the single-elimination bracket, standard
   seeding, byes to the top seeds in round 1 only.
@@ -13,11 +14,12 @@ Layout, with ``2**k >= n`` slots:
 * **Grand final** (``F1M1``): the winners' champion (side a) against the losers' champion (side
   b). With ``reset``, a win by side b gives both one loss and a second grand final (``F2M1``).
 
-The XOR masks choose, for each drop round, the order in which the winners' losers arrive, like
-the usual "reverse" (``m - 1``) and "half shift" (``m / 2``) orders of ``m`` matches, but picked
-by a search so that two entrants who may already have met can meet again in the losers'
-bracket as late as possible, whatever the results (docs/tournaments.md; the tests check the
-table against an independent model and, up to 64 slots, against every XOR order).
+The drop orders are the charts' (:data:`CHARTS`): each drop round takes the winners' losers in
+the *natural*, *reverse*, *half shift*, *reverse half shift* or *pair flip* order, which are
+all XOR masks on the match index. The charts go up to 128 slots; for 256 to 1,024 (where
+``brackets-manager`` falls back to the natural order, which lets two entrants meet again at
+once in losers' round 2) the masks were picked by a search so that two entrants who may already
+have met can meet again in the losers' bracket as late as possible (docs/tournaments.md).
 
 Byes: the winners' byes leave holes in losers' round 1. A losers' match with one missing
 feeder is a bye (its one player goes through when known); with two it does not exist, and the
@@ -27,7 +29,7 @@ than a quarter of the slots are played in round 1, when losers' round 2 must hav
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -41,7 +43,46 @@ from boneyard.tournament.standings import Standing, standing, tally
 
 MAX_ENTRANTS = 1024
 
+ORDERS: dict[str, Callable[[int], int]] = {
+    "natural": lambda m: 0,
+    "reverse": lambda m: m - 1,
+    "half_shift": lambda m: m // 2,
+    "reverse_half_shift": lambda m: m // 2 - 1,
+    "pair_flip": lambda m: 1,
+}
+"""The usual orders of ``m`` arriving losers, as the XOR mask each is on the match index."""
+
+CHARTS: dict[int, tuple[str, ...]] = {
+    2: ("reverse",),
+    3: ("reverse", "natural"),
+    4: ("reverse_half_shift", "reverse", "natural"),
+    5: ("reverse", "half_shift", "natural", "natural"),
+    6: ("reverse", "half_shift", "reverse", "natural", "natural"),
+    7: ("reverse", "half_shift", "pair_flip", "pair_flip", "pair_flip", "natural"),
+}
+"""The printed charts' order of each drop round for ``2**k`` slots (``brackets-manager``'s
+``defaultMinorOrdering``, whose first entry, losers' round 1, is always the natural order)."""
+
+SEARCHED: dict[int, tuple[int, ...]] = {
+    8: (32, 24, 15, 5, 1, 1, 0),
+    9: (64, 48, 31, 2, 5, 1, 1, 0),
+    10: (128, 96, 63, 8, 6, 5, 2, 1, 0),
+}
+"""Masks for the sizes the charts do not cover, found by a search (module docstring)."""
+
 DROP_MASKS: dict[int, tuple[int, ...]] = {
+    1: (),
+    **{
+        k: tuple(ORDERS[o](1 << (k - d - 1)) for d, o in enumerate(orders, 1))
+        for k, orders in CHARTS.items()
+    },
+    **SEARCHED,
+}
+"""For a bracket of ``2**k`` slots, the XOR mask of each drop round (losers' rounds 2, 4, ...):
+the loser of winners' round ``d + 1`` match ``i`` drops into losers' match ``i XOR mask``."""
+
+BEFORE_CHARTS: dict[int, tuple[int, ...]] = {
+    **SEARCHED,
     1: (),
     2: (0,),
     3: (1, 0),
@@ -49,11 +90,9 @@ DROP_MASKS: dict[int, tuple[int, ...]] = {
     5: (4, 3, 1, 0),
     6: (8, 6, 1, 1, 0),
     7: (16, 12, 2, 2, 1, 0),
-    8: (32, 24, 15, 5, 1, 1, 0),
-    9: (64, 48, 31, 2, 5, 1, 1, 0),
-    10: (128, 96, 63, 8, 6, 5, 2, 1, 0),
 }
-"""For a bracket of ``2**k`` slots, the XOR mask of each drop round (losers' rounds 2, 4, ...)."""
+"""The drop orders of brackets drawn before the charts (searched at every size), which events
+stored with them keep (their JSON has no ``drops``)."""
 
 Slot = tuple[str, int]
 """A match id and a side (0: a, 1: b)."""
@@ -63,12 +102,13 @@ def _id(section: str, r: int, i: int) -> str:
     return f"{section}{r}M{i + 1}"
 
 
-@lru_cache(maxsize=16)
-def routes(k: int) -> dict[str, tuple[Slot | None, Slot | None]]:
-    """Where the winner and the loser of each match go, for a bracket of ``2**k`` slots
-    (``None``: out, or the grand final's own rules).
+@lru_cache(maxsize=32)
+def routes(k: int, drops: tuple[int, ...]) -> dict[str, tuple[Slot | None, Slot | None]]:
+    """Where the winner and the loser of each match go, for a bracket of ``2**k`` slots whose
+    drop rounds take the winners' losers in the order of the masks ``drops`` (``None``: out,
+    or the grand final's own rules).
 
-    >>> routes(2)["W1M2"], routes(2)["L2M1"]
+    >>> routes(2, (0,))["W1M2"], routes(2, (0,))["L2M1"]
     ((('W2M1', 1), ('L1M1', 1)), (('F1M1', 1), None))
     """
     size = 1 << k
@@ -81,7 +121,7 @@ def routes(k: int) -> dict[str, tuple[Slot | None, Slot | None]]:
             elif r == 1:
                 lose = (_id("L", 1, i // 2), i % 2)
             else:
-                lose = (_id("L", 2 * (r - 1), i ^ DROP_MASKS[k][r - 2]), 1)
+                lose = (_id("L", 2 * (r - 1), i ^ drops[r - 2]), 1)
             out[_id("W", r, i)] = (win, lose)
     for lr in range(1, 2 * k - 1):
         for i in range(size >> ((lr + 1) // 2 + 1)):
@@ -120,6 +160,10 @@ class DoubleElimination(EventBase):
 
     reset: bool = True
     """A win by the losers' champion in the grand final forces a second grand final."""
+    drops: tuple[int, ...] = ()
+    """The drop order of each drop round, as its XOR mask: :data:`DROP_MASKS` for a new
+    bracket; a bracket stored before the charts keeps the order it was drawn with
+    (:data:`BEFORE_CHARTS`), so that the losers still to drop land where they were due."""
 
     @staticmethod
     def create(
@@ -156,7 +200,7 @@ class DoubleElimination(EventBase):
                 ms.append(Match(_id("L", lr, i), lr, i, None, None, best_of, bye=bye))
             rounds.append(tuple(ms))
         rounds.append((Match("F1M1", 1, 0, None, None, schedule.best_of(k + 1, k + 1)),))
-        ev = DoubleElimination(tuple(entrants), schedule, tuple(rounds), reset)
+        ev = DoubleElimination(tuple(entrants), schedule, tuple(rounds), reset, DROP_MASKS[k])
         for m in rounds[0]:
             if m.bye:
                 ev = ev._advanced(m)
@@ -194,7 +238,7 @@ class DoubleElimination(EventBase):
             if done.id.startswith("F"):
                 ev = ev._after_final(done)
                 continue
-            win, lose = routes(self.k)[done.id]
+            win, lose = routes(self.k, self.drops)[done.id]
             for slot, who in ((win, done.winner), (lose, done.loser)):
                 if slot is None or who is None:
                     continue
@@ -230,6 +274,11 @@ class DoubleElimination(EventBase):
     def champion(self) -> str | None:
         """The winner of the deciding grand final."""
         return self.final_match.winner
+
+    def match_kind(self, match_id: str) -> str | None:
+        """``grand_final`` (``F1M1``), ``grand_final_reset`` (``F2M1``), else ``None``."""
+        self.match(match_id)
+        return {"F1M1": "grand_final", "F2M1": "grand_final_reset"}.get(match_id)
 
     def round_titles(self) -> tuple[str, ...]:
         """A title for each entry of ``rounds`` (``Winners' round 2``, ``Losers' final`` ...)."""
@@ -276,8 +325,8 @@ class DoubleElimination(EventBase):
         return tuple(rows)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form (tournament-api.md), with ``reset``."""
-        return {**self._json_base(), "reset": self.reset}
+        """The JSON form (tournament-api.md), with ``reset`` and ``drops``."""
+        return {**self._json_base(), "reset": self.reset, "drops": list(self.drops)}
 
     @staticmethod
     def from_json(doc: dict[str, Any]) -> DoubleElimination:
@@ -286,4 +335,9 @@ class DoubleElimination(EventBase):
         k = (len(entrants) - 1).bit_length()
         if len(rounds) not in (3 * k - 1, 3 * k):
             raise TournamentError("the rounds do not fit a double-elimination bracket")
-        return DoubleElimination(entrants, schedule, rounds, bool(doc.get("reset", True)))
+        drops = tuple(int(x) for x in doc["drops"]) if "drops" in doc else BEFORE_CHARTS[k]
+        if len(drops) != k - 1 or any(
+            not 0 <= x < 1 << (k - d - 1) for d, x in enumerate(drops, 1)
+        ):
+            raise TournamentError(f"the drop orders {list(drops)} do not fit a bracket of {1 << k}")
+        return DoubleElimination(entrants, schedule, rounds, bool(doc.get("reset", True)), drops)

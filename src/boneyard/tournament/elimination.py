@@ -126,6 +126,18 @@ class SingleElimination(EventBase):
         names = {k: "Final", k - 1: "Semi-finals", k - 2: "Quarter-finals"}
         return tuple(names.get(r, f"Round {r}") for r in range(1, k + 1))
 
+    def match_kind(self, match_id: str) -> str | None:
+        """``final`` (``R{last}M1``), ``third_place`` (``R{last}M2``), else ``None``.
+
+        >>> ev = SingleElimination.create(list("abcd"), third_place=True)
+        >>> ev.match_kind("R2M2"), ev.match_title("R2M2"), ev.match_title("R1M1")
+        ('third_place', 'Third-place match', 'Semi-finals')
+        """
+        m = self.match(match_id)
+        if m.round < self.num_rounds:
+            return None
+        return "third_place" if m.index == 1 else "final"
+
     def standings(self) -> tuple[Standing, ...]:
         """Champion, runner-up, (third-place winner, loser), then by the round of elimination
         (later is better); entrants out in the same round share a rank and are listed by seed.

@@ -53,6 +53,33 @@ OUTCOMES: dict[str, Label] = dict(
 """How a match (``Match.outcome``) or a game (``MatchGame.reason``) ended."""
 
 
+MATCH_KINDS: dict[str, Label] = dict(
+    [
+        _label("final", "Final", "F", "The match for first place."),
+        _label(
+            "third_place",
+            "Third-place match",
+            "3rd",
+            "The semi-final losers play for third place.",
+        ),
+        _label(
+            "grand_final",
+            "Grand final",
+            "GF",
+            "The winners' champion against the losers' champion.",
+        ),
+        _label(
+            "grand_final_reset",
+            "Grand final reset",
+            "GF2",
+            "The losers' champion won the grand final: both have lost once, and this match "
+            "decides the title.",
+        ),
+    ]
+)
+"""The matches a bracket names (``Event.match_kind``): an ordinary match has no kind."""
+
+
 def outcome_label(key: str) -> Label:
     """The label of a match outcome or a game reason (an unknown key gets its own name).
 

@@ -194,6 +194,18 @@ class Pools:
         """The match with this id (``P1R2M1`` in pool 1, ``R1M1`` or ``W1M1`` in the bracket)."""
         return self._part(match_id)[1].match(match_id)
 
+    def match_kind(self, match_id: str) -> str | None:
+        """The bracket's name for the match (``final``, ``third_place``, ``grand_final`` ...);
+        ``None`` for a pool match or an ordinary one."""
+        return self._part(match_id)[1].match_kind(match_id)
+
+    def match_title(self, match_id: str) -> str:
+        """``Pools, round 2`` for a pool match, else the bracket's title of the match."""
+        i, part = self._part(match_id)
+        if i == -1:
+            return part.match_title(match_id)
+        return f"Pools, round {part.match(match_id).round}"
+
     def pending(self) -> tuple[Match, ...]:
         """The ready matches: each pool's current round, then the bracket's."""
         parts: list[RoundRobin | Bracket] = [*self.groups]

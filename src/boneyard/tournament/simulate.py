@@ -2,8 +2,11 @@
 imports games and bots).
 
 Every game's deal and bot randomness come from the event seed, the match id and the game number,
-so an event plays out the same whether its matches run in one process or several. Sides alternate
-seat 0 (side a in games 1, 3, ...). A game without a single winner is replayed.
+and no bot reads the clock (the expert levels search their whole budget of worlds instead of
+stopping when their time is up: how far a search gets in its time depends on the machine's load
+and on how many workers share it), so an event plays out the same whether its matches run in one
+process or several. Sides alternate seat 0 (side a in games 1, 3, ...). A game without a single
+winner is replayed.
 
 >>> from boneyard.tournament import SingleElimination, Schedule
 >>> ev = SingleElimination.create(["p1", "p2", "p3"], Schedule.preset("bo1"))
@@ -21,8 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boneyard.bots import make_bot
+from boneyard.bots.expert import LEVELS, ExpertBot
 from boneyard.bots.plugins import check_bot
-from boneyard.bots.referee import FORFEIT, Failure, Rules, Seat, play
+from boneyard.bots.referee import FORFEIT, AnyBot, Failure, Rules, Seat, play
 from boneyard.games.registry import get_spec
 from boneyard.tournament import DoubleElimination, Event, Pools, SingleElimination, Swiss
 from boneyard.tournament.errors import TournamentError
@@ -117,13 +121,21 @@ def _seat(task: MatchTask, number: int, seat: int, side: int) -> Seat:
     """Side ``side``'s bot at ``seat`` of game ``number``, refereed by the task's rules."""
     name = task.bots[side]
     seed = _rng(task.seed, task.match_id, number, f"seed{seat}").getrandbits(32)
-    bot = make_bot(name, _rng(task.seed, task.match_id, number, f"bot{seat}"), task.rules)
+    bot = _bot(name, _rng(task.seed, task.match_id, number, f"bot{seat}"), task.rules)
     on_error = task.rules.on_error
     fallback = None
     if on_error != FORFEIT:
         spare = _rng(task.seed, task.match_id, number, f"fallback{seat}")
-        fallback = lambda: make_bot(on_error, spare)  # noqa: E731
+        fallback = lambda: _bot(on_error, spare, None)  # noqa: E731
     return Seat(name, bot, task.rules, fallback, seed)
+
+
+def _bot(name: str, rng: random.Random, rules: Rules | None) -> AnyBot:
+    """The bot ``name``; an expert level without its time budget, so that its choices depend
+    on the seed alone (a bot program or a plugin that reads the clock is beyond our reach)."""
+    if name in LEVELS:
+        return ExpertBot(rng, name, time_budget=None)
+    return make_bot(name, rng, rules)
 
 
 def playable_matches(event: Event) -> int:

@@ -1,21 +1,17 @@
-"""Swiss system: rounds paired by standings, no rematch while a rematch-free pairing exists.
+"""Swiss system: each round paired by the standings, by the criteria of the Dutch system.
 
-Pairing a round:
-
-* order the field: round 1 by seed folded (1 v n/2+1, 2 v n/2+2, ...), later rounds by the
-  standings (points, Buchholz, Sonneborn-Berger, game difference, seed);
-* odd field: the bye (a won match, 1 point) goes to the lowest-ranked entrant who has not had one
-  (nobody gets two), skipping a candidate only if the others cannot then be paired without a
-  rematch;
-* pair top-down, each entrant with the highest-ranked unpaired entrant they have not met,
-  backtracking when the rest cannot be paired: a search over every pairing (memoised, with a
-  budget of :data:`SEARCH_BUDGET` steps for very large fields) so a rematch is made only when
-  no rematch-free pairing exists. Then rematches are allowed, preferring new opponents.
+A round is paired once the previous one is over, by :func:`boneyard.tournament.pairing.pair_round`
+(a maximum-weight matching): no second bye while someone has had none, no rematch while a
+pairing without one exists, the bye to the lowest score group, then as few entrants as possible
+paired outside their score group, the smallest score differences, and within a score group the
+top half against the bottom half in standings order (1 v 5, 2 v 6 ... in a group of eight).
+Round 1 is one score group in seed order, so it folds (1 v n/2+1 ...) and an odd field's bye
+goes to the lowest seed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -23,15 +19,11 @@ from boneyard.tournament.base import EventBase
 from boneyard.tournament.crosstable import Crosstable, crosstable
 from boneyard.tournament.errors import TournamentError, check_entrants
 from boneyard.tournament.match import Match, match_id
+from boneyard.tournament.pairing import Field, pair_round
 from boneyard.tournament.schedule import Schedule
 from boneyard.tournament.standings import Standing, check_bye_points, ranked, tally
 
-SEARCH_BUDGET = 200_000
 BO1 = Schedule(default=1, final=None)
-
-
-class _OutOfBudget(Exception):
-    pass
 
 
 def max_rounds(n: int) -> int:
@@ -50,77 +42,6 @@ def default_rounds(n: int) -> int:
     (1, 4, 10)
     """
     return max(1, (n - 1).bit_length())
-
-
-def perfect_pairing(
-    order: Sequence[str], allowed: Callable[[str, str], bool], budget: int = SEARCH_BUDGET
-) -> list[tuple[str, str]] | None:
-    """Pair all of ``order`` (even length) using only ``allowed`` pairs: the first entrant with
-    the earliest allowed partner, backtracking; ``None`` if impossible.
-
-    Raises ``_OutOfBudget`` after ``budget`` steps.
-
-    >>> perfect_pairing(["a", "b", "c", "d"], lambda x, y: {x, y} != {"a", "b"})
-    [('a', 'c'), ('b', 'd')]
-    """
-    failed: set[frozenset[str]] = set()
-    steps = 0
-
-    def solve(rest: tuple[str, ...]) -> list[tuple[str, str]] | None:
-        nonlocal steps
-        if not rest:
-            return []
-        key = frozenset(rest)
-        if key in failed:
-            return None
-        p = rest[0]
-        for j in range(1, len(rest)):
-            steps += 1
-            if steps > budget:
-                raise _OutOfBudget
-            q = rest[j]
-            if allowed(p, q):
-                sub = solve(rest[1:j] + rest[j + 1 :])
-                if sub is not None:
-                    return [(p, q), *sub]
-        failed.add(key)
-        return None
-
-    return solve(tuple(order))
-
-
-def pair_round(
-    order: Sequence[str], met: set[frozenset[str]], had_bye: set[str]
-) -> tuple[list[tuple[str, str]], str | None]:
-    """Pairings for one round and the bye (``None`` for an even field); ``order`` is best first.
-
-    >>> pair_round(["a", "b", "c"], {frozenset("bc")}, {"c"})
-    ([('a', 'c')], 'b')
-    """
-
-    def fresh(x: str, y: str) -> bool:
-        return frozenset((x, y)) not in met
-
-    candidates: list[str | None] = [None]
-    if len(order) % 2:
-        candidates = [e for e in reversed(order) if e not in had_bye] or [order[-1]]
-    try:
-        for bye in candidates:
-            rest = [e for e in order if e != bye]
-            pairs = perfect_pairing(rest, fresh)
-            if pairs is not None:
-                return pairs, bye
-    except _OutOfBudget:
-        pass
-    # No rematch-free pairing (or too large to search): allow rematches, new opponents first.
-    bye = candidates[0]
-    rest = [e for e in order if e != bye]
-    pairs = []
-    while rest:
-        p = rest.pop(0)
-        j = next((k for k, q in enumerate(rest) if fresh(p, q)), 0)
-        pairs.append((p, rest.pop(j)))
-    return pairs, bye
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,28 +125,19 @@ class Swiss(EventBase):
         """The round being played (each round is paired once the previous one is over)."""
         return len(self.rounds)
 
-    def _order(self) -> list[str]:
-        if not self.rounds:
-            n = len(self.entrants)
-            half = (n + 1) // 2
-            top, bottom = self.entrants[:half], self.entrants[half:]
-            out = [x for i in range(half) for x in (top[i], *bottom[i : i + 1])]
-            return out
-        return [s.entrant for s in self.standings()]
+    def _field(self) -> Field:
+        """The entrants to pair next, best first, with their points and history."""
+        ms = self.matches()
+        met = frozenset(frozenset((m.a, m.b)) for m in ms if m.a is not None and m.b is not None)
+        had_bye = frozenset(m.a for m in ms if m.bye and m.a is not None)
+        rows = self.standings()  # before round 1: seed order, no points
+        return Field(
+            tuple(s.entrant for s in rows), {s.entrant: s.points for s in rows}, met, had_bye
+        )
 
     def _pair_next(self) -> Swiss:
         r = len(self.rounds) + 1
-        met = {frozenset((m.a, m.b)) for m in self.matches() if m.a is not None and m.b is not None}
-        had_bye = {m.a for m in self.matches() if m.bye and m.a is not None}
-        order = self._order()
-        if not self.rounds and len(order) % 2:
-            # Round 1: the bye goes to the lowest seed, the rest fold.
-            bye: str | None = self.entrants[-1]
-            rest = list(self.entrants[:-1])
-            half = len(rest) // 2
-            pairs = list(zip(rest[:half], rest[half:], strict=True))
-        else:
-            pairs, bye = pair_round(order, met, had_bye)
+        pairs, bye = pair_round(self._field())
         best_of = self.schedule.best_of(r, self.planned)
         ms = [Match(match_id(r, i), r, i, a, b, best_of) for i, (a, b) in enumerate(pairs)]
         if bye is not None:

@@ -1,5 +1,6 @@
 // The turn clock on a live table: a countdown for the seat to act (from the view's `clock`:
-// seconds remaining in the current phase, counted down locally), the grace warning, and the
+// seconds remaining in the current phase, counted down locally), the grace warning (saying what
+// a time-out does there: a bot plays on, or at an event's table its rule), and the
 // "Take back my seat" button for a person whose seat a bot took.
 import { el } from "/static/api.js";
 
@@ -29,8 +30,9 @@ function tick() {
   box.hidden = false;
   box.className = `clock ${status.phase}${mine ? " mine" : ""}`;
   box.dataset.phase = status.phase;
+  const then = { lose: `${mine ? "you lose" : `${who} loses`} the game`, director: "the director decides" }[status.timeout] || "a bot takes the seat";
   box.textContent = status.phase === "grace"
-    ? `${mine ? "Your" : `${who}'s`} time is up: a bot takes the seat in ${fmt(left)}`
+    ? `${mine ? "Your" : `${who}'s`} time is up: ${then} in ${fmt(left)}`
     : `${who}: ${fmt(left)} to move`;
 }
 

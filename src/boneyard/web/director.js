@@ -1,226 +1,203 @@
-// The director's console on the event page: the event (start, pause, cancel, delete, settings),
-// check-in and entrants, seeding by hand (numbers or drag), co-directors, the matches in play
-// (forfeit, rulings, PDA 9b, paper cards), undo and reopen, and what to print. Every action that
-// cannot be taken back asks first (ask.js).
+// The director's console on the event page, split by task into tabs: entrants and check-in
+// (consoleentrants.js), the round in play with one row per match and its card
+// (consoleround.js), rulings and undo (consolerulings.js), print and export, and settings
+// (the event's settings, directors, scorekeepers, the venue's join code). A scorekeeper sees
+// the entrants and the round only. Every refusal is shown next to the control that caused it
+// (eventpage.js `say`); every action that cannot be taken back asks first (ask.js).
 import { api, el } from "/static/api.js";
-import { ask, askText } from "/static/ask.js";
+import { ask } from "/static/ask.js";
+import { entrantsTab } from "/static/consoleentrants.js";
+import { roundTab } from "/static/consoleround.js";
+import { rulingsTab } from "/static/consolerulings.js";
 import { settingsForm } from "/static/eventform.js";
-import { act, allMatches, button } from "/static/eventpage.js";
-import { scoreText } from "/static/results.js";
+import { act, button, say } from "/static/eventpage.js";
 
 const $ = (id) => document.getElementById(id);
-const note = () => $("console-note").value;
-const BOTS = ["greedy", "random", "easy", "medium", "hard", "expert"];
+export const note = () => $("console-note").value;
 
-function part(title, id, ...children) {
+const TABS = [
+  ["entrants", "Entrants & check-in", true],
+  ["round", "Round", true],
+  ["rulings", "Rulings & undo", false],
+  ["print", "Print & export", false],
+  ["settings", "Settings", false],
+];
+
+export function part(title, id, ...children) {
   return el("div", { class: "console-part", id }, el("h3", {}, title), ...children);
+}
+
+function statusBar(ctx, data) {
+  const bar = el("div", { class: "console-bar", id: "console-bar" });
+  const live = data.entrants.filter((e) => !e.dropped);
+  if (data.status === "registration") {
+    const here = live.filter((e) => e.checked_in).length;
+    bar.append(el("span", { id: "console-summary" }, `Registration: ${live.length} entrant${live.length === 1 ? "" : "s"}, ${here} checked in · check-in ${data.checkin.open ? "open" : "closed"}`));
+    if (data.me.director) {
+      bar.append(button(ctx, "Start the event", "/start", {}, { id: "start", cls: "big", key: "start", confirm: "Start the event now?",
+        detail: () => `The draw is made of the ${live.length} entrants${live.some((e) => !e.checked_in) ? " (those not checked in get the grace period when their match is ready; drop them first in Entrants to leave them out)" : ""}.` }));
+    }
+  } else if (["running", "paused"].includes(data.status)) {
+    const r = (data.rounds || [])[Math.max(0, (data.current_round || 1) - 1)] || [];
+    const playable = r.filter((m) => !m.bye);
+    const done = playable.filter((m) => m.over).length;
+    const title = (data.round_titles || [])[Math.max(0, (data.current_round || 1) - 1)] || "";
+    bar.append(el("span", { id: "console-summary" }, `${data.status === "paused" ? "Paused · " : ""}${title}: ${done} of ${playable.length} matches decided`));
+    if (data.me.director && data.status === "running") bar.append(button(ctx, "Pause", "/pause", () => ({ note: note() }), { id: "pause", key: "pause" }));
+    if (data.me.director && data.status === "paused") bar.append(button(ctx, "Resume", "/resume", () => ({ note: note() }), { id: "resume", cls: "big", key: "resume" }));
+  } else {
+    bar.append(el("span", { id: "console-summary" }, data.status === "finished" ? `Finished${data.champion ? `: ${data.champion.name} wins` : ""}` : "Cancelled"));
+  }
+  return bar;
+}
+
+function tabBar(ctx, tabs) {
+  const bar = el("div", { class: "console-tabs", role: "tablist", "aria-label": "Director's console" });
+  for (const [id, label] of tabs) {
+    const b = el("button", { type: "button", role: "tab", id: `tab-${id}`, "aria-controls": `console-${id}`, "aria-selected": String(ctx.tab === id) }, label);
+    b.addEventListener("click", () => { ctx.tab = id; history.replaceState(null, "", `#console-${id}`); showTab(ctx); });
+    bar.append(b);
+  }
+  return bar;
+}
+
+// Shows the chosen tab, building it if it is not built yet (only the tab in view is built
+// when the event changes: the others wait until they are chosen).
+function showTab(ctx) {
+  for (const b of document.querySelectorAll(".console-tabs [role=tab]")) b.setAttribute("aria-selected", String(b.id === `tab-${ctx.tab}`));
+  for (const p of document.querySelectorAll(".console-tab")) {
+    p.hidden = p.id !== `console-${ctx.tab}`;
+    if (!p.hidden && !p.dataset.built) {
+      p.dataset.built = "1";
+      p.append(...ctx.build[ctx.tab]());
+    }
+  }
+}
+
+function printTab(data) {
+  const paper = el("select", { id: "print-paper", "aria-label": "paper for the PDFs" }, el("option", { value: "letter" }, "Letter"), el("option", { value: "a4" }, "A4"));
+  paper.value = localStorage.getItem("boneyard-paper") || "letter";
+  const tz = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
+  const pdf = (kind, q = "") => el("a", { class: `pdf pdf-${kind}`, href: "#", "data-href": `/api/events/${data.id}/print/${kind}.pdf?tz=${tz}${q}` }, "PDF");
+  const item = (label, page, kind, q = "") => el("li", {}, `${label}: `, el("a", { href: page, class: `print-${kind}` }, "print"), " · ", pdf(kind, q));
+  const links = el("ul", { class: "print-links" });
+  (data.rounds || []).forEach((_r, i) => {
+    const title = (data.round_titles || [])[i] || `Round ${i + 1}`;
+    links.append(el("li", {}, `${title}: `, el("a", { href: `/events/${data.id}/pairings?round=${i + 1}`, class: "print-pairings" }, "pairings"), " (", pdf("pairings", `&round=${i + 1}`), ") · ",
+      el("a", { href: `/events/${data.id}/scorecard?round=${i + 1}`, class: "print-cards" }, "score cards"), " (", pdf("cards", `&round=${i + 1}`), ")"));
+  });
+  if (data.rounds && data.rounds.length) {
+    links.append(item("The bracket", `/events/${data.id}/print/bracket`, "bracket"), item("The standings", `/events/${data.id}/print/standings`, "standings"),
+      el("li", {}, el("a", { href: `/events/${data.id}/scorecard`, id: "print-all" }, "Every score card")));
+  }
+  const fix = () => {
+    localStorage.setItem("boneyard-paper", paper.value);
+    for (const a of links.querySelectorAll("a.pdf")) a.href = `${a.dataset.href}&paper=${paper.value}`;
+  };
+  paper.addEventListener("change", fix);
+  fix();
+  const exports = el("ul", {}, ...[["export.json", "everything (JSON)"], ["standings.csv", "standings (CSV)"], ["scorecards.csv", "score cards, every entry (CSV)"], ["log.csv", "the event log (CSV)"]]
+    .map(([f, t]) => el("li", {}, el("a", { href: `/api/events/${data.id}/${f}` }, t))));
+  return [part("Print", "console-print-part", el("p", { class: "console-row" }, "Paper for the PDFs: ", paper),
+    data.rounds && data.rounds.length ? links : el("p", { class: "note" }, "Pairings, cards, the bracket and the standings print once the event starts.")),
+  part("Export", "console-export", exports)];
 }
 
 function eventPart(ctx, data) {
   const row = el("p", { class: "console-row" });
   const started = data.status !== "registration";
-  if (!started) row.append(button(ctx, "Start the event now", "/start", {}, { id: "start", cls: "big", confirm: "Start the event now?", detail: "The draw is made and the first matches begin. Entrants not checked in get the grace period when their match is ready." }));
-  if (data.status === "running") row.append(button(ctx, "Pause", "/pause", () => ({ note: note() }), { id: "pause" }));
-  if (data.status === "paused") row.append(button(ctx, "Resume", "/resume", () => ({ note: note() }), { id: "resume" }));
   if (["registration", "running", "paused"].includes(data.status)) {
-    row.append(button(ctx, "Cancel the event", "/cancel", () => ({ note: note() }), { id: "cancel", confirm: "Cancel this event?", detail: "Games in play are void and stop; nothing more is played. This cannot be undone.", yes: "Cancel the event" }));
+    row.append(button(ctx, "Cancel the event", "/cancel", () => ({ note: note() }), { id: "cancel", key: "cancel", confirm: "Cancel this event?", detail: "Games in play are void and stop; nothing more is played. This cannot be undone.", yes: "Cancel the event" }));
   }
   if (!started && data.me.owner) {
-    const del = el("button", { type: "button", id: "delete" }, "Delete");
+    const del = el("button", { type: "button", id: "delete", "data-key": "delete" }, "Delete");
     del.addEventListener("click", async () => {
       if (!(await ask("Delete this event?", "It has not started: it and its entrants are gone for good.", "Delete"))) return;
-      const r = await act(ctx, "", undefined, "DELETE");
+      const r = await act(ctx, "", undefined, "DELETE", del);
       if (r) location.href = "/events";
     });
     row.append(del);
   }
   if (!["registration", "running", "paused"].includes(data.status)) return part("The event", "console-event", row);
-  const box = el("details", { id: "edit-settings" }, el("summary", {}, "Change the settings…"));
   const { form, read } = settingsForm(ctx.games, data, started);
-  const save = el("button", { type: "button", id: "save-settings", class: "big" }, "Save the settings");
+  const save = el("button", { type: "button", id: "save-settings", class: "big", "data-key": "save-settings" }, "Save the settings");
   save.addEventListener("click", () => {
     let body;
-    try { body = read(); } catch (e) { document.getElementById("ev-error").textContent = e.message; return; }
-    act(ctx, "", body, "PATCH");
+    try { body = read(); } catch (e) { say(save, e.message); return; }
+    act(ctx, "", body, "PATCH", save);
   });
   form.addEventListener("submit", (ev) => ev.preventDefault());
-  box.append(started ? el("p", { class: "note" }, "The event has started: what shapes the draw is locked.") : "", form, save);
-  return part("The event", "console-event", row, box);
+  return part("The event", "console-event", started ? el("p", { class: "note" }, "The event has started: what shapes the draw is locked.") : "", form, el("p", { class: "console-row" }, save), row);
 }
 
-function checkinPart(ctx, data) {
-  const items = [];
-  if (data.status === "registration") {
-    const w = el("p", { class: "console-row" }, `Check-in is ${data.checkin.open ? "open" : "closed"}${data.checkin.by_hand ? " (by hand)" : ""}: `,
-      button(ctx, "Open now", "/checkin-window", () => ({ state: "open", note: note() }), { id: "checkin-open" }),
-      button(ctx, "Close now", "/checkin-window", () => ({ state: "closed", note: note() }), { id: "checkin-close" }),
-      button(ctx, "Follow the set times", "/checkin-window", () => ({ state: "times", note: note() })));
-    items.push(w);
-  }
-  const t = el("table", { class: "grid", id: "console-entrants" });
-  t.append(el("tr", {}, ...["Entrant", "Here?", ""].map((h) => el("th", { scope: "col" }, h))));
-  for (const e of data.entrants) {
-    const acts = el("td", {});
-    if (e.status !== "withdrawn" && !(e.bot && data.status !== "registration")) {
-      acts.append(e.checked_in
-        ? button(ctx, "Check out", `/entrants/${e.id}/checkin`, () => ({ present: false, note: note() }), { cls: "checkout" })
-        : button(ctx, "Check in", `/entrants/${e.id}/checkin`, () => ({ present: true, note: note() }), { cls: "checkin" }));
-    }
-    if (data.status === "registration") acts.append(button(ctx, "Remove", `/entrants/${e.id}`, undefined, { method: "DELETE", cls: "remove", confirm: `Remove ${e.name} from the event?`, yes: "Remove" }));
-    acts.append(replaceControl(ctx, e));
-    t.append(el("tr", { "data-entrant": e.id }, el("td", {}, e.name), el("td", {}, e.checked_in ? "yes" : "no"), acts));
-  }
-  items.push(el("div", { class: "table-scroll" }, t));
-  if (data.status === "registration" && data.mode === "online") {
-    const bot = el("select", { id: "bot-kind", "aria-label": "bot" }, ...BOTS.map((b) => el("option", { value: b }, b)));
-    const n = el("input", { type: "number", min: 1, max: 256, value: 1, id: "bot-count", "aria-label": "how many bots" });
-    items.push(el("p", { class: "console-row" }, "Add ", n, " ", bot, " ", button(ctx, "bots", "/bots", () => ({ bot: bot.value, count: Number(n.value) }), { id: "add-bots" })));
-  }
-  const who = el("input", { id: "invite-name", placeholder: "username", "aria-label": "username to invite", maxlength: 30 });
-  items.push(el("p", { class: "console-row" }, "Invite a late entrant: ", who, " ", button(ctx, "Invite", "/invite", () => ({ username: who.value.trim(), note: note() }), { id: "invite" })));
-  return part("Entrants and check-in", "console-checkin", ...items);
-}
-
-function replaceControl(ctx, e) {
-  const b = el("button", { type: "button", class: "replace" }, "Replace…");
-  b.addEventListener("click", async () => {
-    const v = await askText(`Replace ${e.name}`, "A username, or bot:greedy:", { yes: "Next", placeholder: "username or bot:greedy", maxlength: 40 });
-    if (!v) return;
-    const body = v.startsWith("bot:") ? { bot: v.slice(4) } : { username: v };
-    const detail = body.bot ? "A bot takes the place at once, at its tables too." : "They take the place when they accept your offer.";
-    if (await ask(`Replace ${e.name} with ${v}?`, detail, "Replace")) act(ctx, `/entrants/${e.id}/replace`, { ...body, note: note() });
-  });
-  return b;
-}
-
-function seedingPart(ctx, data) {
-  const list = el("ol", { id: "seed-list", class: "seed-list" });
-  const order = [...data.entrants].sort((a, b) => (a.seed ?? 1e9) - (b.seed ?? 1e9) || a.id - b.id);
-  const renumber = () => [...list.children].forEach((li, i) => { li.querySelector("input").value = i + 1; });
-  let dragged = null;
-  for (const e of order) {
-    const num = el("input", { type: "number", min: 1, max: order.length, class: "seed-num", "aria-label": `seed of ${e.name}` });
-    const up = el("button", { type: "button", class: "seed-up", "aria-label": `move ${e.name} up` }, "↑");
-    const li = el("li", { draggable: "true", "data-entrant": e.id }, el("span", { class: "grip", "aria-hidden": "true" }, "⋮⋮"), num, " ", e.name, " ", up);
-    num.addEventListener("change", () => {
-      const to = Math.max(1, Math.min(order.length, Number(num.value))) - 1;
-      li.remove();
-      list.insertBefore(li, list.children[to] || null);
-      renumber();
-    });
-    up.addEventListener("click", () => { if (li.previousElementSibling) list.insertBefore(li, li.previousElementSibling); renumber(); });
-    li.addEventListener("dragstart", () => { dragged = li; li.classList.add("dragging"); });
-    li.addEventListener("dragend", () => { li.classList.remove("dragging"); renumber(); });
-    li.addEventListener("dragover", (ev) => {
-      ev.preventDefault();
-      if (dragged && dragged !== li) list.insertBefore(dragged, li.getBoundingClientRect().top + li.offsetHeight / 2 > ev.clientY ? li : li.nextSibling);
-    });
-    list.append(li);
-  }
-  renumber();
-  const save = button(ctx, "Save these seeds", "/seeds", () => ({ order: [...list.children].map((li) => Number(li.dataset.entrant)) }), { id: "save-seeds", cls: "big" });
-  const fill = button(ctx, "Fill from ratings", "/seeds", { by: "rating" }, { id: "seed-rating" });
-  const how = data.settings.seeding === "manual" ? "by hand" : data.settings.seeding === "random" ? "at random" : "by rating";
-  return part("Seeding", "console-seeding", el("p", { class: "note" }, `The draw is seeded ${how}. Type a seed number, drag a name, or fill from the ratings and adjust, then save: the draw is then seeded by hand.`), list, el("p", { class: "console-row" }, fill, save));
-}
-
-function directorsPart(ctx, data) {
-  const ul = el("ul", {});
-  for (const d of data.directors) {
+function peoplePart(ctx, data, kind) {
+  const list = kind === "directors" ? data.directors : data.scorekeepers || [];
+  const path = kind === "directors" ? "/directors" : "/scorekeepers";
+  const ul = el("ul", { id: `${kind}-list` });
+  for (const d of list) {
     const li = el("li", {}, d.name, d.owner ? " (owner)" : "");
-    if (!d.owner && data.me.owner) li.append(" ", button(ctx, "Remove", `/directors/${d.id}`, undefined, { method: "DELETE", confirm: `Remove ${d.name} as a director?`, yes: "Remove" }));
+    const mayRemove = kind === "directors" ? !d.owner && data.me.owner : data.me.director;
+    if (mayRemove) li.append(" ", button(ctx, "Remove", `${path}/${d.id}`, undefined, { method: "DELETE", key: `remove-${kind}-${d.id}`, confirm: `Remove ${d.name}?`, yes: "Remove" }));
     ul.append(li);
   }
+  if (!list.length) ul.append(el("li", { class: "note" }, kind === "directors" ? "Only you." : "None yet."));
   const items = [ul];
-  if (data.me.owner) {
-    const who = el("input", { id: "codirector-name", placeholder: "username", "aria-label": "co-director's username", maxlength: 30 });
-    items.push(el("p", { class: "console-row" }, "Add a co-director: ", who, " ", button(ctx, "Add", "/directors", () => ({ username: who.value.trim() }), { id: "add-codirector" })));
+  if (kind === "directors" ? data.me.owner : data.me.director) {
+    const who = el("input", { id: `${kind}-name`, placeholder: "username", "aria-label": `username of the new ${kind === "directors" ? "co-director" : "scorekeeper"}`, maxlength: 30 });
+    items.push(el("p", { class: "console-row" }, kind === "directors" ? "Add a co-director: " : "Add a scorekeeper (enters cards, checks players in): ", who, " ",
+      button(ctx, "Add", path, () => ({ username: who.value.trim() }), { id: `add-${kind}`, key: `add-${kind}` })));
   }
-  return part("Directors", "console-directors", ...items);
+  return part(kind === "directors" ? "Directors" : "Scorekeepers", `console-${kind}`, ...items);
 }
 
-function numberInput(label, cls) {
-  return el("input", { type: "number", min: 0, max: 10000, class: cls, "aria-label": label });
-}
-
-function matchRow(ctx, data, m) {
-  const who = el("select", { "aria-label": `who, in ${m.id}` }, el("option", { value: m.a }, m.a_name), el("option", { value: m.b }, m.b_name));
-  const open = m.games.find((g) => ["playing", "reported", "disputed", "timeout"].includes(g.status));
-  const gid = open ? open.id : null;
-  const name = () => who.selectedOptions[0].textContent;
-  const sa = numberInput(`${m.a_name}'s score`, "score-a");
-  const sb = numberInput(`${m.b_name}'s score`, "score-b");
-  const row = el("div", { class: "console-match", "data-console": m.id },
-    el("p", {}, el("b", {}, `${m.id}${m.table && data.mode === "otb" ? ` · table ${m.table}` : ""}: ${m.a_name} v ${m.b_name}`), open ? ` — game ${open.number} ${open.status}${open.score_a !== null ? ` (${scoreText(open, m)})` : ""}` : ""),
-    el("p", { class: "console-row" }, who, " ",
-      button(ctx, "forfeits the match", `/matches/${m.id}/forfeit`, () => ({ loser: Number(who.value), note: note() }), { cls: "forfeit", confirm: `${m.id}: forfeit the match?`, detail: "The other side wins the match; a game in play is void." }),
-      button(ctx, "bogus play (150–100)", `/matches/${m.id}/ruling`, () => ({ kind: "bogus", offender: Number(who.value), game_id: gid, note: note() }), { cls: "bogus", confirm: `${m.id}: rule a bogus play?`, detail: "PDA 8c–e: the game ends 150 to the other side, 100 to the offender." })),
-    el("p", { class: "console-row" }, "Rule a score: ", sa, " – ", sb, " ",
-      button(ctx, "rule", `/matches/${m.id}/ruling`, () => ({ kind: "score", score_a: Number(sa.value), score_b: Number(sb.value), winner: Number(who.value), game_id: gid, note: note() }), { cls: "rule", confirm: `${m.id}: rule this score?`, detail: "A ruling stands whatever the card says (it can be undone until the next round starts)." })));
-  if (data.mode === "otb") {
-    const pts = el("input", { type: "number", min: 50, max: 150, value: 50, class: "points", "aria-label": "penalty points" });
-    const ca = numberInput(`${m.a_name} on the card`, "card-a");
-    const cb = numberInput(`${m.b_name} on the card`, "card-b");
-    const reason = el("select", { class: "card-reason", "aria-label": "how the game ended" }, el("option", { value: "target" }, "to the target"), el("option", { value: "bogus" }, "a bogus play"));
-    row.append(
-      el("p", { class: "console-row" }, "Paper card: ", ca, " – ", cb, " ", reason, " ",
-        button(ctx, "enter the card", `/matches/${m.id}/card`, () => ({ score_a: Number(ca.value), score_b: Number(cb.value), reason: reason.value }), { cls: "enter-card" })),
-      el("p", { class: "console-row" }, "PDA 9b: the hand ends, the other side scores ", pts, " ",
-        button(ctx, "penalty", `/matches/${m.id}/penalty`, () => ({ offender: Number(who.value), points: Number(pts.value), note: note() }), { cls: "penalty", confirm: `${m.id}: a 9b penalty against ${name()}?`, detail: "Recorded as a ruling on the game in play." })));
+function joinPart(ctx, data) {
+  const items = [];
+  if (data.join_code) {
+    const link = `${location.origin}/events/${data.id}?join=${encodeURIComponent(data.join_code)}`;
+    items.push(el("p", {}, "Join code: ", el("b", { id: "join-code", class: "code" }, data.join_code)),
+      el("p", { class: "note" }, "Put this link on the sign at the desk: people make an account there and are entered at once (at most 20 a minute, 300 a day for this event; not counted against the hall's address). "),
+      el("p", {}, el("a", { href: link, id: "join-link" }, link)),
+      el("p", { class: "console-row" }, button(ctx, "New code", "/join-code", { on: true }, { key: "join-new" }), button(ctx, "Turn off", "/join-code", { on: false }, { key: "join-off" })));
+  } else {
+    items.push(el("p", { class: "note" }, "Let people make an account at the venue and enter with a code (no per-address sign-up limit)."),
+      el("p", { class: "console-row" }, button(ctx, "Turn on venue sign-up", "/join-code", { on: true }, { id: "join-on", key: "join-on" })));
   }
-  return row;
+  return part("Venue sign-up", "console-join", ...items);
 }
 
-function matchesPart(ctx, data) {
-  const ready = allMatches(data).filter((m) => m.ready);
-  if (!ready.length) return part("Matches in play", "console-matches", el("p", { class: "note" }, "No match is waiting for a result."));
-  return part("Matches in play", "console-matches", ...ready.map((m) => matchRow(ctx, data, m)));
+function settingsTab(ctx, data) {
+  const parts = [eventPart(ctx, data), peoplePart(ctx, data, "directors"), peoplePart(ctx, data, "scorekeepers")];
+  if (["registration", "running"].includes(data.status)) parts.push(joinPart(ctx, data));
+  return parts;
 }
 
-function undoPart(ctx, data) {
-  const ul = el("ul", { id: "rulings" });
-  for (const a of [...data.actions].reverse()) {
-    if (!["ruling", "forfeit", "timeout", "penalty"].includes(a.kind) || a.undone) continue;
-    if (a.kind === "timeout" && (a.payload || {}).rule === "bot") continue;
-    const p = a.payload || {};
-    ul.append(el("li", { "data-action": a.id }, `${a.kind} on ${p.match || "?"}${p.scores ? ` (${p.scores.join("–")})` : ""}${a.note ? `: ${a.note}` : ""} `,
-      button(ctx, "Undo", `/actions/${a.id}/undo`, () => ({ note: note() }), { cls: "undo", confirm: `Undo this ${a.kind}?`, detail: "Its result no longer counts: a card goes back to what it was, a game at a table is played again. Refused once the next round has started.", yes: "Undo" })));
-  }
-  if (!ul.children.length) ul.append(el("li", { class: "note" }, "No ruling to undo."));
-  const finals = allMatches(data).flatMap((m) => m.games.filter((g) => g.final).map((g) => [m, g]));
-  const items = [ul];
-  if (finals.length) {
-    const sel = el("select", { id: "reopen-game", "aria-label": "game to reopen" });
-    for (const [m, g] of finals.slice(-60)) sel.append(el("option", { value: g.id }, `${m.id} game ${g.number}: ${scoreText(g, m)}`));
-    items.push(el("p", { class: "console-row" }, "Reopen a decided game: ", sel, " ",
-      button(ctx, "reopen", () => `/games/${sel.value}/reopen`, () => ({ note: note() }), { id: "reopen", confirm: "Reopen this game?", detail: "Its result no longer counts and it is played (or entered) again." })));
-  }
-  return part("Undo and reopen", "console-undo", ...items);
-}
-
-function printPart(data) {
-  const links = el("ul", { class: "print-links" });
-  (data.rounds || []).forEach((_r, i) => {
-    const title = (data.round_titles || [])[i] || `Round ${i + 1}`;
-    links.append(el("li", {}, `${title}: `, el("a", { href: `/events/${data.id}/pairings?round=${i + 1}`, class: "print-pairings" }, "pairings"), " · ",
-      el("a", { href: `/events/${data.id}/scorecard?round=${i + 1}`, class: "print-cards" }, "score cards")));
-  });
-  links.append(el("li", {}, el("a", { href: `/events/${data.id}/scorecard`, id: "print-all" }, "Every score card")));
-  return part("Print", "console-print", data.rounds && data.rounds.length ? links : el("p", { class: "note" }, "Pairings and cards are ready to print once the event starts."));
+function defaultTab(data) {
+  if (data.status === "registration") return "entrants";
+  if (["running", "paused"].includes(data.status)) return "round";
+  return "print";
 }
 
 export function renderConsole(ctx, data) {
-  $("console").hidden = !data.me.director;
-  if (!data.me.director) return;
-  const parts = [eventPart(ctx, data)];
-  if (["registration", "running", "paused"].includes(data.status)) parts.push(checkinPart(ctx, data));
-  if (data.status === "registration") parts.push(seedingPart(ctx, data));
-  parts.push(directorsPart(ctx, data));
-  if (data.status === "running" || data.status === "paused") parts.push(matchesPart(ctx, data));
-  if (data.rounds && data.rounds.length) parts.push(undoPart(ctx, data));
-  parts.push(printPart(data));
+  const staff = data.me.director || data.me.scorekeeper;
+  $("console").hidden = !staff;
+  if (!staff) return;
+  const tabs = TABS.filter(([, , keeper]) => data.me.director || keeper);
+  const fromHash = location.hash.startsWith("#console-") ? location.hash.slice(9) : null;
+  if (ctx.tabFor && ctx.tabFor !== data.status) ctx.tab = defaultTab(data); // started, finished: the tab of the new task
+  ctx.tabFor = data.status;
+  if (!ctx.tab || !tabs.some(([id]) => id === ctx.tab)) ctx.tab = tabs.some(([id]) => id === fromHash) ? fromHash : defaultTab(data);
   const open = new Set([...document.querySelectorAll("#console-body details[open]")].map((d) => d.id));
-  $("console-body").replaceChildren(...parts);
+  ctx.build = {
+    entrants: () => entrantsTab(ctx, ctx.data),
+    round: () => roundTab(ctx, ctx.data),
+    rulings: () => rulingsTab(ctx, ctx.data),
+    print: () => printTab(ctx.data),
+    settings: () => settingsTab(ctx, ctx.data),
+  };
+  const panels = tabs.map(([id]) => el("div", { class: "console-tab", id: `console-${id}`, role: "tabpanel", "aria-labelledby": `tab-${id}` },
+    el("p", { class: "tab-said", "aria-live": "polite" })));
+  $("console-body").replaceChildren(statusBar(ctx, data), tabBar(ctx, tabs), ...panels);
+  showTab(ctx);
   for (const id of open) { const d = document.getElementById(id); if (d) d.open = true; }
 }
 

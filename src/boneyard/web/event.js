@@ -60,15 +60,21 @@ let timer = null;
 
 function consoleKey(data) {
   const matches = (data.rounds || []).flat().filter((m) => m.ready).map((m) => [m.id, m.games.map((g) => g.status)]);
-  return JSON.stringify([data.status, data.entrants, matches, data.actions.length, data.settings, data.directors, data.checkin]);
+  return JSON.stringify([data.status, data.entrants, matches, data.actions.length, data.settings, data.directors, data.scorekeepers, data.checkin, data.join_code, (data.rounds || []).length]);
 }
+
+let drawn = "";
 
 function render(data) {
   ctx.data = data;
-  renderEvent(ctx, data, me);
+  // (a poll that brings nothing new redraws nothing: a 128-entrant page is a large one)
+  const text = JSON.stringify(data);
+  const same = text === drawn;
+  drawn = text;
+  if (!same) renderEvent(ctx, data, me);
   const key = consoleKey(data);
   const typing = document.activeElement && $("console").contains(document.activeElement) && document.activeElement.tagName !== "BUTTON";
-  if (key !== ctx.consoleKey && !typing) {
+  if (!same && key !== ctx.consoleKey && !typing) {
     ctx.consoleKey = key;
     renderConsole(ctx, data);
   }
@@ -77,6 +83,8 @@ function render(data) {
   if (live) timer = setTimeout(refreshEvent, data.status === "registration" ? 10000 : 3000);
 }
 ctx.render = render;
+// Redraws the console from the data it has (a local choice: a tab's match, a round).
+ctx.redraw = () => { ctx.consoleKey = consoleKey(ctx.data); renderConsole(ctx, ctx.data); };
 
 async function refreshEvent() {
   try { render(await api("GET", `/api/events/${parts[1]}`)); } catch (e) { $("ev-error").textContent = e.message; }
@@ -90,7 +98,7 @@ async function matchAction(path, body) {
 }
 
 function signControls(event, m, g) {
-  const box = el("p", { class: "hint sign-box", "data-game": g.id }, `Game ${g.number}: ${m.a_name} ${g.score_a} – ${g.score_b} ${m.b_name}${g.by_director ? " (entered by the director)" : ""}. `);
+  const box = el("p", { class: "hint sign-box", "data-game": g.id }, `Game ${g.number}: ${m.a_name} ${g.score_a} – ${g.score_b} ${m.b_name}${g.by_director ? " (entered by the director)" : ""}${g.reason === "bogus" ? " (bogus play)" : ""}. `);
   const sign = el("button", { type: "button", id: "sign", class: "big" }, "Sign this card");
   sign.addEventListener("click", async () => {
     if (await ask(`Sign game ${g.number}: ${g.score_a} – ${g.score_b}?`, "Your signature says this is the final score (PDA rule 11).", "Sign")) matchAction(`/api/events/${event.id}/games/${g.id}/sign`);
@@ -120,7 +128,7 @@ function mineBox(event, m) {
   const side = m.a === mine ? "a" : "b";
   const open = m.games.find((g) => ["reported", "disputed", "timeout"].includes(g.status));
   if (open && open.status === "reported" && !open[`signed_${side}`]) box.append(signControls(event, m, open));
-  else if (open) box.append(el("p", {}, `Game ${open.number} ${statusText(open)}.`));
+  else if (open) box.append(el("p", {}, `Game ${open.number}: ${open.how || statusText(open)}.`));
   else box.append(reportForm(event, m));
 }
 
@@ -142,9 +150,11 @@ async function showMatch() {
   t.replaceChildren(el("tr", {}, ...["Game", m.a_name || "", m.b_name || "", "Winner", "How", "Signed", "Replay"].map((h) => el("th", { scope: "col" }, h))));
   for (const g of m.games) {
     const link = g.table_id ? el("a", { href: g.status === "playing" ? `/table/${g.table_id}` : `/replay/${g.table_id}`, class: "replay" }, g.status === "playing" ? "live" : "replay") : "";
-    const signed = [g.signed_a_at ? m.a_name : "", g.signed_b_at ? m.b_name : ""].filter(Boolean).join(", ");
-    t.append(el("tr", { class: g.status === "void" ? "void" : "" }, el("td", {}, g.kind === "forfeit" ? "—" : g.number), el("td", { class: "num" }, g.score_a ?? ""), el("td", { class: "num" }, g.score_b ?? ""),
-      el("td", {}, g.status === "void" ? "" : g.winner_name || ""), el("td", {}, `${statusText(g)}${g.reason && g.reason !== "target" ? `, ${g.reason_label ? g.reason_label.name : g.reason}` : ""}${g.by_director ? ", entered by the director" : ""}${g.note ? ` — ${g.note}` : ""}`),
+    const signed = g.paper ? "both, on paper" : [g.signed_a_at ? m.a_name : "", g.signed_b_at ? m.b_name : ""].filter(Boolean).join(", ");
+    const history = (g.history_text || []).map((h) => `${h.at ? new Date(h.at).toLocaleTimeString([], { timeStyle: "short" }) : ""} ${h.text}`);
+    t.append(el("tr", { class: g.status === "void" ? "void" : "", "data-game": g.id }, el("td", {}, g.kind === "forfeit" ? "—" : g.number), el("td", { class: "num" }, g.score_a ?? ""), el("td", { class: "num" }, g.score_b ?? ""),
+      el("td", {}, g.status === "void" ? "" : g.winner_name || ""), el("td", {}, g.how || statusText(g), g.note && g.status === "void" ? ` — ${g.note}` : "",
+        history.length ? el("details", { class: "history" }, el("summary", {}, "history"), el("ol", {}, ...history.map((h) => el("li", {}, h)))) : ""),
       el("td", {}, signed), el("td", {}, link)));
   }
   if (!m.games.length) t.append(el("tr", {}, el("td", { colspan: 7 }, m.ready ? "No game yet." : "This match waits for its players.")));

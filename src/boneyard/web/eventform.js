@@ -45,6 +45,7 @@ const FIELDS = [
   ["move_grace", "Warning seconds", "number", null, "after the move time, before the time-out", ALL, true],
   ["timeout", "At a time-out", "select", { lose: "the player loses the game", bot: "a bot plays on", director: "the director decides" }, "", ALL, true],
   ["max_tables", "Games at once", "number", null, "empty: no limit", ALL, true],
+  ["signatures", "Score cards", "select", { paper: "the players sign the paper card; the director types it in", screen: "each player signs on screen" }, "PDA rule 11: both players sign each game's final score", ALL, "otb"],
 ];
 
 const LOCKED = new Set(["game", "format", "mode", "preset", "schedule", "cap", "rounds", "double", "seeding",
@@ -112,14 +113,17 @@ export function settingsForm(games, values, started) {
     const row = kind === "check" ? el("label", { class: "check" }, field, " ", text) : el("label", {}, text, " ", field);
     if (help) row.append(" ", el("small", { class: "note" }, help));
     row.dataset.formats = formats.join(" ");
-    if (online) row.dataset.online = "1";
+    if (online) row.dataset.only = online === "otb" ? "otb" : "online";
     rows[key] = { field, row, kind };
     form.append(row);
   }
   const show = () => {
     const fmt = rows.format.field.value;
     const otb = rows.mode.field.value === "otb";
-    for (const { row } of Object.values(rows)) row.hidden = !row.dataset.formats.split(" ").includes(fmt) || (otb && row.dataset.online === "1");
+    for (const { row } of Object.values(rows)) {
+      const only = row.dataset.only;
+      row.hidden = !row.dataset.formats.split(" ").includes(fmt) || (otb && only === "online") || (!otb && only === "otb");
+    }
   };
   rows.format.field.addEventListener("change", show);
   if (!values.id) { // a new event's suggested name follows the game until the director types one

@@ -33,26 +33,56 @@ export function statusWords(data) {
   return { registration: "registration open", running: "in play", paused: "paused", finished: "finished", cancelled: "cancelled" }[data.status] || data.status;
 }
 
-// Runs an action of the page (POST to the event's API), then redraws with the answer.
-export async function act(ctx, path, body, method = "POST") {
+// A message next to the control that caused it (a refusal, or what happened), in a live region:
+// never at the top of a long page. `anchor` is the control (or its `data-key`, to find it again
+// once the page has redrawn); without one, the page's own message line.
+export function say(anchor, text, bad = true) {
+  for (const old of document.querySelectorAll(".said")) old.remove();
+  if (!text) return;
+  let at = typeof anchor === "string" ? document.querySelector(`[data-key="${CSS.escape(anchor)}"]`) : anchor;
+  if (at && !at.isConnected) at = at.dataset.key ? document.querySelector(`[data-key="${CSS.escape(at.dataset.key)}"]`) : null;
+  if (!at) at = document.querySelector(".console-tab:not([hidden]) .tab-said") || $("ev-error");
+  const folded = at.closest("details:not([open])");
+  if (folded) at = folded; // (a control in a closed fold: say it beside the fold)
+  const note = el("span", { class: `said ${bad ? "bad" : "good"}`, role: bad ? "alert" : "status" }, text);
+  if (at.classList.contains("tab-said") || at.id === "ev-error") at.replaceChildren(note);
+  else at.insertAdjacentElement("afterend", note);
+}
+
+// Runs an action of the page (a request to the event's API), then redraws with the answer; a
+// refusal or the answer's message is shown next to `anchor` (say).
+export async function act(ctx, path, body, method = "POST", anchor = null) {
   $("ev-error").textContent = "";
+  const key = anchor && anchor.dataset ? anchor.dataset.key : null;
   try {
     const data = await api(method, `/api/events/${ctx.data.id}${path}`, body || {});
-    if (data && data.message) $("ev-error").textContent = data.message;
     if (data && data.id) ctx.render(data);
+    say(key || anchor, data && data.message ? data.message : "", false);
     return data;
-  } catch (e) { $("ev-error").textContent = e.message; return null; }
+  } catch (e) { say(anchor, e.message); return null; }
 }
 
 export function button(ctx, text, path, body, opts = {}) {
-  const b = el("button", { type: "button", ...(opts.id ? { id: opts.id } : {}), ...(opts.cls ? { class: opts.cls } : {}) }, text);
+  const attrs = { type: "button", ...(opts.id ? { id: opts.id } : {}), ...(opts.cls ? { class: opts.cls } : {}), ...(opts.key ? { "data-key": opts.key } : {}) };
+  const b = el("button", attrs, text);
   b.addEventListener("click", async () => {
-    const payload = typeof body === "function" ? body() : body;
-    if (opts.confirm && !(await ask(opts.confirm, opts.detail, opts.yes || text))) return;
-    await act(ctx, typeof path === "function" ? path() : path, payload, opts.method);
+    let payload;
+    try { payload = typeof body === "function" ? body() : body; } catch (e) { say(b, e.message); return; }
+    if (opts.confirm && !(await ask(opts.confirm, typeof opts.detail === "function" ? opts.detail() : opts.detail, opts.yes || text))) return;
+    await act(ctx, typeof path === "function" ? path() : path, payload, opts.method, b);
   });
   return b;
 }
+
+// "1 minute", "10 minutes", "30 seconds".
+export function minutesText(m) {
+  const n = Number(m);
+  if (n < 1) { const s = Math.round(n * 60); return `${s} second${s === 1 ? "" : "s"}`; }
+  return `${n} minute${n === 1 ? "" : "s"}`;
+}
+
+// What the event's time-out rule does, in words.
+export const TIMEOUT_WORDS = { lose: "the player loses the game", bot: "a bot plays on for them", director: "the director decides" };
 
 function infoLine(data) {
   const rules = data.rules && data.rules.length ? ` (${data.rules.join("; ")})` : "";
@@ -68,29 +98,51 @@ function whenLine(data) {
     bits.push(data.checkin.open ? "check-in is open" : data.checkin.why);
   } else if (data.started_at) bits.push(`Started ${whenText(data.started_at)}`);
   if (data.finished_at) bits.push(`${data.status === "cancelled" ? "Cancelled" : "Finished"} ${whenText(data.finished_at)}`);
-  if (data.mode === "online" && data.status !== "finished") bits.push(`Move clock: ${data.clock.per_move} s a move, then ${data.clock.grace} s of warning`);
-  if (!["finished", "cancelled"].includes(data.status)) bits.push(`a player not there when their match is ready gets ${data.settings.grace_minutes} minutes`);
+  if (data.mode === "online" && data.status !== "finished") bits.push(`Move clock: ${data.clock.per_move} s a move, then ${data.clock.grace} s of warning; when time runs out, ${TIMEOUT_WORDS[data.clock.timeout] || data.clock.timeout}`);
+  if (!["finished", "cancelled"].includes(data.status)) bits.push(`a player not there when their match is ready gets ${minutesText(data.settings.grace_minutes)}`);
   const text = bits.join(" · ");
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// At the venue: make an account with the event's join code and enter at once.
+function joinForm(ctx, code) {
+  const user = el("input", { id: "join-username", autocomplete: "username", maxlength: 30, required: "" });
+  const pass = el("input", { id: "join-password", type: "password", autocomplete: "new-password", required: "" });
+  const go = el("button", { type: "submit", id: "join", class: "big" }, "Make my account and enter");
+  const f = el("form", { class: "join-form", id: "join-form" }, el("h2", {}, "Enter this event"),
+    el("p", { class: "note" }, "Make an account here (the hall's Wi-Fi is fine): you are entered at once, and your games and rating stay yours."),
+    el("label", {}, "Username ", user), " ", el("label", {}, "Password ", pass), " ", go);
+  f.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const data = await api("POST", `/api/events/${ctx.data.id}/join`, { code, username: user.value.trim(), password: pass.value });
+      location.replace(`/events/${data.id}`);
+    } catch (e) { say(go, e.message); }
+  });
+  return f;
 }
 
 function myActions(ctx, data, me, mine) {
   const bar = $("ev-actions");
   bar.replaceChildren();
+  const code = new URLSearchParams(location.search).get("join");
+  if (!me && code && ["registration", "running"].includes(data.status)) bar.append(joinForm(ctx, code));
   const running = data.status === "running" || data.status === "paused";
   if (me && !data.me.director && data.status === "registration") {
     if (!mine) bar.append(button(ctx, "Register", "/register", {}, { id: "register", cls: "big" }));
     else {
-      if (!mine.checked_in) bar.append(button(ctx, "Check in", "/checkin", {}, { id: "checkin", cls: "big" }));
+      if (!mine.checked_in && data.checkin.open) bar.append(button(ctx, "Check in", "/checkin", {}, { id: "checkin", cls: "big" }));
+      else if (!mine.checked_in) bar.append(`You are not checked in: ${data.checkin.why}. `);
       else bar.append("You are checked in. ");
       bar.append(button(ctx, "Withdraw", "/withdraw", {}, { id: "withdraw", confirm: "Withdraw from this event?", detail: "Your place goes to nobody; you may register again while registration is open." }));
     }
   } else if (me && !data.me.director && running && !mine && data.format === "swiss" && data.settings.late_entry) {
     bar.append(button(ctx, "Enter late", "/register", {}, { id: "register", cls: "big", confirm: "Enter now?", detail: "You are paired from the next round on; the rounds you missed score nothing." }));
-  } else if (me && mine && running && mine.status !== "withdrawn") {
+  } else if (me && mine && running && mine.status !== "withdrawn" && !mine.dropped) {
     if (!mine.checked_in) bar.append(button(ctx, "I am here: check in", "/checkin", {}, { id: "checkin", cls: "big" }), " ");
     bar.append(button(ctx, "Withdraw (forfeit the rest)", "/withdraw", {}, { id: "withdraw", confirm: "Withdraw from the event?", detail: "Every match you have left is forfeited. This cannot be undone.", yes: "Withdraw" }));
   }
+  if (me && !me.guest && !mine && !data.me.director && !data.me.scorekeeper && (data.entrants || []).some((e) => e.walk_in)) bar.append(claimForm(ctx));
   bar.append(" ", el("a", { href: `/events/${data.id}/scorecard` }, "Score cards"),
     " · Export: ", el("a", { href: `/api/events/${data.id}/export.json` }, "everything (JSON)"),
     " · ", el("a", { href: `/api/events/${data.id}/standings.csv` }, "standings (CSV)"),
@@ -140,23 +192,46 @@ function renderMatches(data) {
   });
 }
 
+// "I played as a walk-in": claim the entry with the code the director gave.
+function claimForm(ctx) {
+  const code = el("input", { id: "claim-code", placeholder: "ABCD-EFGH", maxlength: 20, "aria-label": "claim code", autocomplete: "off" });
+  const go = el("button", { type: "submit", id: "claim" }, "Claim my entry");
+  const f = el("form", { class: "claim-form" }, el("span", {}, "Played as a walk-in? Claim your entry with the director's code: "), code, " ", go);
+  f.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const data = await api("POST", "/api/events/claim", { code: code.value });
+      ctx.render(data);
+      say("claim-done", "Your entry and its games are now on your account.", false);
+    } catch (e) { say(go, e.message); }
+  });
+  return f;
+}
+
 export function gameItem(m, g) {
   const li = el("li", { "data-game": g.id, class: g.status === "void" ? "void" : "" }, g.kind === "forfeit" ? "" : `Game ${g.number}: `, scoreText(g, m), " ");
   if (g.reason && !["target"].includes(g.reason)) li.append(mark(g.reason_label), " ");
-  li.append(el("span", { class: "tag" }, statusText(g)));
-  if (g.by_director) li.append(" ", el("span", { class: "tag" }, "entered by the director"));
+  li.append(el("span", { class: "tag" }, g.how || statusText(g)));
+  if (g.by_director && !g.paper && ["reported", "disputed"].includes(g.status)) li.append(" ", el("span", { class: "tag" }, "entered by the director"));
   if (g.table_id) li.append(" ", g.status === "playing" ? el("a", { href: `/table/${g.table_id}` }, "watch / play") : el("a", { href: `/replay/${g.table_id}`, class: "replay" }, "replay"));
   if (g.note) li.append(" ", el("em", {}, g.note));
   return li;
 }
 
+export function entrantState(e) {
+  if (e.dropped) return "dropped: not checked in";
+  if (e.status === "no_show") return "no-show";
+  if (e.status === "withdrawn") return "withdrawn";
+  return e.checked_in ? "checked in" : "not checked in";
+}
+
 function renderEntrants(data) {
   const ol = $("entrants");
   ol.replaceChildren();
-  const bySeed = [...data.entrants].sort((a, b) => (a.seed ?? 1e9) - (b.seed ?? 1e9) || a.id - b.id);
+  const bySeed = [...data.entrants].sort((a, b) => (a.dropped - b.dropped) || (a.seed ?? 1e9) - (b.seed ?? 1e9) || a.id - b.id);
   for (const e of bySeed) {
-    const state = e.status === "no_show" ? "no-show" : e.status === "withdrawn" ? "withdrawn" : e.checked_in ? "checked in" : "not checked in";
-    ol.append(el("li", { "data-entrant": e.id }, `${e.name}${e.bot ? " (bot)" : ""}${e.seed ? ` — seed ${e.seed}` : ""} `, el("span", { class: `tag state-${state.replace(/ /g, "-")}` }, state)));
+    const state = entrantState(e);
+    ol.append(el("li", { "data-entrant": e.id }, `${e.name}${e.bot ? " (bot)" : ""}${e.club ? ` (${e.club})` : ""}${e.seed ? ` — seed ${e.seed}` : ""} `, el("span", { class: `tag state-${state.split(":")[0].replace(/ /g, "-")}` }, state)));
   }
 }
 

@@ -119,6 +119,7 @@ def test_the_directors_flow(live_server: str) -> None:
                 expect(page.locator("#console-entrants button.checkin")).to_have_count(left)
             expect(page.locator("#console-entrants button.checkin")).to_have_count(0)
             # seed by hand: dan (registered last) is seed 1
+            page.click("#console-seeding summary")
             dan = page.locator("#seed-list li", has_text="dan")
             dan.locator("input.seed-num").fill("1")
             dan.locator("input.seed-num").dispatch_event("change")
@@ -144,10 +145,12 @@ def test_the_directors_flow(live_server: str) -> None:
             page.click("#start")
             page.click("#confirm-ok")
             expect(page.locator("body")).to_have_attribute("data-status", "running")
-            expect(page.locator("[data-console=R1M1]")).to_be_visible()
-            r1m1 = page.locator("[data-console=R1M1]")
-            expect(r1m1).to_contain_text("dan")
+            # the console opens on the round: R1M1's card (table 1) comes first
+            expect(page.locator("#card-form")).to_have_attribute("data-match", "R1M1")
             # rule: a score on R1M1, confirmed
+            page.click("#tab-rulings")
+            page.select_option("#rule-match", "R1M1")
+            r1m1 = page.locator("[data-console=R1M1]")
             page.fill("#console-note", "score sheet lost, both agree")
             r1m1.locator("input.score-a").fill("150")
             r1m1.locator("input.score-b").fill("80")
@@ -156,20 +159,27 @@ def test_the_directors_flow(live_server: str) -> None:
             expect(page.locator("li[data-match=R1M1]")).to_contain_text("wins")
             expect(page.locator("#rulings li button.undo")).to_have_count(1)
             shots(page, "ruled")
-            # undo: the match is open again
+            # undo: the match is open again, and the console says how it goes on
             page.locator("#rulings li button.undo").click()
             page.click("#confirm-ok")
             expect(page.locator("#rulings li button.undo")).to_have_count(0)
-            expect(page.locator("[data-console=R1M1]")).to_be_visible()
-            # a paper card typed in by the director; an impossible one is refused
-            r1m1 = page.locator("[data-console=R1M1]")
-            r1m1.locator("input.card-a").fill("100")
-            r1m1.locator("input.card-b").fill("90")
-            r1m1.locator("button.enter-card").click()
-            expect(page.locator("#ev-error")).to_contain_text("Nobody reached 150")
-            r1m1.locator("input.card-a").fill("150")
-            r1m1.locator("input.card-b").fill("95")
-            r1m1.locator("button.enter-card").click()
+            expect(page.locator(".said.good")).to_contain_text("enter its card again")
+            # a card typed in by the director for both players to sign on screen; an
+            # impossible one is refused next to the button, in the director's words
+            page.click("#tab-round")
+            form = page.locator("#card-form[data-match=R1M1]")
+            form.locator("#card-paper").uncheck()
+            form.locator("input.card-score").nth(0).fill("100")
+            form.locator("input.card-score").nth(1).fill("90")
+            form.locator("#card-enter").click()
+            page.click("#confirm-ok")
+            refusal = form.locator(".said.bad")
+            expect(refusal).to_contain_text("Nobody reached 150")
+            expect(refusal).not_to_contain_text("ask the director")
+            form.locator("input.card-score").nth(0).fill("150")
+            form.locator("input.card-score").nth(1).fill("95")
+            form.locator("#card-enter").click()
+            page.click("#confirm-ok")
             expect(page.locator("li[data-match=R1M1]")).to_contain_text("entered by the director")
             data = players["ann"].http.get(f"/api/events/{eid}").json()
             m = next(x for x in data["rounds"][0] if x["id"] == "R1M1")
@@ -177,7 +187,7 @@ def test_the_directors_flow(live_server: str) -> None:
             for name in (m["a_name"], m["b_name"]):
                 assert players[name].post(f"/api/events/{eid}/games/{card}/sign").status_code == 200
             page.reload()
-            expect(page.locator("li[data-match=R1M1]")).to_contain_text("signed by both")
+            expect(page.locator("li[data-match=R1M1]")).to_contain_text("signed on screen by both")
             shots(page, "running")
             check_axe(page, "running")
             # the match page, as a player signing there would see it
@@ -187,6 +197,7 @@ def test_the_directors_flow(live_server: str) -> None:
             check_axe(page, "match")
             # print: the pairing list with table numbers, the round's cards
             page.goto(f"{url}/events/{eid}")
+            page.click("#tab-print")
             page.click("#console-print a.print-pairings >> nth=0")
             page.wait_for_url("**/pairings?round=1")
             expect(page.locator("#pairings tr[data-match]")).to_have_count(2)
@@ -278,7 +289,10 @@ def test_the_bell_a_dispute_and_a_replacement_in_dialogs(live_server: str) -> No
             td = browser.new_context(viewport=DESKTOP).new_page()
             sign_in(td, url, "dora")
             td.goto(f"{url}/events/{eid}")
-            td.locator("#console-entrants tr", has_text="bob").locator("button.replace").click()
+            td.click("#tab-entrants")  # (in play, the console opens on the round)
+            row = td.locator("#console-entrants tr", has_text="bob")
+            row.locator("details.more summary").click()
+            row.locator("button.replace").click()
             expect(td.locator("#confirm-text")).to_be_focused()
             td.fill("#confirm-text", "eve")
             td.click("#confirm-ok")
@@ -287,7 +301,7 @@ def test_the_bell_a_dispute_and_a_replacement_in_dialogs(live_server: str) -> No
             expect(td.locator("#confirm")).to_be_hidden()
             # (the dialog closes as the offer is sent: wait for the answer, which the page shows
             # as it redraws; "to be empty" held at once, while the request was still under way)
-            expect(td.locator("#ev-error")).to_contain_text("offered: if eve has an account")
+            expect(td.locator(".said.good")).to_contain_text("offered: if eve has an account")
             deadline = time.monotonic() + 30
             while not (offers := people["eve"].http.get("/api/me/offers").json())["offers"]:
                 assert time.monotonic() < deadline, "the offer never reached eve"

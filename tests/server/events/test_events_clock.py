@@ -51,16 +51,23 @@ def test_time_outs_lose_games_with_nobody_watching(db_file: str) -> None:
         for g in games:
             assert g["status"] == "ruled" and g["reason"] == "timeout"
             assert "time ran out" in g["note"] and g["winner"] is not None
+            # recorded as the time-out it was, with the event's rule, not as a ruling
+            assert g["how"].endswith("lost on time (the event's rule: lose)"), g["how"]
             table = c.get(f"/api/tables/{g['table_id']}").json()
             assert table["status"] == "closed" and "time ran out" in table["halted"]
         timeouts = [a for a in data["actions"] if a["kind"] == "timeout"]
         assert len(timeouts) == len(games) and all(a["payload"]["rule"] == "lose" for a in timeouts)
         assert match(data, "R1M1")["outcome"] == "timeout"
         assert match(data, "R1M1")["outcome_label"]["name"] == "Time-out"
+        # the directors were told of each time-out; the clock says what the rule does
+        notes = c.get("/api/me/notifications").json()["notifications"]
+        assert sum(n["kind"] == "timeout" for n in notes) == len(games)
+        assert data["clock"]["timeout"] == "lose"
         # a stopped table takes no move
         with c.websocket_connect(f"/ws/tables/{first['table_id']}") as ws:
             view = ws.receive_json()
             assert view["table"]["status"] == "closed"
+            assert view["clock"]["timeout"] == "lose"  # (the table's warning words: clock.js)
 
 
 def test_a_clock_runs_out_across_a_restart(db_file: str) -> None:

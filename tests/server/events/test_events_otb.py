@@ -148,7 +148,7 @@ def test_an_over_the_board_round_from_pairings_to_signed_cards(ev_client: TestCl
     text = c.get(f"/api/events/{eid}/scorecards.csv").text
     rows = list(csv.DictReader(io.StringIO(text)))
     disputed = next(x for x in rows if x["match"] == "R1M2")
-    assert "disputed" in disputed["history"] and "150-60" in disputed["history"]
+    assert "disputed" in disputed["history"] and "150–60" in disputed["history"]
     assert disputed["status"] == "ruled" and disputed["by_director"] == "True"
     assert {x["status"] for x in rows} >= {"confirmed", "ruled", "void", "reported"}
     doc = c.get(f"/api/events/{eid}/export.json").json()

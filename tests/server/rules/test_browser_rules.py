@@ -7,6 +7,7 @@ Screenshots of the rules pages at desktop (1280×800) and phone (390×844) sizes
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -45,8 +46,6 @@ RAW = re.compile(
 )
 RAW_LABELS = {"count", "hand", "boneyard", "reserve", "pile", "undealt", "spacers", "target"}
 # The level each domino of the tower says it is at ("level 2", "in the basement").
-DOMINO_LEVELS = "ns => ns.map((n) => n.getAttribute('aria-label').split(', ')[1])"
-
 
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -58,8 +57,13 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def raw_words(page: Any) -> list[str]:
     """Record names, port codes, option keys... anything a person should not have to read, and
     info chips without a plain label and a tooltip."""
-    found = {m for text in page.evaluate(READ_TEXT) if text for m in RAW.findall(text)}
-    for label, tip in page.evaluate(CHIPS):
+    return raw_in(page.evaluate(READ_TEXT), page.evaluate(CHIPS))
+
+
+def raw_in(texts: list[str | None], chips: list[list[str]]) -> list[str]:
+    """The raw words of :func:`raw_words` in what a page read (``READ_TEXT``, ``CHIPS``)."""
+    found = {m for text in texts if text for m in RAW.findall(text)}
+    for label, tip in chips:
         if label in RAW_LABELS or not tip:
             found.add(f"chip {label!r} (tooltip {tip!r})")
     return sorted(found)
@@ -164,24 +168,39 @@ def test_home_lobby_and_table_link_the_rules_and_say_things_plainly(live_server:
             browser.close()
 
 
+# Every view the table draws, as it is drawn: render() sets data-version, then draws the rest in
+# the same task, and the observer's callback runs after that task. (Sampling the page instead
+# missed views on a loaded machine, where bots outpace the sampling.)
+RECORD_VIEWS = """([read, chips]) => {
+  window.seenViews = [];
+  const snap = () => window.seenViews.push({ version: document.body.dataset.version,
+    text: read(), chips: chips(), labels: [...document.querySelectorAll(
+      "#info .chip small, #info .chip b")].map((n) => n.innerText).concat(
+      [...document.querySelectorAll(".tower g.domino")].map(
+        (n) => n.getAttribute("aria-label").split(", ")[1])) });
+  snap();
+  new MutationObserver(snap).observe(document.body, { attributes: true, attributeFilter: ["data-version"] });
+}"""
+
+
 def watch_bots_play(page: Any, base: str, game: str) -> set[str]:
     """Watch a bots' table of ``game`` to its end (or 60 s of it), checking every view drawn
     for raw words; returns the chip labels and values and the tower's levels seen."""
     tid = bot_table(page, base, game)
     page.goto(f"{base}/table/{tid}")
     wait_until(page, "document.body.dataset.version !== undefined")
+    page.evaluate(
+        f"""() => {{ const read = {READ_TEXT}; const chips = {CHIPS};
+        ({RECORD_VIEWS})([read, chips]); }}"""
+    )
+    with contextlib.suppress(AssertionError):  # (60 s of it is enough to read)
+        wait_until(page, "document.getElementById('game-over') !== null", 60)
     seen: set[str] = set()
     versions: set[str] = set()
-    for _ in range(300):
-        version = page.evaluate("document.body.dataset.version")
-        if version not in versions:
-            versions.add(version)
-            assert raw_words(page) == [], (game, version)
-            seen |= set(page.locator("#info .chip small, #info .chip b").all_inner_texts())
-            seen |= set(page.locator(".tower g.domino").evaluate_all(DOMINO_LEVELS))
-        if page.locator("#game-over").count():
-            break
-        page.wait_for_timeout(150)
+    for view in page.evaluate("window.seenViews"):
+        versions.add(view["version"])
+        assert raw_in(view["text"], view["chips"]) == [], (game, view["version"])
+        seen |= set(view["labels"])
     assert len(versions) > 5
     return seen
 

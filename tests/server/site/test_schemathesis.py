@@ -137,7 +137,11 @@ def send(api: Api, op: Any, case: Any, signed_in: bool) -> None:
     headers = {"X-CSRF-Token": token}
     session = api.session_client()
     try:
-        case.call_and_validate(checks=CHECKS, headers=headers, cookies=cookies, session=session)
+        # (schemathesis waits 10 s for an answer by default: a replay's answer on a loaded
+        # machine may take longer; the bound only stops a hang)
+        case.call_and_validate(
+            checks=CHECKS, headers=headers, cookies=cookies, session=session, timeout=120
+        )
     finally:
         session.cookies.clear()  # a sign-in answer must not sign the next request in
 

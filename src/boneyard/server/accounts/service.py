@@ -238,10 +238,20 @@ class Accounts:
     # -- making accounts and signing in ------------------------------------------------------------
 
     async def register(
-        self, username: str, password: str, display_name: str | None, address: str
+        self,
+        username: str,
+        password: str,
+        display_name: str | None,
+        address: str,
+        venue: str | None = None,
     ) -> Me:
-        """A new account (not yet signed in), or the reason it is refused."""
-        await self.limits.check("register", address, "too many new accounts from your address")
+        """A new account (not yet signed in), or the reason it is refused. ``venue``: made at
+        that event's venue with its join code (docs/events.md): counted per event and per
+        minute (``venue_signups``) instead of per address, which the hall's players share."""
+        if venue is None:
+            await self.limits.check("register", address, "too many new accounts from your address")
+        else:
+            await self.limits.check("venue_signups", venue, "too many new accounts for this event")
         display = (display_name or username).strip()
         why = auth.check_username(username) or auth.check_display_name(display)
         why = why or await asyncio.to_thread(auth.password_problem, password, username, display)

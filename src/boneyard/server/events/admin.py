@@ -11,6 +11,7 @@ from boneyard.server.errors import NotAllowed
 from boneyard.server.events import manage
 from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.schemas import EventEdit, EventIn, NoteIn, RowId, UsernameIn
+from boneyard.server.events.service import SCOREKEEPER
 from boneyard.server.events.views import listed_json
 from boneyard.store.event_queries import newest_events
 
@@ -68,6 +69,21 @@ async def add_director(event_id: str, body: UsernameIn, user: Me, ctx: Ctx) -> d
 async def remove_director(event_id: str, user_id: RowId, user: Me, ctx: Ctx) -> dict[str, Any]:
     """Remove a co-director (the owner)."""
     await manage.remove_director(ctx.svc, event_id, user_id, user.id)
+    return await ctx.event_json(event_id, user)
+
+
+@router.post("/api/events/{event_id}/scorekeepers")
+async def add_scorekeeper(event_id: str, body: UsernameIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Name a scorekeeper (directors): they enter paper cards and check entrants in, and
+    cannot play in the event."""
+    await manage.add_director(ctx.svc, event_id, body.username, user.id, SCOREKEEPER)
+    return await ctx.event_json(event_id, user)
+
+
+@router.delete("/api/events/{event_id}/scorekeepers/{user_id}")
+async def remove_scorekeeper(event_id: str, user_id: RowId, user: Me, ctx: Ctx) -> dict[str, Any]:
+    """Remove a scorekeeper (directors)."""
+    await manage.remove_director(ctx.svc, event_id, user_id, user.id, SCOREKEEPER)
     return await ctx.event_json(event_id, user)
 
 

@@ -1,6 +1,7 @@
 """Over-the-board score cards, their routes. A game's final score is entered by a player of
-the match or typed in from the paper card by a director (marked so); both players sign it on
-screen (PDA rule 11) and only then does it count. Scores are checked against the game's rules
+the match, or a whole paper card is typed in by a director or scorekeeper: signed on paper by
+both players (PDA rule 11) it counts at once; otherwise both players sign it on screen and only
+then does it count. Scores are checked against the game's rules
 (the winner reached the target, the loser did not, nothing above what a game allows): a card
 that fails is refused with the reason, and only a director's ruling overrides. A disputed card
 goes to the directors; every entry, signature and dispute stays in its history and in the
@@ -13,7 +14,7 @@ from fastapi import APIRouter
 
 from boneyard.server.events import scorecards
 from boneyard.server.events.context import Ctx, Me
-from boneyard.server.events.schemas import NoteIn, ReportIn, RowId
+from boneyard.server.events.schemas import CardIn, NoteIn, ReportIn, RowId
 
 router = APIRouter()
 
@@ -30,11 +31,14 @@ async def report(
 
 @router.post("/api/events/{event_id}/matches/{match_id}/card")
 async def director_card(
-    event_id: str, match_id: str, body: ReportIn, user: Me, ctx: Ctx
+    event_id: str, match_id: str, body: CardIn, user: Me, ctx: Ctx
 ) -> dict[str, Any]:
-    """Type in a paper card (directors; marked as entered by the director). It counts
-    once both players have signed it on screen."""
-    await scorecards.enter_paper_card(ctx.svc, event_id, match_id, body, user.id)
+    """Type in a match's paper card (directors and scorekeepers): its games in order, each
+    with its scores, how it ended and who won. ``paper``: both players signed it on paper
+    (PDA rule 11): it counts at once, is rated, and is marked entered from the paper card by
+    you. Without it (or where the event asks for signatures on screen) its one game waits
+    for both players to sign on screen. Checked against the game's rules, whole."""
+    await scorecards.enter_card(ctx.svc, event_id, match_id, body, user.id)
     return await ctx.event_json(event_id, user)
 
 

@@ -65,8 +65,8 @@ async def penalty(
 async def reopen(event_id: str, game_id: RowId, body: NoteIn, user: Me, ctx: Ctx) -> dict[str, Any]:
     """Reopen a decided game (directors): its result no longer counts and it is played (or
     entered) again. Not once the next round has started on it."""
-    await rulings.reopen(ctx.svc, event_id, game_id, body.note, user.id)
-    return await ctx.event_json(event_id, user)
+    told = await rulings.reopen(ctx.svc, event_id, game_id, body.note, user.id)
+    return {**await ctx.event_json(event_id, user), "message": told}
 
 
 @router.post("/api/events/{event_id}/actions/{action_id}/undo")
@@ -74,5 +74,5 @@ async def undo(event_id: str, action_id: RowId, body: NoteIn, user: Me, ctx: Ctx
     """Undo a ruling, a forfeit, a time-out or a penalty (directors) while the next round
     has not started: a ruled card goes back to what it was (a disputed card is disputed
     again), a game ruled or forfeited at a table is played again."""
-    await rulings.undo(ctx.svc, event_id, action_id, body.note, user.id)
-    return await ctx.event_json(event_id, user)
+    told = await rulings.undo(ctx.svc, event_id, action_id, body.note, user.id)
+    return {**await ctx.event_json(event_id, user), "message": told}

@@ -21,8 +21,13 @@ from boneyard.tournament import Swiss, TournamentError, event_from_json
 
 
 async def count_entrants(db: AsyncSession, event_id: str) -> int:
-    """How many entrants the event has."""
-    n = await db.scalar(select(func.count(Entrant.id)).where(Entrant.event_id == event_id))
+    """How many entrants the event has (those dropped before the start, not in the draw,
+    free their place)."""
+    ev = await db.get(Event, event_id)
+    query = select(func.count(Entrant.id)).where(Entrant.event_id == event_id)
+    if ev is not None and ev.status == EventStatus.REGISTRATION:
+        query = query.where(Entrant.status != EntrantStatus.WITHDRAWN)
+    n = await db.scalar(query)
     return int(n or 0)
 
 
@@ -90,8 +95,18 @@ async def need_entrant(db: AsyncSession, ev: Event, entrant_id: int) -> Entrant:
 async def present(
     db: AsyncSession, ev: Event, e: Entrant, here: bool, by: int | None, note: str | None
 ) -> None:
+    """Check ``e`` in or out. Checking in puts back an entrant who was gone: one dropped
+    before the start (if the event has room), a no-show, or one who withdrew (a director's
+    check-in; their next match is played)."""
     if not here and ev.status != EventStatus.REGISTRATION and e.bot:
         raise Refused("a bot is always there")
+    started = ev.status != EventStatus.REGISTRATION
+    if here and e.status == EntrantStatus.WITHDRAWN:
+        if started and str(e.id) not in ((ev.settings or {}).get("draw") or []):
+            raise Refused(f"{e.name} was dropped before the start and is not in the draw")
+        if not started and await count_entrants(db, ev.id) >= ev.cap:
+            raise Refused(f"the event is full ({ev.cap} entrants): {e.name} cannot come back")
+        e.status = EntrantStatus.PLAYING if started else EntrantStatus.REGISTERED
     e.checked_in = here
     if here and e.status == EntrantStatus.NO_SHOW:
         e.status = EntrantStatus.PLAYING
@@ -109,8 +124,9 @@ async def register(svc: Events, event_id: str, user: Any) -> None:
     last round is paired)."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await svc.need_event(db, event_id)
-        if await svc.is_director(db, ev, user.id):
-            raise Refused("a director runs the event and does not play in it")
+        role = await svc.role_of(db, ev, user.id)
+        if role is not None:
+            raise Refused(f"you are a {role} of this event, so you cannot play in it")
         if ev.status != EventStatus.REGISTRATION and not late_entry(ev):
             raise Refused("registration is closed: the event has started")
         if await entrant_of(db, event_id, user.id) is not None:
@@ -166,10 +182,11 @@ async def director_event(svc: Events, db: AsyncSession, event_id: str, by: int) 
 async def set_present(
     svc: Events, event_id: str, entrant_id: int, here: bool, note: str, by: int
 ) -> None:
-    """A director checks an entrant in or out, whatever the window says."""
+    """A director (or scorekeeper) checks an entrant in or out, whatever the window says."""
     async with svc.lock(event_id):
         async with svc.sessions() as db, db.begin():
-            ev = await director_event(svc, db, event_id, by)
+            ev = await svc.need_event(db, event_id)
+            await svc.need_scorekeeper(db, ev, by)
             if ev.status not in LIVE:
                 raise Refused(f"the event is {ev.status}")
             e = await need_entrant(db, ev, entrant_id)
@@ -237,7 +254,13 @@ async def seed(svc: Events, event_id: str, by_rating: bool, given: Sequence[int]
         ev = await director_event(svc, db, event_id, by)
         if ev.status != EventStatus.REGISTRATION:
             raise Refused("the draw is made: seeds are fixed")
-        rows = (await db.scalars(select(Entrant).where(Entrant.event_id == event_id))).all()
+        rows = (
+            await db.scalars(
+                select(Entrant).where(
+                    Entrant.event_id == event_id, Entrant.status != EntrantStatus.WITHDRAWN
+                )
+            )
+        ).all()
         if by_rating:
             order = [e.id for e in await starting.by_rating(svc.sessions, ev, rows)]
         else:

@@ -17,8 +17,9 @@ from boneyard.store.models import User
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 CARD_FIELDS = (
     "event", "round", "round_title", "match", "table", "game", "player_a", "player_b",
-    "score_a", "score_b", "winner", "reason", "status", "reported_by", "by_director",
-    "signed_a_at", "signed_b_at", "confirmed_by", "created_at", "updated_at", "note", "history",
+    "score_a", "score_b", "winner", "reason", "status", "how", "reported_by", "by_director",
+    "paper", "signed_a", "signed_b", "signed_a_at", "signed_b_at", "confirmed_by", "created_at",
+    "updated_at", "note", "history",
 )  # fmt: skip
 LOG_FIELDS = ("at", "kind", "by", "match", "game", "note", "undone", "details")
 
@@ -44,17 +45,20 @@ def csv_text(fields: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
-def history_text(entries: Sequence[dict[str, Any]], users: dict[int, str]) -> str:
-    """A card's history in one cell: ``time what by (scores, note)``, oldest first."""
-    out = []
-    for h in entries:
-        bits = [str(h.get("at", ""))[:19], str(h.get("what", "")), users.get(h.get("by") or 0, "")]
-        if h.get("score_a") is not None:
-            bits.append(f"{h['score_a']}-{h.get('score_b')}")
-        if h.get("note"):
-            bits.append(f"({h['note']})")
-        out.append(" ".join(b for b in bits if b))
-    return "; ".join(out)
+def history_text(g: dict[str, Any]) -> str:
+    """A card's history in one cell: ``time: what happened``, oldest first, in the words the
+    card and the printed card use (cardtext)."""
+    return "; ".join(f"{str(h['at'] or '')[:19]} {h['text']}" for h in g["history_text"])
+
+
+def signed(g: dict[str, Any], side: str, names: dict[str, str | None]) -> str:
+    """Who signed the result as it stands for a side: ``on paper``, ``on screen``, or
+    nothing (a ruling's result: its entry's signatures are in the history)."""
+    if g["kind"] != "game" or g["status"] not in ("confirmed", "reported", "disputed"):
+        return ""
+    if g["paper"]:
+        return "on paper"
+    return f"on screen ({names[side]})" if g[f"signed_{side}_at"] else ""
 
 
 def card_rows(data: dict[str, Any], users: dict[int, str]) -> list[dict[str, Any]]:
@@ -79,8 +83,12 @@ def card_rows(data: dict[str, Any], users: dict[int, str]) -> list[dict[str, Any
                         "winner": g["winner_name"],
                         "reason": g["reason"],
                         "status": g["status"],
+                        "how": g["how"],
                         "reported_by": users.get(g["reported_by"] or 0),
                         "by_director": g["by_director"],
+                        "paper": g["paper"],
+                        "signed_a": signed(g, "a", {"a": m["a_name"], "b": m["b_name"]}),
+                        "signed_b": signed(g, "b", {"a": m["a_name"], "b": m["b_name"]}),
                         "signed_a_at": g["signed_a_at"],
                         "signed_b_at": g["signed_b_at"],
                         "confirmed_by": users.get(g["confirmed_by"] or 0),
@@ -88,7 +96,7 @@ def card_rows(data: dict[str, Any], users: dict[int, str]) -> list[dict[str, Any
                         "updated_at": g["updated_at"],
                         "table_id": g["table_id"],
                         "note": g["note"],
-                        "history": history_text(g["history"], users),
+                        "history": history_text(g),
                         "history_entries": g["history"],
                     }
                 )

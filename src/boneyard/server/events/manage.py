@@ -15,7 +15,7 @@ from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import get_spec
 from boneyard.server.errors import NotAllowed, NotFound, Refused
 from boneyard.server.events.notify import Notes
-from boneyard.server.events.service import ACTIVE, LIVE, Events
+from boneyard.server.events.service import ACTIVE, DIRECTOR, LIVE, Events
 from boneyard.server.events.settings import (
     BEFORE_START_ONLY,
     DEFAULTS,
@@ -194,41 +194,50 @@ async def remove(svc: Events, event_id: str, by: int) -> None:
         await db.delete(ev)
 
 
-async def add_director(svc: Events, event_id: str, username: str, by: int) -> None:
-    """Name a co-director (the owner ``by``); they are told."""
+async def add_director(
+    svc: Events, event_id: str, username: str, by: int, role: str = DIRECTOR
+) -> None:
+    """Name a co-director (the owner ``by``) or a scorekeeper (any director); they are told."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await svc.need_event(db, event_id)
-        if ev.director_id != by:
+        if role == DIRECTOR and ev.director_id != by:
             raise NotAllowed("only the event's owner names co-directors")
+        await svc.need_director(db, ev, by)
         who = await db.scalar(select(User).where(User.username == username))
         if who is None or who.is_guest:
             raise NotFound("no account has that username")
-        if await svc.is_director(db, ev, who.id):
-            raise Refused(f"{who.display_name} already runs this event")
+        now_role = await svc.role_of(db, ev, who.id)
+        if now_role is not None:
+            raise Refused(f"{who.display_name} is already a {now_role} of this event")
         entered = await db.scalar(
             select(Entrant.id).where(Entrant.event_id == event_id, Entrant.user_id == who.id)
         )
         if entered is not None:
-            raise Refused(f"{who.display_name} plays in this event: a director cannot")
-        db.add(EventDirector(event_id=event_id, user_id=who.id, created_at=now()))
-        Events.action(db, ev, by, "director", {"added": who.display_name}, None)
-        await tell_director(svc.notes, db, ev, who.id)
+            raise Refused(f"{who.display_name} plays in this event, so cannot help run it")
+        db.add(EventDirector(event_id=event_id, user_id=who.id, created_at=now(), role=role))
+        Events.action(db, ev, by, role, {"added": who.display_name}, None)
+        await tell_director(svc.notes, db, ev, who.id, role)
 
 
-async def tell_director(notes: Notes, db: AsyncSession, ev: Event, user_id: int) -> None:
-    """Tell a new co-director."""
-    text = f"You are now a director of {ev.name}"
+async def tell_director(
+    notes: Notes, db: AsyncSession, ev: Event, user_id: int, role: str = DIRECTOR
+) -> None:
+    """Tell a new co-director or scorekeeper."""
+    text = f"You are now a {role} of {ev.name}"
     await notes.add(db, [user_id], "director", text, None, f"/events/{ev.id}", ev.id)
 
 
-async def remove_director(svc: Events, event_id: str, user_id: int, by: int) -> None:
-    """Remove a co-director (the owner ``by``)."""
+async def remove_director(
+    svc: Events, event_id: str, user_id: int, by: int, role: str = DIRECTOR
+) -> None:
+    """Remove a co-director (the owner ``by``) or a scorekeeper (any director)."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await svc.need_event(db, event_id)
-        if ev.director_id != by:
+        if role == DIRECTOR and ev.director_id != by:
             raise NotAllowed("only the event's owner removes co-directors")
+        await svc.need_director(db, ev, by)
         row = await db.get(EventDirector, (event_id, user_id))
-        if row is None:
-            raise NotFound("no such co-director")
+        if row is None or row.role != role:
+            raise NotFound(f"no such {role}")
         await db.delete(row)
-        Events.action(db, ev, by, "director", {"removed": user_id}, None)
+        Events.action(db, ev, by, role, {"removed": user_id}, None)

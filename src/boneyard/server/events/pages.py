@@ -99,3 +99,4 @@ for path in (
     page(path, "events.html")
 page("/events/{event_id}/scorecard", "scorecard.html")
 page("/events/{event_id}/pairings", "scorecard.html")
+page("/events/{event_id}/print/{kind}", "scorecard.html")

@@ -4,6 +4,7 @@ A director never plays. (The routes are :mod:`~boneyard.server.events.offers`.)"
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -19,6 +20,8 @@ from boneyard.store.events import Entrant, Event, EventOffer
 from boneyard.store.models import User
 from boneyard.store.seats import Seat
 from boneyard.store.statuses import EntrantStatus, EventStatus, OfferStatus
+
+log = logging.getLogger("boneyard.events")
 
 Moves = list[tuple[str | None, int]]
 """The live tables and seats where a replaced entrant plays."""
@@ -59,12 +62,33 @@ async def replace(
                 raise NotFound("no such entrant")
             moves: Moves = []
             if username is not None:
+                await seats_free(svc, db, ev, e)
                 offered(db, ev, e.id, username, note)
                 payload = {"entrant": e.id, "was": e.name, "to": username}
                 Events.action(db, ev, by, "offer", payload, note)
             else:
-                moves = await take_place(db, ev, e, None, bot, by, note)
+                moves = await take_place(svc, db, ev, e, None, bot, by, note)
         await apply_moves(svc, event_id, e.id, moves)
+
+
+def started(table: Any) -> bool:
+    """Whether a live table's game has had its first move (a hand finished counts too)."""
+    st = table.state if table is not None else None
+    return st is not None and (len(st.events) > 0 or len(st.ends) > 0)
+
+
+async def seats_free(svc: Events, db: AsyncSession, ev: Event, e: Entrant) -> None:
+    """Refuse (400) a person in ``e``'s place while a game of theirs is in play past its first
+    move: nobody takes a seat another person holds in a game under way (a bot may, or the
+    director rules a forfeit)."""
+    for g in await entrant_games_in_play(db, ev.id, e.id):
+        table = await svc.tables.get(g.table_id) if g.table_id else None
+        if started(table):
+            raise Refused(
+                f"{e.name} is playing game {g.number} of {g.match_id}: a person can take a "
+                "place only before its game's first move. Put a bot in the seat (bot:greedy) "
+                "or rule a forfeit"
+            )
 
 
 async def invite(svc: Events, event_id: str, username: str, note: str, by: int) -> None:
@@ -80,6 +104,7 @@ async def invite(svc: Events, event_id: str, username: str, note: str, by: int) 
 
 
 async def take_place(
+    svc: Events,
     db: AsyncSession,
     ev: Event,
     e: Entrant,
@@ -90,8 +115,9 @@ async def take_place(
 ) -> Moves:
     """Put ``person`` (or ``bot``) in entrant ``e``'s place; returns the live tables and
     seats where the entrant plays now (the caller reseats them after the commit). A bot is
-    there: checked in; so is a person who takes a place after the start."""
-    old = e.name
+    there: checked in; so is a person who takes a place after the start. The person who held
+    the place is told."""
+    old, held = e.name, e.user_id
     if person is not None:
         e.user_id, e.bot, e.name = person.id, None, person.display_name
     else:
@@ -103,6 +129,11 @@ async def take_place(
         e.status, e.checked_in = EntrantStatus.PLAYING, True
     rows = await entrant_games_in_play(db, ev.id, e.id)
     Events.action(db, ev, by, "replace", {"entrant": e.id, "was": old, "now": e.name}, note)
+    if held is not None and held != e.user_id:
+        text = f"The director gave your place in {ev.name} to {e.name}" + (
+            f": {note}" if note else ""
+        )
+        await svc.notes.add(db, [held], "director", text, ev.name, f"/events/{ev.id}", ev.id)
     return [(g.table_id, g.seat_a if g.side_a == e.id else 1 - g.seat_a) for g in rows]
 
 
@@ -122,7 +153,10 @@ async def reseat(svc: Events, table_id: str, seat_no: int, seat: Seat) -> None:
     table = await svc.tables.get(table_id)
     if table is None:
         return
-    await table.ask(Reseat(seat_no, seat))  # (tables.seating)
+    try:
+        await table.ask(Reseat(seat_no, seat))  # (tables.seating)
+    except Refused as exc:  # a move came first: the seat stays with who holds it
+        log.warning("table %s: seat %d not given to %s: %s", table_id, seat_no, seat.name, exc)
 
 
 async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Any) -> EventOffer:
@@ -145,8 +179,9 @@ async def accept(svc: Events, event_id: str, offer_id: int, user: Any) -> None:
         async with svc.sessions() as db, db.begin():
             offer = await need_offer(db, event_id, offer_id, user)
             ev = await svc.need_event(db, event_id)
-            if await svc.is_director(db, ev, user.id):
-                raise Refused("a director runs the event and does not play in it")
+            role = await svc.role_of(db, ev, user.id)
+            if role is not None:
+                raise Refused(f"you are a {role} of this event, so you cannot play in it")
             if ev.status not in LIVE:
                 raise Refused(f"the event is {ev.status}")
             if await entrant_of(db, event_id, user.id) is not None:
@@ -156,13 +191,13 @@ async def accept(svc: Events, event_id: str, offer_id: int, user: Any) -> None:
                 raise NotFound("no such offer")
             may_enter(ev, person.is_bot)
             offer.status = OfferStatus.ACCEPTED
-            e, moves = await taken(db, ev, offer, person)
+            e, moves = await taken(svc, db, ev, offer, person)
             await db.flush()
         await apply_moves(svc, event_id, e.id, moves)
 
 
 async def taken(
-    db: AsyncSession, ev: Event, offer: EventOffer, person: User
+    svc: Events, db: AsyncSession, ev: Event, offer: EventOffer, person: User
 ) -> tuple[Entrant, Moves]:
     """The entrant ``person`` becomes by accepting ``offer``: a new one (an invitation,
     checked in) or the one whose place was offered."""
@@ -171,7 +206,8 @@ async def taken(
     found = await db.get(Entrant, offer.entrant_id)
     if found is None:
         raise NotFound("no such offer")
-    return found, await take_place(db, ev, found, person, None, person.id, offer.note)
+    await seats_free(svc, db, ev, found)
+    return found, await take_place(svc, db, ev, found, person, None, person.id, offer.note)
 
 
 async def decline(svc: Events, event_id: str, offer_id: int, user: Any) -> None:

@@ -5,12 +5,14 @@ match are told. (The routes are :mod:`~boneyard.server.events.console`.)"""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.server.errors import NotFound, Refused
+from boneyard.server.events.absence import ABSENT, give_back
 from boneyard.server.events.service import ACTIVE, RUNNING, Events, history
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Event, EventAction, EventGame
@@ -22,7 +24,32 @@ if TYPE_CHECKING:
 
 BOGUS_SCORES = (150, 100)  # PDA 8c-e: beneficiary 150, bogus player 100
 UNDOABLE = ("ruling", "forfeit", "timeout", "penalty")
-SNAPSHOT = ("status", "score_a", "score_b", "winner", "reason", "note")
+SNAPSHOT = ("status", "score_a", "score_b", "winner", "reason", "note", "signed_a", "signed_b")
+"""What a ruling changes on a card (kept in the log to undo it): the signatures go with the
+entry they were given to (the card's history keeps them), never with the ruling."""
+SIGNED_AT = ("signed_a_at", "signed_b_at")
+
+
+def snapshot(g: EventGame) -> dict[str, Any]:
+    """The card's fields a ruling overrides, as JSON (to put back on undo)."""
+    out = {k: getattr(g, k) for k in SNAPSHOT}
+    out.update({k: iso(getattr(g, k)) for k in SIGNED_AT})
+    out["paper"] = bool(g.paper)
+    return out
+
+
+def put_back(g: EventGame, before: dict[str, Any]) -> None:
+    """Restore the fields :func:`snapshot` kept."""
+    for k in SNAPSHOT:
+        setattr(g, k, before.get(k))
+    for k in SIGNED_AT:
+        raw = before.get(k)
+        setattr(g, k, datetime.fromisoformat(raw) if raw else None)
+    g.paper = bool(before.get("paper"))
+
+
+def iso(t: datetime | None) -> str | None:
+    return t.isoformat() if t is not None else None
 
 
 def ruled_scores(body: RulingIn, a: int, b: int) -> tuple[int, int, int, str]:
@@ -78,11 +105,17 @@ async def rule(svc: Events, event_id: str, match_id: str, body: RulingIn, by: in
             a, b = int(m.a), int(m.b)
             sa, sb, winner, reason = ruled_scores(body, a, b)
             g = await ruled_game(svc, db, ev, match_id, body.game_id, a, b)
-            before = {k: getattr(g, k) for k in SNAPSHOT} if g.id is not None else None
+            before = snapshot(g) if g.id is not None else None
             g.status, g.reason, g.winner = MatchGameStatus.RULED, reason, winner
             g.score_a, g.score_b = sa, sb
             g.note = (body.note or reason)[:500]
-            history(g, "ruling", by, score_a=sa, score_b=sb, note=body.note)
+            g.signed_a = g.signed_b = g.signed_a_at = g.signed_b_at = None
+            g.paper = False
+            offender = body.offender if body.kind == "bogus" else None
+            history(
+                g, "ruling", by, score_a=sa, score_b=sb, note=body.note, kind=body.kind,
+                offender=offender, winner=winner,
+            )  # fmt: skip
             await db.flush()
             await svc.record(db, ev, t, g)
             payload = {
@@ -120,7 +153,8 @@ async def ruled_game(
 
 async def penalize(svc: Events, event_id: str, match_id: str, body: PenaltyIn, by: int) -> None:
     """PDA 9b (over the board): the hand ends and the other player scores ``body.points``;
-    written on the card of the game in play, in the log, and told to the players."""
+    written in the log and on the card of the game in play (a card not entered yet gets it
+    when it is: :func:`penalties_to_card`), and told to the players."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await running_for(svc, db, event_id, by)
         if ev.mode != "otb":
@@ -137,30 +171,68 @@ async def penalize(svc: Events, event_id: str, match_id: str, body: PenaltyIn, b
                 EventGame.status.in_(ACTIVE),
             )
         )
-        if card is not None:
-            number = card.number
-            history(card, "penalty 9b", by, offender=body.offender, points=body.points)
         gets = b if body.offender == a else a
-        payload = {
+        payload: dict[str, Any] = {
             "match": match_id,
-            "game": number,
+            "game": number if card is None else card.number,
             "offender": body.offender,
             "beneficiary": gets,
             "points": body.points,
             "rule": "PDA 9b",
         }
-        Events.action(db, ev, by, "penalty", payload, body.note)
+        act = Events.action(db, ev, by, "penalty", payload, body.note)
+        if card is not None:
+            await db.flush()
+            penalty_entry(card, act)
         names = await svc.names(db, event_id)
         text = (
-            f"PDA 9b in {match_id} game {number}: the hand ends, {names.get(gets)} "
+            f"PDA 9b in {match_id} game {payload['game']}: the hand ends, {names.get(gets)} "
             f"scores {body.points}"
         )
         await svc.notify_match(db, ev, match_id, (a, b), "director", text)
 
 
-async def reopen(svc: Events, event_id: str, game_id: int, note: str, by: int) -> None:
+def penalty_entry(card: EventGame, act: EventAction) -> None:
+    """Write the 9b penalty ``act`` into ``card``'s history (once), at the time it was ruled."""
+    p = dict(act.payload or {})
+    entry = {
+        "at": act.created_at.isoformat(),
+        "what": "penalty 9b",
+        "by": act.user_id,
+        "offender": p.get("offender"),
+        "beneficiary": p.get("beneficiary"),
+        "points": p.get("points"),
+        "note": act.note,
+        "action": act.id,
+    }
+    card.history = [*(card.history or []), entry]
+    act.payload = {**p, "card": card.id}
+
+
+async def penalties_to_card(db: AsyncSession, ev: Event, card: EventGame) -> None:
+    """Copy the 9b penalties ruled in the game ``card`` records, before it was entered, into
+    its history (the printed card, the card's page and the exports show them)."""
+    acts = (
+        await db.scalars(
+            select(EventAction)
+            .where(EventAction.event_id == ev.id, EventAction.kind == "penalty")
+            .order_by(EventAction.id)
+        )
+    ).all()
+    for act in acts:
+        p = act.payload or {}
+        if (
+            p.get("match") == card.match_id
+            and p.get("game") == card.number
+            and not p.get("card")
+            and not p.get("undone")
+        ):
+            penalty_entry(card, act)
+
+
+async def reopen(svc: Events, event_id: str, game_id: int, note: str, by: int) -> str:
     """Reopen a decided game: its result no longer counts (refused once the next round has
-    started on it)."""
+    started on it). Returns what must happen for the match to go on (:func:`after`)."""
     async with svc.lock(event_id):
         async with svc.sessions() as db, db.begin():
             ev = await running_or_finished(svc, db, event_id, by)
@@ -173,6 +245,7 @@ async def reopen(svc: Events, event_id: str, game_id: int, note: str, by: int) -
             g.note = f"reopened: {note}".strip()[:500]
             history(g, "reopened", by, note=note)
             await settle(svc, db, ev)
+            told = await after(db, ev, g)
             Events.action(db, ev, by, "reopen", {"game": game_id, "match": g.match_id}, note)
             await svc.notify_match(
                 db,
@@ -183,6 +256,23 @@ async def reopen(svc: Events, event_id: str, game_id: int, note: str, by: int) -
                 f"The director reopened {g.match_id} game {g.number}",
             )
         await svc.advance_locked(event_id)
+    svc.wake_scheduler.set()  # (a new grace period may end before the scheduler's next look)
+    return told
+
+
+async def after(db: AsyncSession, ev: Event, g: EventGame) -> str:
+    """What the directors read once ``g``'s result was taken back: for a forfeit for an
+    absence, what must happen for it not to be forfeited again (absence.give_back); else
+    how the game is played or entered again."""
+    if g.kind == "forfeit" and g.reason in ABSENT:
+        return await give_back(db, ev, g)
+    if g.kind == "forfeit":
+        return f"{g.match_id} is open again: it is played on from where it was."
+    if g.table_id:
+        return f"{g.match_id} game {g.number} is played again at a new table."
+    if g.status == MatchGameStatus.VOID:
+        return f"{g.match_id} game {g.number} no longer counts: enter its card again."
+    return f"{g.match_id} game {g.number} is {g.status} again, as before the ruling."
 
 
 async def settle(svc: Events, db: AsyncSession, ev: Event) -> None:
@@ -196,8 +286,9 @@ async def settle(svc: Events, db: AsyncSession, ev: Event) -> None:
         ev.status, ev.finished_at = EventStatus.RUNNING, None
 
 
-async def undo(svc: Events, event_id: str, action_id: int, note: str, by: int) -> None:
-    """Undo a ruling, a forfeit, a time-out or a penalty of the log (see ``console.undo``)."""
+async def undo(svc: Events, event_id: str, action_id: int, note: str, by: int) -> str:
+    """Undo a ruling, a forfeit, a time-out or a penalty of the log (see ``console.undo``);
+    returns what must happen for the match to go on (:func:`after`)."""
     async with svc.lock(event_id):
         async with svc.sessions() as db, db.begin():
             ev = await running_or_finished(svc, db, event_id, by)
@@ -209,8 +300,10 @@ async def undo(svc: Events, event_id: str, action_id: int, note: str, by: int) -
                 raise Refused("that ruling is already undone")
             if act.kind == "timeout" and payload.get("rule") == "bot":
                 raise Refused("a bot played on for that seat: no result to undo")
-            if act.kind != "penalty":
-                await take_back(svc, db, ev, payload, by, note)
+            if act.kind == "penalty":
+                told = await penalty_back(db, ev, payload, by, note)
+            else:
+                told = await take_back(svc, db, ev, payload, by, note)
             act.payload = {**payload, "undone": True}
             Events.action(db, ev, by, "undo", {"action": act.id, "kind": act.kind}, note)
             match_id = str(payload.get("match", ""))
@@ -225,22 +318,34 @@ async def undo(svc: Events, event_id: str, action_id: int, note: str, by: int) -
                 f"The director undid the {act.kind} on {match_id}",
             )
         await svc.advance_locked(event_id)
+    svc.wake_scheduler.set()  # (a new grace period may end before the scheduler's next look)
+    return told
+
+
+async def penalty_back(
+    db: AsyncSession, ev: Event, payload: dict[str, Any], by: int, note: str
+) -> str:
+    """An undone 9b penalty: its card (if it has one) says so."""
+    card = await db.get(EventGame, int(payload.get("card") or 0)) if payload.get("card") else None
+    if card is not None and card.event_id == ev.id:
+        history(card, "penalty undone", by, note=note, points=payload.get("points"))
+    return f"The 9b penalty on {payload.get('match')} no longer counts: correct the card if needed."
 
 
 async def take_back(
     svc: Events, db: AsyncSession, ev: Event, payload: dict[str, Any], by: int, note: str
-) -> None:
+) -> str:
     """Take back the result an undone action made: a ruled card goes back to what it was, a
-    game ruled or forfeited at a table is played again."""
+    game ruled or forfeited at a table is played again; returns :func:`after`'s words."""
     g = await db.get(EventGame, int(payload.get("game") or 0))
     if g is None or g.event_id != ev.id:
         raise NotFound("the game of that ruling is gone")
     before = payload.get("before") or {}
     g.final_seq, g.updated_at = None, now()
-    if before and before.get("status") in ("reported", "disputed"):
-        for k in SNAPSHOT:
-            setattr(g, k, before.get(k))
+    if before and before.get("status") in ("reported", "disputed", "confirmed", "timeout"):
+        put_back(g, before)
     else:  # a new result, or a table stopped by it: that game is played again
         g.status = MatchGameStatus.VOID
     history(g, "undone", by, note=note)
     await settle(svc, db, ev)
+    return await after(db, ev, g)

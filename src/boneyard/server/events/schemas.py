@@ -6,7 +6,8 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import Path as PathParam
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from boneyard.server import validation
 
@@ -59,6 +60,7 @@ class Settings(Clean):
     bye_points: float | None = Field(default=None, ge=0, le=1, multiple_of=0.5)
     late_entry: bool | None = None
     bot_accounts: bool | None = None
+    signatures: Literal["paper", "screen"] | None = None
 
 
 class EventIn(Settings):
@@ -109,13 +111,64 @@ class ReplaceIn(NoteIn):
     bot: str | None = Field(default=None, max_length=20)
 
 
+def whole(low: int, high: int, what: str) -> BeforeValidator:
+    """A whole number from ``low`` to ``high``, refused in a player's words (``what``: "a
+    score") — not pydantic's "Input should be greater than or equal to 0"."""
+
+    def check(value: object) -> int:
+        number = value
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            number = int(value.strip())
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise PydanticCustomError("number", f"{what} is a whole number, not {value!r}")
+        if number < low:
+            why = "cannot be negative" if low == 0 else f"is at least {low}"
+            raise PydanticCustomError("number", f"{what} {why} (you gave {number})")
+        if number > high:
+            raise PydanticCustomError("number", f"{what} is at most {high} (you gave {number})")
+        return number
+
+    return BeforeValidator(check)
+
+
+Score = Annotated[int, whole(0, 10_000, "A score")]
+
+
 class ReportIn(BaseModel):
     """A game's final score as entered over the board (side a, side b of the match);
     ``reason``: ``target`` (a side reached it) or ``bogus`` (PDA 8c-e, 150-100)."""
 
-    score_a: int = Field(ge=0, le=10_000)
-    score_b: int = Field(ge=0, le=10_000)
+    score_a: Score
+    score_b: Score
     reason: Literal["target", "bogus"] = "target"
+
+
+class CardGameIn(ReportIn):
+    """One game of a paper card: its scores, how it ended and, as the card says, who won
+    (an entrant of the match: checked against the scores)."""
+
+    winner: int | None = Field(default=None, ge=0, le=MAX_ID)
+
+
+class CardIn(BaseModel):
+    """A match's paper card as a director or scorekeeper types it in: its games, in order
+    (or one game's ``score_a``, ``score_b``, ``reason``), and whether both players signed it
+    on paper (PDA rule 11: then it counts at once)."""
+
+    games: list[CardGameIn] = Field(default_factory=list, max_length=15)
+    score_a: Score | None = None
+    score_b: Score | None = None
+    reason: Literal["target", "bogus"] = "target"
+    paper: bool = False
+
+    @model_validator(mode="after")
+    def _one_game(self) -> CardIn:
+        if not self.games and self.score_a is not None and self.score_b is not None:
+            one = CardGameIn(score_a=self.score_a, score_b=self.score_b, reason=self.reason)
+            self.games = [one]
+        if not self.games:
+            raise PydanticCustomError("card", "the card has no game: type each game's scores")
+        return self
 
 
 class RulingIn(NoteIn):
@@ -130,8 +183,8 @@ class RulingIn(NoteIn):
     game_id: int | None = Field(default=None, ge=0, le=MAX_ID)
     offender: int | None = Field(default=None, ge=0, le=MAX_ID)
     winner: int | None = Field(default=None, ge=0, le=MAX_ID)
-    score_a: int = Field(default=0, ge=0, le=10_000)
-    score_b: int = Field(default=0, ge=0, le=10_000)
+    score_a: Score = 0
+    score_b: Score = 0
 
 
 class PenaltyIn(NoteIn):
@@ -139,7 +192,7 @@ class PenaltyIn(NoteIn):
     50 and the offender's pips, rounded to 5)."""
 
     offender: int = Field(ge=0, le=MAX_ID)
-    points: int = Field(default=50, ge=50, le=150)
+    points: Annotated[int, whole(50, 150, "A 9b penalty (PDA: the larger of 50 and the pips)")] = 50
 
 
 class CheckIn(NoteIn):

@@ -1,106 +1,233 @@
-"""Over-the-board score cards at work: a card entered by a player of the match (it signs for
-their side) or typed in by a director, checked against the game's rules; signatures (PDA rule
-11: the card counts once both sides signed), disputes, and the rating of a signed card. (The
-routes are :mod:`~boneyard.server.events.cards`.)"""
+"""Over-the-board score cards at work: a game entered by a player of the match (it signs for
+their side), a whole paper card typed in by a director or scorekeeper, checked against the
+game's rules; signatures (PDA rule 11: a game counts once both sides signed — on screen, or on
+the paper card the players handed in), disputes, and the rating of a signed card. (The routes
+are :mod:`~boneyard.server.events.cards`.)
+
+A paper card "signed on paper" counts at once as signed by both, is rated, and says it was
+entered from the paper card by whom; without that mark (or in an event whose ``signatures``
+setting is ``screen``) the director's entry waits for the players' signatures on screen.
+"""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, select
+from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.server.errors import NotAllowed, NotFound, Refused
-from boneyard.server.events.service import ACTIVE, Events, history
+from boneyard.server.events.rulings import penalties_to_card
+from boneyard.server.events.service import ACTIVE, Events, history, rating_key
+from boneyard.server.events.settings import setting
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.clock import now
 from boneyard.store.events import Entrant, Event, EventGame
 from boneyard.store.statuses import MatchGameStatus
+from boneyard.tournament import Event as Tournament
 from boneyard.tournament import TournamentError, event_from_json
 from boneyard.tournament.scorecard import ScoreRule
 
 if TYPE_CHECKING:
-    from boneyard.server.events.schemas import ReportIn
+    from boneyard.server.events.schemas import CardGameIn, CardIn, ReportIn
 
 log = logging.getLogger("boneyard.events")
 
+WAITING = {
+    "reported": "waits for the players' signatures on screen",
+    "disputed": "is disputed",
+    "timeout": "waits for a ruling on its time-out",
+    "playing": "is in play",
+}
 
-def check_card(ev: Event, body: ReportIn) -> None:
-    """400 with the reason in the players' words when the scores cannot end a game."""
+
+def check_card(ev: Event, body: ReportIn, director: bool, game: int | None = None) -> None:
+    """400 when the scores cannot end a game, with the reason in the words of who typed it
+    (a player is told to ask the director; a director, how to override)."""
     try:
         rule = ScoreRule.for_game(ev.game, ev.options)
     except TournamentError as exc:
         raise Refused(str(exc)) from None
     problem = rule.problem((body.score_a, body.score_b), body.reason)
-    if problem is not None:
-        raise Refused(f"{problem} Check the card, or ask the director for a ruling.")
+    if problem is None:
+        return
+    where = f"Game {game}: " if game is not None else ""
+    if director:
+        raise Refused(
+            f"{where}{problem} Check the card; to record a result the rules do not allow, rule "
+            "on the game (Rulings)."
+        )
+    raise Refused(f"{where}{problem} Check the card, or ask the director for a ruling.")
 
 
-async def new_card(
-    svc: Events, db: AsyncSession, event_id: str, match_id: str, body: ReportIn, by: int
-) -> tuple[Event, EventGame, Entrant, Entrant]:
-    """A card for the match's next game, checked (not added yet)."""
+async def match_sides(
+    svc: Events, db: AsyncSession, event_id: str, match_id: str
+) -> tuple[Event, Tournament, Entrant, Entrant]:
+    """The event in play (over the board), its tournament and the two sides of a ready match,
+    which has no game waiting for a signature or a ruling."""
     ev = await svc.need_running(db, event_id)
     if ev.mode != "otb":
         raise Refused("scores are entered only in over-the-board events")
-    m = svc.need_ready(event_from_json(ev.bracket or {}), match_id)
+    t = event_from_json(ev.bracket or {})
+    m = svc.need_ready(t, match_id)
     a = await db.get(Entrant, int(m.a))
     b = await db.get(Entrant, int(m.b))
     assert a is not None and b is not None
-    for x in (a, b):
-        if not x.checked_in:
-            raise Refused(f"{x.name} has not checked in: the director checks them in")
     waiting = await db.scalar(
-        select(func.count(EventGame.id)).where(
+        select(EventGame).where(
             EventGame.event_id == event_id,
             EventGame.match_id == match_id,
             EventGame.status.in_(ACTIVE),
         )
     )
-    if waiting:
-        raise Refused("the last game entered awaits a signature or a ruling")
-    check_card(ev, body)
-    g = svc.game_row(ev, match_id, await svc.next_number(db, ev, match_id), "game", a.id, b.id)
+    if waiting is not None:
+        state = WAITING.get(waiting.status, str(waiting.status))
+        raise Refused(
+            f"game {waiting.number} of {match_id} ({waiting.score_a}–{waiting.score_b}) {state}: "
+            "it is settled first (signed, or ruled on in Rulings)"
+        )
+    return ev, t, a, b
+
+
+def game_row(svc: Events, ev: Event, match_id: str, number: int, a: Entrant, b: Entrant,
+             body: ReportIn, by: int) -> EventGame:  # fmt: skip
+    """A card's game row (status ``reported``) with its scores and the winner they say."""
+    g = svc.game_row(ev, match_id, number, "game", a.id, b.id)
     g.status, g.reported_by = MatchGameStatus.REPORTED, by
     g.score_a, g.score_b, g.reason = body.score_a, body.score_b, body.reason
     g.winner = a.id if body.score_a > body.score_b else b.id
-    return ev, g, a, b
+    return g
 
 
 async def report(svc: Events, event_id: str, match_id: str, body: ReportIn, by: int) -> None:
     """A player of the match (``by``) enters a game's final score: it signs for their side;
     the opponent is asked to sign."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
-        ev, g, a, b = await new_card(svc, db, event_id, match_id, body, by)
+        ev, _t, a, b = await match_sides(svc, db, event_id, match_id)
         if by not in (a.user_id, b.user_id):
             raise NotAllowed("only a player of this match enters its scores")
+        for x in (a, b):
+            if not x.checked_in:
+                raise Refused(f"{x.name} has not checked in: the director checks them in")
+        check_card(ev, body, director=False)
+        g = game_row(svc, ev, match_id, await svc.next_number(db, ev, match_id), a, b, body, by)
         sign(g, "a" if by == a.user_id else "b", by)
+        await penalties_to_card(db, ev, g)
         history(g, "entered", by, score_a=g.score_a, score_b=g.score_b, reason=g.reason)
         db.add(g)
         other = b if by == a.user_id else a
         await ask_to_sign(svc, db, ev, g, [other.user_id] if other.user_id else [])
 
 
-async def enter_paper_card(
-    svc: Events, event_id: str, match_id: str, body: ReportIn, by: int
+async def enter_card(svc: Events, event_id: str, match_id: str, body: CardIn, by: int) -> None:
+    """A director or scorekeeper (``by``) types in a match's paper card: with ``paper`` (both
+    players signed it on paper) every game counts at once and is rated; without, its one game
+    waits for the players' signatures on screen. Checked whole: nothing is entered when one
+    game is refused."""
+    rated: list[EventGame] = []
+    async with svc.lock(event_id):
+        async with svc.sessions() as db, db.begin():
+            ev = await svc.need_event(db, event_id)
+            await svc.need_scorekeeper(db, ev, by)
+            ev, t, a, b = await match_sides(svc, db, event_id, match_id)
+            if body.paper and setting(ev, "signatures") == "screen":
+                raise Refused(
+                    "this event's players sign their cards on screen (Settings: signatures): "
+                    "untick “signed on paper”"
+                )
+            await arrived(db, ev, (a, b), by)
+            if not body.paper:
+                await for_signing(svc, db, ev, match_id, a, b, body, by)
+                return
+            rows = await paper_games(svc, db, ev, t, match_id, a, b, body.games, by)
+            rated = rows if ev.rated else []
+        await svc.advance_locked(event_id)
+    for g in rated:
+        await rate_card(svc, g, ev)
+
+
+async def arrived(db: AsyncSession, ev: Event, sides: Sequence[Entrant], by: int) -> None:
+    """A card says both played: a side not checked in is checked in (in the log)."""
+    for x in sides:
+        if not x.checked_in:
+            x.checked_in = True
+            Events.action(db, ev, by, "checkin", {"entrant": x.id}, "played: card entered")
+
+
+async def for_signing(
+    svc: Events,
+    db: AsyncSession,
+    ev: Event,
+    match_id: str,
+    a: Entrant,
+    b: Entrant,
+    body: CardIn,
+    by: int,
 ) -> None:
-    """A director (``by``) types in a paper card; both players are asked to sign it."""
-    async with svc.lock(event_id), svc.sessions() as db, db.begin():
-        ev = await svc.need_event(db, event_id)
-        await svc.need_director(db, ev, by)
-        ev, g, a, b = await new_card(svc, db, event_id, match_id, body, by)
-        g.by_director = True
-        history(
-            g,
-            "entered by the director",
-            by,
-            score_a=g.score_a,
-            score_b=g.score_b,
-            reason=g.reason,
-        )
+    """One game typed in by the director, for both players to sign on screen."""
+    if len(body.games) != 1:
+        raise Refused("a card for the players to sign on screen holds one game at a time")
+    for x in (a, b):
+        if x.user_id is None:
+            raise Refused(
+                f"{x.name} has no account to sign with on screen: tick “signed on paper” once "
+                "both players signed the paper card"
+            )
+    check_card(ev, body.games[0], director=True)
+    number = await svc.next_number(db, ev, match_id)
+    g = game_row(svc, ev, match_id, number, a, b, body.games[0], by)
+    g.by_director = True
+    await penalties_to_card(db, ev, g)
+    history(g, "entered by the director", by, score_a=g.score_a, score_b=g.score_b,
+            reason=g.reason)  # fmt: skip
+    db.add(g)
+    await ask_to_sign(svc, db, ev, g, [x.user_id for x in (a, b) if x.user_id])
+
+
+async def paper_games(
+    svc: Events,
+    db: AsyncSession,
+    ev: Event,
+    t: Tournament,
+    match_id: str,
+    a: Entrant,
+    b: Entrant,
+    games: Sequence[CardGameIn],
+    by: int,
+) -> list[EventGame]:
+    """The games of a paper card, each checked and recorded in order (signed on paper)."""
+    rows = []
+    for k, body in enumerate(games):
+        m = t.match(match_id)
+        number = await svc.next_number(db, ev, match_id)
+        if m.is_over:
+            won = max(m.wins)
+            raise Refused(
+                f"game {number}: {a.name if m.winner == m.a else b.name} had won the match "
+                f"{won}–{min(m.wins)} after game {number - 1} (best of {m.best_of}): the card "
+                f"has {len(games) - k} game(s) too many"
+            )
+        check_card(ev, body, director=True, game=number)
+        g = game_row(svc, ev, match_id, number, a, b, body, by)
+        if body.winner is not None and body.winner != g.winner:
+            said = a.name if body.winner == a.id else b.name if body.winner == b.id else "?"
+            raise Refused(
+                f"game {number}: the scores {g.score_a}–{g.score_b} say "
+                f"{a.name if g.winner == a.id else b.name} won, not {said}: check the card"
+            )
+        g.status, g.paper, g.by_director, g.confirmed_by = (
+            MatchGameStatus.CONFIRMED, True, True, by,
+        )  # fmt: skip
         db.add(g)
-        await ask_to_sign(svc, db, ev, g, [x.user_id for x in (a, b) if x.user_id])
+        await db.flush()
+        await penalties_to_card(db, ev, g)
+        history(g, "entered from the paper card", by, score_a=g.score_a, score_b=g.score_b,
+                reason=g.reason, signed="paper")  # fmt: skip
+        t = await svc.record(db, ev, t, g)
+        rows.append(g)
+    return rows
 
 
 async def ask_to_sign(
@@ -171,21 +298,48 @@ async def dispute(svc: Events, event_id: str, game_id: int, note: str, by: int) 
         )
 
 
+def walk_in_key(entrant_id: int) -> str:
+    """The rating key of a walk-in (no account) until the entry is claimed."""
+    return f"w:{entrant_id}"
+
+
+def player_key(e: Entrant) -> str | None:
+    """Whose rating a card changes: the account's, or the walk-in's; bots never."""
+    return None if e.bot else rating_key(e)
+
+
 async def rate_card(svc: Events, g: EventGame, ev: Event) -> None:
-    """Rate a signed card like a game at a table (two people; bots never play OTB)."""
+    """Rate a signed card like a game at a table (people and walk-ins; bots never play
+    over the board)."""
     try:
         async with svc.sessions() as db:
             a = await db.get(Entrant, g.side_a)
             b = await db.get(Entrant, g.side_b)
-        if a is None or b is None or a.user_id is None or b.user_id is None:
+        keys = [player_key(x) if x is not None else None for x in (a, b)]
+        if a is None or b is None or keys[0] is None or keys[1] is None:
             return
-        players = [(f"u:{a.user_id}", a.name), (f"u:{b.user_id}", b.name)]
+        players = [(keys[0], a.name), (keys[1], b.name)]
         winner = 0 if g.winner == a.id else 1
         await ratings_store.rate_result(
             svc.sessions, ev.game, "2p", players, [g.score_a or 0, g.score_b or 0], winner
         )
     except Exception:
         log.exception("rating the card of game %s failed", g.id)
+
+
+async def rated_cards(db: AsyncSession, entrant_id: int) -> Sequence[EventGame]:
+    """The entrant's cards that were rated (signed by both, on screen or paper), in order."""
+    return (
+        await db.scalars(
+            select(EventGame)
+            .where(
+                or_(EventGame.side_a == entrant_id, EventGame.side_b == entrant_id),
+                EventGame.status == MatchGameStatus.CONFIRMED,
+                EventGame.final_seq.is_not(None),
+            )
+            .order_by(EventGame.final_seq)
+        )
+    ).all()
 
 
 def sign(g: EventGame, side: str, user_id: int) -> None:

@@ -14,7 +14,6 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Sequence
-from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
@@ -23,15 +22,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from boneyard.core.errors import BoneyardError
 from boneyard.server import validation
 from boneyard.server.errors import NotAllowed, NotFound, Refused
+from boneyard.server.events.absence import absence, forfeit_absent
 from boneyard.server.events.notify import Notes
 from boneyard.server.events.settings import clock_rule, rebuilt, setting
-from boneyard.server.tables.clock import ClockIn, aware, clock_settings, now
+from boneyard.server.tables.clock import ClockIn, clock_settings, now
 from boneyard.server.tables.live import LiveTable
 from boneyard.server.tables.manager import TableManager
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
 from boneyard.store.models import GameTable
 from boneyard.store.seats import BotSeat, PersonSeat, Seat
-from boneyard.store.statuses import EntrantStatus, EventStatus, MatchGameStatus, TableStatus
+from boneyard.store.statuses import EventStatus, MatchGameStatus, TableStatus
 from boneyard.tournament import Event as Tournament
 from boneyard.tournament import TournamentError, event_from_json
 from boneyard.tournament.match import FORFEIT_REASONS
@@ -48,8 +48,9 @@ ACTIVE = (
     MatchGameStatus.TIMEOUT,
 )
 """A game under way, awaiting a signature, or awaiting the director."""
-GONE = (EntrantStatus.NO_SHOW, EntrantStatus.WITHDRAWN)
-"""Entrants whose matches are forfeited at once."""
+DIRECTOR, SCOREKEEPER = "director", "scorekeeper"
+"""The roles of ``event_directors``: a co-director runs the event; a scorekeeper enters cards
+and checks entrants in."""
 RUNNING = (EventStatus.RUNNING, EventStatus.PAUSED)
 LIVE = (EventStatus.REGISTRATION, *RUNNING)
 """Events not over: still taking entrants, or in play."""
@@ -62,6 +63,14 @@ def seat_of(e: Entrant) -> Seat:
     if e.user_id is None:
         raise ValueError(f"entrant {e.id} is neither a person nor a bot")
     return PersonSeat(user_id=e.user_id, name=e.name)
+
+
+def rating_key(e: Entrant) -> str:
+    """Whose rating an entrant plays with: ``u:<account>``, ``bot:<name>``, or a walk-in's
+    ``w:<entrant>`` until an account claims the entry."""
+    if e.user_id is not None:
+        return f"u:{e.user_id}"
+    return f"bot:{e.bot}" if e.bot else f"w:{e.id}"
 
 
 def history(g: EventGame, what: str, by: int | None, **fields: Any) -> None:
@@ -193,9 +202,9 @@ class Events:
                 ready[m.id] = now().isoformat()
                 self._seat_table(ev, m.id, ready)
                 await self._announce(db, ev, m, a, b)
-            loser, reason = self._absence(ev, t, m.id, a, b, ready[m.id])
+            loser, reason = absence(ev, t, a, b, ready[m.id])
             if loser is not None:
-                await self._forfeit_absent(db, ev, t, m, loser, reason, active)
+                await forfeit_absent(self, db, ev, t, m, loser, reason, active)
                 self._keep_ready(ev, ready)
                 return True
             if reason == "wait" or ev.mode != "online" or ev.status != EventStatus.RUNNING:
@@ -222,60 +231,6 @@ class Events:
         if ready != (ev.settings or {}).get("ready"):
             ev.settings = {**ev.settings, "ready": ready}
             self.wake_scheduler.set()  # a grace period may end sooner than it planned
-
-    @staticmethod
-    def _absence(
-        ev: Event, t: Tournament, match_id: str, a: Entrant, b: Entrant, since: str
-    ) -> tuple[Entrant | None, str]:
-        """Who forfeits the ready match ``match_id`` now and why (``no_show``, ``withdrawn``),
-        or nobody and ``wait`` (a side is not checked in, its grace runs) or ``play``."""
-        gone = [x for x in (a, b) if x.status in GONE]
-        if gone:
-            loser = max(gone, key=lambda x: t.seed_of(str(x.id)))
-            return (
-                loser,
-                "withdrawn" if loser.status == EntrantStatus.WITHDRAWN else "no_show",
-            )
-        late = [x for x in (a, b) if not x.checked_in]
-        if not late:
-            return None, "play"
-        grace = timedelta(minutes=float(setting(ev, "grace_minutes")))
-        if now() < aware(datetime.fromisoformat(since)) + grace:
-            return None, "wait"
-        loser = max(late, key=lambda x: t.seed_of(str(x.id)))
-        loser.status = EntrantStatus.NO_SHOW
-        return loser, "no_show"
-
-    async def _forfeit_absent(
-        self,
-        db: AsyncSession,
-        ev: Event,
-        t: Tournament,
-        m: Any,
-        loser: Entrant,
-        reason: str,
-        active: Sequence[EventGame],
-    ) -> None:
-        minutes = float(setting(ev, "grace_minutes"))
-        why = (
-            f"{loser.name} withdrew"
-            if reason == "withdrawn"
-            else f"{loser.name}: no-show (not checked in {minutes:g} minutes after the match "
-            "was ready)"
-        )
-        halts = [g.table_id for g in active if g.match_id == m.id and g.table_id]
-        for g in active:
-            if g.match_id == m.id:
-                g.status, g.note, g.updated_at = MatchGameStatus.VOID, why[:500], now()
-        a, b = int(m.a), int(m.b)
-        row = self.game_row(ev, m.id, 0, "forfeit", a, b)
-        row.status, row.reason, row.note = MatchGameStatus.RULED, reason, why[:500]
-        row.winner = b if loser.id == a else a
-        db.add(row)
-        await self.record(db, ev, t, row)
-        await self.notify_match(db, ev, m.id, (a, b), "forfeit", why)
-        for tid in halts:
-            self.halt_later(tid, why)
 
     def halt_later(self, table_id: str, why: str) -> None:
         """Stop a table whose game no longer counts (in the background: it waits for the
@@ -522,7 +477,11 @@ class Events:
     async def notify_directors(self, db: AsyncSession, ev: Event, kind: str, text: str) -> None:
         """Tell every director of ``ev``."""
         co = (
-            await db.scalars(select(EventDirector.user_id).where(EventDirector.event_id == ev.id))
+            await db.scalars(
+                select(EventDirector.user_id).where(
+                    EventDirector.event_id == ev.id, EventDirector.role == DIRECTOR
+                )
+            )
         ).all()
         await self.notes.add(
             db, [ev.director_id, *co], kind, text, ev.name, f"/events/{ev.id}", ev.id
@@ -546,12 +505,28 @@ class Events:
             return False
         if ev.director_id == user_id:
             return True
-        return await db.get(EventDirector, (ev.id, user_id)) is not None
+        row = await db.get(EventDirector, (ev.id, user_id))
+        return row is not None and row.role == DIRECTOR
+
+    @staticmethod
+    async def role_of(db: AsyncSession, ev: Event, user_id: int | None) -> str | None:
+        """``director``, ``scorekeeper`` or ``None``: what ``user_id`` does in ``ev``."""
+        if user_id is None:
+            return None
+        if ev.director_id == user_id:
+            return DIRECTOR
+        row = await db.get(EventDirector, (ev.id, user_id))
+        return row.role if row is not None else None
 
     async def need_director(self, db: AsyncSession, ev: Event, user_id: int) -> None:
         """Refused (403) unless ``user_id`` runs ``ev``."""
         if not await self.is_director(db, ev, user_id):
             raise NotAllowed("only the event's directors may do that")
+
+    async def need_scorekeeper(self, db: AsyncSession, ev: Event, user_id: int) -> None:
+        """Refused (403) unless ``user_id`` runs ``ev`` or keeps its score cards."""
+        if await self.role_of(db, ev, user_id) is None:
+            raise NotAllowed("only the event's directors and scorekeepers may do that")
 
     @staticmethod
     async def need_running(db: AsyncSession, event_id: str) -> Event:

@@ -45,9 +45,13 @@ DEFAULTS: dict[str, Any] = {
     "bye_points": None,
     "late_entry": False,
     "bot_accounts": False,  # bot accounts (docs/bots.md) may enter themselves
+    "signatures": "paper",  # over the board: "paper" cards the director enters count at once
+    "join_code": None,  # the code of the event's venue sign-up (None: off)
 }
 """Every setting and its default. PDA play: a no-show gets 10 minutes; a move 90 seconds and a
-30-second warning, then the seat loses the game (a live event keeps moving)."""
+30-second warning, then the seat loses the game (a live event keeps moving); over the board,
+the players sign the paper card (rule 11) and the director types it in (``signatures``:
+``screen`` asks each player to sign on screen instead)."""
 
 BEFORE_START_ONLY = (
     "game",

@@ -20,6 +20,8 @@ from boneyard.server.events import (
     inbox,
     offers,
     pages,
+    prints,
+    venue,
 )
 from boneyard.server.events.context import Context
 from boneyard.server.events.timeouts import on_timeout
@@ -45,7 +47,9 @@ class EventSite(Context):
     ) -> None:
         super().__init__(tables, sessions, accounts)
         self.router = APIRouter()
-        for module in (admin, entrants, offers, console, cards, exports, pages, inbox):
+        for module in (
+            admin, entrants, venue, offers, console, cards, exports, prints, pages, inbox
+        ):  # fmt: skip
             self.router.include_router(module.router, responses=errors)
         tables.on_game_over.extend([self._game_over, self._rate])
         if tables.clock is not None:

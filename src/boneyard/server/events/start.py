@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.server.errors import NotFound, Refused
-from boneyard.server.events.service import Events, seat_of
+from boneyard.server.events.service import Events, rating_key
 from boneyard.server.events.settings import create_tournament, setting
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.clock import now
@@ -26,7 +26,7 @@ async def by_rating(
 ) -> list[Entrant]:
     """``entrants`` by their ``2p`` ordinal in the event's game (ties: registration order)."""
     keys = [str(e.id) for e in entrants]
-    players = [ratings_store.player_key(seat_of(e)) or str(e.id) for e in entrants]
+    players = [rating_key(e) for e in entrants]
     ords = await ratings_store.ordinals(sessions, ev.game, "2p", players)
     order = seed_by_rating(
         {k: ords[p] - i * 1e-6 for i, (k, p) in enumerate(zip(keys, players, strict=True))}
@@ -52,7 +52,8 @@ async def draw_order(
 
 async def start(svc: Events, event_id: str, user_id: int | None) -> None:
     """Start the event: seed the draw, build the tournament, start the first tables. Entrants
-    not checked in stay in the draw: each of their matches waits the grace period for them."""
+    dropped at check-in close are not in the draw; others not checked in are: each of their
+    matches waits the grace period for them."""
     async with svc.lock(event_id):
         async with svc.sessions() as db, db.begin():
             found = len(event_id) <= 32
@@ -63,7 +64,12 @@ async def start(svc: Events, event_id: str, user_id: int | None) -> None:
                 raise Refused(f"the event is {ev.status}: it cannot start")
             entrants = (
                 await db.scalars(
-                    select(Entrant).where(Entrant.event_id == event_id).order_by(Entrant.id)
+                    select(Entrant)
+                    .where(
+                        Entrant.event_id == event_id,
+                        Entrant.status != EntrantStatus.WITHDRAWN,  # dropped: not in the draw
+                    )
+                    .order_by(Entrant.id)
                 )
             ).all()
             if len(entrants) < 2:

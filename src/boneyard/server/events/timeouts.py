@@ -7,6 +7,8 @@ the grace ends, the event's rule decides, and the event log records it as a ruli
   stops and the match goes on;
 * ``bot``: a bot plays on for the seat (the person may take it back, as at any table);
 * ``director``: the table stops and the game waits for the directors' ruling.
+
+The directors are told of every time-out; one that decided a game can be undone like a ruling.
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ async def _rule(
         await svc.record(db, ev, event_from_json(ev.bracket or {}), g)
     elif rule == "director":
         g.status, g.note, g.updated_at = MatchGameStatus.TIMEOUT, text[:500], now()
-        await svc.notify_directors(db, ev, "timeout", text)
     svc.action(db, ev, None, "timeout", payload, text)
+    undo = "" if rule == "bot" else " (you may undo it until the next round starts)"
+    await svc.notify_directors(db, ev, "timeout", text + undo)
     await svc.notify_match(db, ev, g.match_id, (g.side_a, g.side_b), "director", text)

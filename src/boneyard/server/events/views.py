@@ -5,6 +5,7 @@ labelled tiebreak columns, crosstables, the bracket's layout and the winner.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -12,6 +13,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.games.registry import get_spec
+from boneyard.server.events import cardtext
+from boneyard.server.events.service import DIRECTOR, SCOREKEEPER
 from boneyard.server.events.settings import DEFAULTS, checkin_open, clock_rule, setting
 from boneyard.server.rules.service import changed_options
 from boneyard.server.tables.clock import aware
@@ -47,14 +50,16 @@ def iso(t: datetime | None) -> str | None:
     return aware(t).isoformat() if t is not None else None
 
 
-def game_json(g: EventGame, names: dict[int, str]) -> dict[str, Any]:
-    """A game row for the pages (and the exports)."""
-    return {
+def game_json(g: EventGame, names: dict[int, str], users: dict[int, str]) -> dict[str, Any]:
+    """A game row for the pages (and the exports), with its card in words (cardtext)."""
+    out = {
         "id": g.id,
         "number": g.number,
         "kind": g.kind,
         "table_id": g.table_id,
         "status": g.status,
+        "side_a": g.side_a,
+        "side_b": g.side_b,
         "score_a": g.score_a,
         "score_b": g.score_b,
         "winner": g.winner,
@@ -63,8 +68,10 @@ def game_json(g: EventGame, names: dict[int, str]) -> dict[str, Any]:
         "reason_label": outcome_label(g.reason).to_json() if g.reason else None,
         "note": g.note,
         "reported_by": g.reported_by,
+        "reported_by_name": users.get(g.reported_by) if g.reported_by else None,
         "confirmed_by": g.confirmed_by,
         "by_director": bool(g.by_director),
+        "paper": bool(g.paper),
         "signed_a": g.signed_a,
         "signed_b": g.signed_b,
         "signed_a_at": iso(g.signed_a_at),
@@ -74,6 +81,28 @@ def game_json(g: EventGame, names: dict[int, str]) -> dict[str, Any]:
         "created_at": iso(g.created_at),
         "updated_at": iso(g.updated_at),
     }
+    a_name, b_name = names.get(g.side_a or 0, "?"), names.get(g.side_b or 0, "?")
+    out["how"] = cardtext.how(out, names, users)
+    out["history_text"] = [
+        {"at": at, "text": text}
+        for at, text in cardtext.history_entries(out, names, users, a_name, b_name)
+    ]
+    return out
+
+
+def user_ids(games: Sequence[EventGame]) -> set[int]:
+    """The accounts a list of game rows names (who entered, confirmed, or acted on a card)."""
+    ids = {x for g in games for x in (g.reported_by, g.confirmed_by) if x}
+    ids |= {h["by"] for g in games for h in g.history or [] if isinstance(h.get("by"), int)}
+    return ids
+
+
+async def user_names(db: AsyncSession, ids: set[int]) -> dict[int, str]:
+    """Display names of accounts by id."""
+    if not ids:
+        return {}
+    rows = await db.execute(select(User.id, User.display_name).where(User.id.in_(ids)))
+    return dict(rows.all())
 
 
 def match_json(
@@ -124,17 +153,18 @@ async def load(db: AsyncSession, ev: Event) -> dict[str, Any]:
             select(EventAction).where(EventAction.event_id == ev.id).order_by(EventAction.id)
         )
     ).all()
-    directors = (
+    owner = await db.get(User, ev.director_id)
+    staff = (
         await db.execute(
-            select(User.id, User.display_name)
-            .outerjoin(EventDirector, EventDirector.user_id == User.id)
-            .where((User.id == ev.director_id) | (EventDirector.event_id == ev.id))
+            select(User.id, User.display_name, EventDirector.role)
+            .join(EventDirector, EventDirector.user_id == User.id)
+            .where(EventDirector.event_id == ev.id)
+            .order_by(EventDirector.created_at, User.id)
         )
     ).all()
-    users = {a.user_id for a in actions} | {g.reported_by for g in games}
-    who = dict(
-        (await db.execute(select(User.id, User.display_name).where(User.id.in_(users)))).all()
-    )
+    directors = [(ev.director_id, owner.display_name if owner else "?", DIRECTOR)]
+    directors += [(int(r[0]), str(r[1]), str(r[2])) for r in staff]
+    who = await user_names(db, {a.user_id for a in actions if a.user_id} | user_ids(games))
     return {
         "entrants": entrants,
         "games": games,
@@ -148,8 +178,10 @@ def base_json(ev: Event, rows: dict[str, Any], user: Any) -> dict[str, Any]:
     """Everything but the results."""
     entrants = rows["entrants"]
     mine = next((e for e in entrants if user is not None and e.user_id == user.id), None)
-    directors = sorted(rows["directors"], key=lambda d: (d[0] != ev.director_id, d[0]))
-    is_director = user is not None and any(d[0] == user.id for d in directors)
+    staff = rows["directors"]
+    directors = [d for d in staff if d[2] == DIRECTOR]
+    role = next((d[2] for d in staff if user is not None and d[0] == user.id), None)
+    draw = set((ev.settings or {}).get("draw") or [])
     open_, why = checkin_open(ev)
     settings = {k: setting(ev, k) for k in DEFAULTS}
     return {
@@ -176,20 +208,24 @@ def base_json(ev: Event, rows: dict[str, Any], user: Any) -> dict[str, Any]:
         "directors": [
             {"id": d[0], "name": d[1], "owner": d[0] == ev.director_id} for d in directors
         ],
-        "entrants": [entrant_json(e) for e in entrants],
+        "scorekeepers": [{"id": d[0], "name": d[1]} for d in staff if d[2] == SCOREKEEPER],
+        "entrants": [entrant_json(e, role is not None, draw) for e in entrants],
         "rounds": [],
         "standings": [],
         "champion": None,
         "actions": [action_json(a, rows["users"]) for a in rows["actions"]],
-        "me": me_json(ev, mine, is_director, user),
+        "me": me_json(ev, mine, role, user),
+        "join_code": setting(ev, "join_code") if role == DIRECTOR else None,
     }
 
 
-def me_json(ev: Event, mine: Entrant | None, is_director: bool, user: Any) -> dict[str, Any]:
-    """Who the viewer is in the event: their entrant, whether they direct or own it."""
+def me_json(ev: Event, mine: Entrant | None, role: str | None, user: Any) -> dict[str, Any]:
+    """Who the viewer is in the event: their entrant, whether they direct, keep the score
+    cards (``scorekeeper``: the console's cards and check-in only) or own it."""
     return {
         "entrant": mine.id if mine else None,
-        "director": is_director,
+        "director": role == DIRECTOR,
+        "scorekeeper": role == SCOREKEEPER,
         "owner": user is not None and user.id == ev.director_id,
     }
 
@@ -228,36 +264,45 @@ async def match_page_json(
         await db.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id))
     ).all()
     names = {e.id: e.name for e in entrants}
-    games = [game_json(g, names) for g in await match_games(db, ev.id, match_id)]
+    rows = await match_games(db, ev.id, match_id)
+    users = await user_names(db, user_ids(rows))
+    games = [game_json(g, names, users) for g in rows]
     tables = (ev.settings or {}).get("tables") or {}
     waits = waiting(ev, entrants, t).get(m.id, [])
-    match = match_json(m, names, games, {"table": tables.get(m.id), "waiting": waits})
+    named = {"kind": t.match_kind(m.id), "title": t.match_title(m.id)}
+    match = match_json(m, names, games, {"table": tables.get(m.id), "waiting": waits, **named})
     mine = next((e for e in entrants if user is not None and e.user_id == user.id), None)
-    directs = user is not None and (
-        user.id == ev.director_id or await db.get(EventDirector, (ev.id, user.id)) is not None
-    )
+    staff = await db.get(EventDirector, (ev.id, user.id)) if user is not None else None
+    role = DIRECTOR if user is not None and user.id == ev.director_id else None
+    role = role or (staff.role if staff is not None else None)
     titles = t.round_titles()
     event = {
         "id": ev.id,
         "name": ev.name,
         "mode": ev.mode,
         "status": ev.status,
-        "me": me_json(ev, mine, directs, user),
+        "me": me_json(ev, mine, role, user),
         "format": ev.format,
         "round_title": titles[r] if r < len(titles) else "",
     }
     return {"event": event, "match": match}
 
 
-def entrant_json(e: Entrant) -> dict[str, Any]:
-    """An entrant row."""
+def entrant_json(e: Entrant, staff: bool = False, draw: set[str] | None = None) -> dict[str, Any]:
+    """An entrant row: ``walk_in`` (entered by name, no account), ``dropped`` (not checked in
+    when check-in closed: not in the draw); the claim code only for the event's staff."""
+    walk_in = e.user_id is None and e.bot is None
     return {
         "id": e.id,
         "name": e.name,
+        "club": e.club,
         "bot": e.bot,
         "user_id": e.user_id,
+        "walk_in": walk_in,
+        "claim_code": e.claim_code if staff else None,
         "checked_in": e.checked_in,
         "status": e.status,
+        "dropped": e.status == EntrantStatus.WITHDRAWN and not (draw and str(e.id) in draw),
         "seed": e.seed,
         "registered_at": iso(e.created_at),
     }
@@ -285,7 +330,7 @@ async def event_json(db: AsyncSession, ev: Event, user: Any) -> dict[str, Any]:
     names = {e.id: e.name for e in rows["entrants"]}
     by_match: dict[str, list[dict[str, Any]]] = {}
     for g in rows["games"]:
-        by_match.setdefault(g.match_id, []).append(game_json(g, names))
+        by_match.setdefault(g.match_id, []).append(game_json(g, names, rows["users"]))
     out.update(results_json(ev, event_from_json(ev.bracket), names, by_match, rows["entrants"]))
     return out
 
@@ -306,7 +351,12 @@ def results_json(
                 m,
                 names,
                 by_match.get(m.id, []),
-                {"table": tables.get(m.id), "waiting": waits.get(m.id, [])},
+                {
+                    "table": tables.get(m.id),
+                    "waiting": waits.get(m.id, []),
+                    "kind": t.match_kind(m.id),
+                    "title": t.match_title(m.id),
+                },
             )
             for m in rnd
         ]

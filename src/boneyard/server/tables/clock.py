@@ -183,6 +183,7 @@ class TurnClock:
             "per_move": cfg["per_move"],
             "grace": cfg.get("grace", DEFAULT_GRACE),
             "bot": cfg.get("bot"),
+            "timeout": cfg.get("timeout", "bot"),  # what a time-out does (an event's rule)
             "seat": None,
         }
         t = now()

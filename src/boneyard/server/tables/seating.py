@@ -96,8 +96,13 @@ class Seating:
         return seat
 
     async def reseat(self, table: LiveTable, c: Reseat) -> None:
-        """Give seat ``c.seat`` to ``c.to`` (its bots and its sockets follow)."""
+        """Give seat ``c.seat`` to ``c.to`` (its bots and its sockets follow). A person takes a
+        seat only before the game's first move: nobody is put in a seat another person holds in
+        a game under way (a bot may take it)."""
         await self.tables.refresh_shared(table)
+        st = table.state
+        if c.to.user_id is not None and st is not None and (st.events or st.ends):
+            raise Refused("the game has started: only a bot may take a seat in it now")
         seats = list(table.seats)
         seats[c.seat] = c.to
         await self.tables.save_seats(table, seats)
