@@ -47,6 +47,7 @@ RAW = re.compile(
 RAW_LABELS = {"count", "hand", "boneyard", "reserve", "pile", "undealt", "spacers", "target"}
 # The level each domino of the tower says it is at ("level 2", "in the basement").
 
+
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("rules")
