@@ -24,7 +24,8 @@ export function hint(ctx) {
     if (moves.some((m) => m.event.play)) {
       return touch ? "Your turn: tap a raised tile." : "Your turn: choose a raised tile (click, or Tab and Enter).";
     }
-    return moves.length ? "Your turn." : "";
+    const other = moves.filter((m) => !m.event.play); // (nothing to place: say what is left)
+    return other.length === 1 ? `Your turn: no tile can be played, ${other[0].text}.` : moves.length ? "Your turn." : "";
   }
   const pick = touch ? "Tap" : "Choose";
   if (how === "cells") {

@@ -202,6 +202,11 @@ def sweep(page: Any, game: str, moment: str) -> None:
         if name in PHONES:
             touch_targets(page, label)
             assert page.locator("header").bounding_box()["height"] <= 60, f"{label}: header rows"
+        if page.locator("#turn.mine").count() and not page.locator("#hand .playable").count():
+            moves = page.locator("#moves button.move").all_inner_texts()
+            if len(moves) == 1:  # (nothing fits: the words say what is left, a draw or a pass)
+                expected = f"Your turn: no tile can be played, {moves[0]}."
+                assert page.locator("#hint").inner_text() == expected, label
         text = page.evaluate("document.body.innerText")
         assert not re.search(r"\bclick|Tab and Enter", text, re.IGNORECASE), (label, text)
         if page.locator("#layout .tower").count():
@@ -368,6 +373,18 @@ def test_a_phone_taps_to_choose_then_to_play(site: str, browser: Any) -> None:
     expect(page.locator("#sound-toggle")).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.locator("#logout")).to_be_hidden()
+    # When no tile fits, the words say what is left to do.
+    said = page.evaluate(
+        """async () => { const { hint } = await import('/static/hand.js');
+        return [[{ event: { draw: true }, text: 'draw a tile' }], [{ event: { pass: true }, text: 'pass' }],
+          [{ event: { play: '1-2' }, text: '1-2' }, { event: { draw: true }, text: 'draw a tile' }]]
+          .map((moves) => hint({ moves })); }"""
+    )
+    assert said == [
+        "Your turn: no tile can be played, draw a tile.",
+        "Your turn: no tile can be played, pass.",
+        "Your turn: tap a raised tile.",
+    ]
     # Tap a tile, then the squares it may cover (each at least 44 px), until it is placed.
     made = set()
     for _ in range(30):
