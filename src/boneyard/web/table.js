@@ -387,8 +387,17 @@ function drawBoard(view, moves) {
   document.body.dataset.boardWidth = String(ctx.width); // (what the board was drawn for)
   document.body.dataset.drawnSize = `${innerWidth}x${innerHeight}`;
   drawnRoom = `${ctx.width}x${ctx.height}`;
+  const on = $("layout").contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
   $("layout").replaceChildren(board(view, ctx));
   markSuggested(ctx);
+  if (on) keepFocus(on);
+}
+
+// A board drawn again keeps the keyboard on the place it was on (a chosen tile's first place
+// is focused, then the longer hint and the choices below take room and the board is redrawn).
+function keepFocus(label) {
+  const again = [...$("layout").querySelectorAll("[role=button]")].find((n) => n.getAttribute("aria-label") === label);
+  if (again) again.focus();
 }
 
 function render() {
