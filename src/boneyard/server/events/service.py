@@ -14,6 +14,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
@@ -79,6 +80,33 @@ def history(g: EventGame, what: str, by: int | None, **fields: Any) -> None:
     g.history = [*(g.history or []), entry]
 
 
+@dataclass(frozen=True, slots=True)
+class Final:
+    """A game's final result as the tournament takes it, read off its row (so that feeding it
+    may run in a thread, away from the database session)."""
+
+    kind: str
+    match_id: str
+    winner: str
+    loser: str
+    scores: tuple[int, int]
+    reason: str | None
+
+    @classmethod
+    def of(cls, g: EventGame) -> Final:
+        """The result of game row ``g``."""
+        loser = g.side_b if g.winner == g.side_a else g.side_a
+        scores = (g.score_a or 0, g.score_b or 0)
+        return cls(g.kind, g.match_id, str(g.winner), str(loser), scores, g.reason)
+
+    def apply(self, t: Tournament) -> Tournament:
+        """``t`` with this result."""
+        if self.kind == "forfeit":
+            reason = self.reason if self.reason in FORFEIT_REASONS else "forfeit"
+            return t.record_forfeit(self.match_id, self.loser, reason)
+        return t.record_game(self.match_id, self.winner, self.scores, self.reason or "target")
+
+
 class Events:
     """The event service: database rows, the tournament value and the live tables."""
 
@@ -106,18 +134,9 @@ class Events:
                 .order_by(EventGame.final_seq)
             )
         ).all()
-        return rebuilt(ev, list(ev.settings["draw"]), rows, self.apply)
-
-    @staticmethod
-    def apply(t: Tournament, g: EventGame) -> Tournament:
-        """``t`` with the result of game row ``g``."""
-        if g.kind == "forfeit":
-            loser = g.side_b if g.winner == g.side_a else g.side_a
-            reason = g.reason if g.reason in FORFEIT_REASONS else "forfeit"
-            return t.record_forfeit(g.match_id, str(loser), reason)
-        return t.record_game(
-            g.match_id, str(g.winner), (g.score_a or 0, g.score_b or 0), g.reason or "target"
-        )
+        replay = rebuilt(ev, list(ev.settings["draw"]))
+        # (in a thread, off the rows: each Swiss round is paired again, seconds at 1,024)
+        return await asyncio.to_thread(replay, [Final.of(g).apply for g in rows])
 
     async def record(self, db: AsyncSession, ev: Event, t: Tournament, g: EventGame) -> Tournament:
         """Make ``g`` final (next ``final_seq``) and feed it to the tournament."""
@@ -126,8 +145,8 @@ class Events:
         )
         g.final_seq = int(top or 0) + 1
         g.updated_at = now()
-        try:
-            t = self.apply(t, g)
+        try:  # (in a thread: a result that ends a Swiss round pairs the next round)
+            t = await asyncio.to_thread(Final.of(g).apply, t)
         except TournamentError as exc:
             raise Refused(str(exc)) from None
         ev.bracket = t.to_json()

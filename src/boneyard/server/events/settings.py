@@ -7,7 +7,7 @@ events created before a setting existed behave as documented (docs/events.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +22,9 @@ from boneyard.tournament import (
     Swiss,
 )
 from boneyard.tournament import Event as Tournament
+
+Result = Callable[[Tournament], Tournament]
+"""A result, as the function that feeds it to the tournament."""
 
 DEFAULTS: dict[str, Any] = {
     "rounds": None,
@@ -160,17 +163,25 @@ def create_tournament(ev: Event, draw: Sequence[str]) -> Tournament:
     return SingleElimination.create(draw, schedule, bool(setting(ev, "third_place")))
 
 
-def rebuilt(ev: Event, draw: Sequence[str], results: Sequence[Any], apply: Any) -> Tournament:
-    """The tournament replayed from ``draw`` and ``results`` in order (``apply(t, result)``),
-    with Swiss late entrants added back before the round they joined was paired."""
-    t = create_tournament(ev, draw)
-    late = [(str(k), int(r)) for k, r in (ev.settings or {}).get("late", [])]
+def rebuilt(ev: Event, draw: Sequence[str]) -> Callable[[Sequence[Result]], Tournament]:
+    """The replay of ``ev``'s tournament from ``draw``: a function of the results in order
+    (each feeds itself to the tournament), with Swiss late entrants added back before the
+    round they joined was paired. It reads ``ev`` now and nothing of the database later (it
+    may run in a thread)."""
+    start = create_tournament(ev, draw)
+    joins = [(str(k), int(r)) for k, r in (ev.settings or {}).get("late", [])]
 
-    def join(t: Tournament) -> Tournament:
-        while late and isinstance(t, Swiss) and len(t.rounds) == late[0][1] - 1:
-            t = t.add_entrant(late.pop(0)[0])
-        return t
+    def replay(results: Sequence[Result]) -> Tournament:
+        late = list(joins)
 
-    for g in results:
-        t = apply(join(t), g)
-    return join(t)
+        def join(t: Tournament) -> Tournament:
+            while late and isinstance(t, Swiss) and len(t.rounds) == late[0][1] - 1:
+                t = t.add_entrant(late.pop(0)[0])
+            return t
+
+        t = start
+        for result in results:
+            t = result(join(t))
+        return join(t)
+
+    return replay
