@@ -235,6 +235,38 @@ def make_move(page: Any, counts: dict[str, int] | None = None) -> None:
     wait_until(page, f"document.body.dataset.version !== '{before}'", 10)
 
 
+AUTOPLAY = """({ tid, until, moves }) => new Promise((resolve) => {
+  const ws = new WebSocket(`ws://${location.host}/ws/tables/${tid}`);
+  let made = 0;
+  const done = (why) => { ws.close(); resolve(why); };
+  ws.onmessage = (ev) => {
+    const m = JSON.parse(ev.data);
+    if (m.type === "error") { setTimeout(() => ws.send(JSON.stringify({ type: "resync" })), 200); return; }
+    if (m.type !== "view" && m.type !== "resync") return;
+    if (m.result || m.ending) { done("over"); return; }
+    const end = m.hand_end;
+    if (end && end.waiting) {
+      if (until === "hand_end") { done("hand_end"); return; }
+      if (!end.continued.includes(m.seat)) ws.send(JSON.stringify({ type: "continue", hand: end.hand }));
+      return;
+    }
+    if (!m.moves || !m.moves.length) return;
+    if (until === "moves" && made >= moves) { done("turn"); return; }
+    made += 1;
+    ws.send(JSON.stringify({ seq: m.version, action: m.moves[0].event }));
+  };
+})"""
+
+
+def autoplay(page: Any, tid: str, until: str, moves: int = 0) -> str:
+    """Play the seat of ``page``'s person at table ``tid`` through a socket of its own (as fast
+    as the server goes), pressing Continue at each hand's end, until ``until``: ``"hand_end"``
+    (a hand has ended), ``"over"`` (the game), or ``"moves"`` (it is this seat's turn again
+    after ``moves`` moves; a hand's end on the way is continued). Returns what stopped it
+    (``"turn"`` for moves). A refused message (too fast, a stale view) is met by a resync."""
+    return str(page.evaluate(AUTOPLAY, {"tid": tid, "until": until, "moves": moves}))
+
+
 def my_turn_or_done(page: Any) -> None:
     """Wait until the page can move, or shows the hand's end."""
     page.wait_for_selector(
@@ -261,6 +293,46 @@ def play_as_guest(page: Any, base: str, name: str) -> None:
     page.fill("#guest-name", name)
     page.click("#guest")
     expect(page.locator("#who")).to_contain_text(name)
+
+
+DESKTOP = {"width": 1280, "height": 900}
+"""The desktop window of the table tests."""
+
+
+def person(browser: Any, base: str, name: str, **context: Any) -> Any:
+    """A page of a new ``browser`` context (``context``: Playwright's options, a desktop window
+    unless it says otherwise) signed in as the guest ``name``; ``page.errors`` and ``page.csp``
+    collect its script errors and Content-Security-Policy violations."""
+    page = browser.new_context(**{"viewport": DESKTOP, **context}).new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.csp = csp_violations(page)
+    play_as_guest(page, base, name)
+    return page
+
+
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
+  .map((a) => a.finished.catch(() => null)))"""  # (a redraw cancels an animation: over too)
+
+
+def shot(page: Any, name: str) -> None:
+    """A screenshot once the tiles have landed (finite animations over)."""
+    page.evaluate(SETTLED)
+    screenshot(page, name)
+
+
+def page_post(page: Any, base: str, path: str, data: Any = None) -> Any:
+    """POST ``data`` as ``page``'s person (its session and CSRF token); the answer's JSON."""
+    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "boneyard_csrf")
+    r = page.request.post(base + path, data=data, headers={"X-CSRF-Token": csrf})
+    assert r.ok, r.text()
+    return r.json()
+
+
+def new_table(page: Any, base: str, game: str, seats: list[Any], **extra: Any) -> str:
+    """A table of ``game`` made by ``page``'s person (``extra``: the request's other fields)."""
+    return str(page_post(page, base, "/api/tables", {"game": game, "seats": seats, **extra})["id"])
 
 
 def csp_violations(page: Any) -> list[str]:

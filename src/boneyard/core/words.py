@@ -127,9 +127,18 @@ def awards(e: Ending) -> str:
     return ", ".join(f"{e.names[i]} {signed(a)}" for i, a in enumerate(e.end.awards or ()))
 
 
+def pip_count(n: int) -> str:
+    """A count of pips as said: a hand that kept only 0-1 holds ``1 pip``.
+
+    >>> pip_count(18), pip_count(1), pip_count(0)
+    ('18 pips', '1 pip', '0 pips')
+    """
+    return f"{n} pip{'' if n == 1 else 's'}"
+
+
 def in_pips(total: int) -> str:
     """How :func:`kept` counts a hand by default: ``: 18 pips``."""
-    return f": {total} pips"
+    return f": {pip_count(total)}"
 
 
 def kept(e: Ending, amount: Callable[[int], str] | None = in_pips) -> list[str]:

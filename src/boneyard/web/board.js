@@ -4,7 +4,8 @@
 // width it has, so that its tiles stay at least MIN_TILE px long, and every target's hit area
 // is at least MIN_TARGET px square.
 import { el } from "/static/api.js";
-import { svg, tileGroup, tile, halves, sameTile, tileWords } from "/static/tiles.js";
+import { svg, tileGroup, tile, halves, pressable, sameTile, tileWords } from "/static/tiles.js";
+import { towerBoard } from "/static/tower.js";
 
 const U = 26; // half a tile, in SVG units
 const GAP = 2;
@@ -54,17 +55,6 @@ function inBox(b) {
   return b.x >= -limitX && b.x + b.w <= limitX && b.y >= -limitY && b.y + b.h <= limitY;
 }
 
-// A node that acts like a button: focusable, Enter or Space does what a click does.
-export function pressable(node, label, fn) {
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("role", "button");
-  node.setAttribute("aria-label", label);
-  node.addEventListener("click", fn);
-  node.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); fn(); }
-  });
-}
-
 function clear(b, boxes) {
   return !boxes.some((o) => b.x < o.x + o.w && o.x < b.x + b.w && b.y < o.y + o.h && o.y < b.y + b.h);
 }
@@ -82,7 +72,9 @@ function nextBox(r, from, double, boxes) {
   return [beyond(r, from, from, double), from];
 }
 
-function fivesGeometry(layout) {
+// The layout as a tree: each tile by name (its halves, whether a double), the tiles played on
+// it, and the pip each tile joined its parent on.
+function layoutTree(layout) {
   const byTile = new Map();
   const kids = new Map();
   for (const p of layout) {
@@ -94,7 +86,6 @@ function fivesGeometry(layout) {
     }
   }
   const lead = byTile.get(layout[0].tile);
-  // The pip each tile joined its parent on, and its outer (open) pip.
   const joined = new Map();
   const outer = (t) => (t.double ? t.a : (t.a === joined.get(t.tile) ? t.b : t.a));
   const queue = [lead];
@@ -112,6 +103,11 @@ function fivesGeometry(layout) {
       if (!seen.has(c.tile)) { seen.add(c.tile); queue.push(c); }
     }
   }
+  return { byTile, kids, lead, joined, outer };
+}
+
+function fivesGeometry(layout) {
+  const { byTile, kids, lead, joined, outer } = layoutTree(layout);
   const kidsOf = (t) => (kids.get(t.tile) || []).map((k) => byTile.get(k));
   const chain = (first) => {
     const out = [];
@@ -138,6 +134,8 @@ function fivesGeometry(layout) {
   // placed: {t, a, b, x, y, w, h, vertical, dir (the way its arm grows there), ends (a spinner's)}
   const placed = [];
   const boxes = [];
+  // The room before a spinner's ends, kept free of the other arms until a tile goes there.
+  const reserved = new Map();
   const put = (t, box, dir, inner) => {
     const out = t.double ? t.a : t === lead ? t.b : outer(t);
     const first = t === lead ? t.a : inner;
@@ -146,6 +144,10 @@ function fivesGeometry(layout) {
     const q = { t, a, b, ...box, vertical: box.h > box.w, dir };
     placed.push(q);
     boxes.push(box);
+    if (t.role === "SPINNER") {
+      q.ends = dir === "lead" || across(dir) ? { END_A: "up", END_B: "down" } : { END_A: "left", END_B: "right" };
+      for (const port of ["END_A", "END_B"]) reserved.set(`${t.tile}|${port}`, beyond(q, q.ends[port], q.ends[port], false));
+    }
     return q;
   };
   const [lw, lh] = dims(lead.double, "right");
@@ -155,7 +157,7 @@ function fivesGeometry(layout) {
     let r = from;
     let d = dir;
     for (const p of chain(first)) {
-      const [box, nd] = nextBox(r, d, p.double, boxes);
+      const [box, nd] = nextBox(r, d, p.double, boxes.concat([...reserved.values()]));
       r = put(p, box, nd, joined.get(p.tile));
       d = nd;
     }
@@ -163,14 +165,21 @@ function fivesGeometry(layout) {
   if (rightFirst) grow(leadQ, rightFirst, "right");
   if (leftFirst) grow(leadQ, leftFirst, "left");
   for (const sp of placed.filter((q) => q.t.role === "SPINNER")) {
-    const line = sp.dir === "lead" || across(sp.dir) ? "across" : "down";
-    sp.ends = line === "across" ? { END_A: "up", END_B: "down" } : { END_A: "left", END_B: "right" };
     for (const port of ["END_A", "END_B"]) {
       const first = kidsOf(sp.t).find((k) => k.port === port);
+      reserved.delete(`${sp.t.tile}|${port}`);
       if (first) grow(sp, first, sp.ends[port]);
     }
   }
   return { placed, boxes, lead };
+}
+
+// The way a tile played on `port` of the placed tile q goes ("lead": either way, still open).
+function portDir(geo, q, port) {
+  if (q.ends && q.ends[port]) return q.ends[port];
+  if (q === geo.placed[0] && port === "SIDE_A") return "left";
+  if (q === geo.placed[0] && port === "SIDE_B") return "right";
+  return q.dir;
 }
 
 // Where a tile played on an open end would go: [x, y, vertical] (round a corner at an edge).
@@ -179,10 +188,7 @@ function slotFor(geo, end, taken) {
   const [value, on, port] = end;
   const q = geo.placed.find((p) => p.t.tile === on);
   if (!q) return null;
-  let dir = q.dir;
-  if (q.ends && q.ends[port]) dir = q.ends[port];
-  else if (q === geo.placed[0] && port === "SIDE_A") dir = "left";
-  else if (q === geo.placed[0] && port === "SIDE_B") dir = "right";
+  let dir = portDir(geo, q, port);
   if (dir === "lead" && !q.t.double) dir = String(value) === q.a ? "left" : "right";
   else if (dir === "lead") dir = clear(beyond(q, "left", "left", false), taken) ? "left" : "right";
   const [box] = nextBox(q, dir, false, taken);
@@ -197,92 +203,130 @@ export function endKey(on, port) {
   return `${on}|${port || "OUT"}`;
 }
 
+// The tiles, the open ends' slots and the bounds of both at bend limits lx, ly (SVG units).
+// Each slot's hit square (`hit` units) counts in the bounds, so that the targets of a chosen
+// tile never move the board.
+function arrange(view, lx, ly, hit) {
+  limitX = lx;
+  limitY = ly;
+  try {
+    const geo = fivesGeometry(view.layout);
+    const b = { minX: 0, minY: -U, maxX: 0, maxY: U };
+    const grow = (x, y, w, h) => {
+      b.minX = Math.min(b.minX, x); b.minY = Math.min(b.minY, y);
+      b.maxX = Math.max(b.maxX, x + w); b.maxY = Math.max(b.maxY, y + h);
+    };
+    for (const q of geo.placed) grow(q.x, q.y, q.vertical ? U : 2 * U, q.vertical ? 2 * U : U);
+    const taken = [...geo.boxes];
+    const slots = [];
+    for (const end of view.available_ends || view.open_ends || []) {
+      const spot = slotFor(geo, end, taken);
+      if (!spot) continue;
+      const [x, y, vertical] = spot;
+      const w = vertical ? U : 2 * U;
+      const h = vertical ? 2 * U : U;
+      slots.push({ end, x, y, w, h });
+      grow(x, y, w, h);
+      grow(x + w / 2 - hit / 2, y + h / 2 - hit / 2, hit, hit);
+    }
+    return { geo, slots, b };
+  } finally {
+    limitX = LIMIT_X;
+    limitY = LIMIT_Y;
+  }
+}
+
+const PAD = 6; // around the drawing, in SVG units
+
+function extent(arr) {
+  return [arr.b.maxX - arr.b.minX + 2 * PAD, arr.b.maxY - arr.b.minY + 2 * PAD];
+}
+
+// How the layout fits the room it has (ctx.width × ctx.height px): the largest scale, up to
+// MAX_SCALE, at which it fits once bent within that room; at worst tiles MIN_TILE px long, and
+// what does not fit scrolls inside the board (the page itself never scrolls). Without a width
+// (the replay, the rules' pictures): bent within the default box, drawn at most 1060 px wide.
+function fitRoom(view, ctx) {
+  const least = (MIN_TILE + 1) / (2 * U);
+  if (!ctx.width) {
+    const arr = arrange(view, LIMIT_X, LIMIT_Y, 2 * U);
+    const [vw] = extent(arr);
+    return { ...arr, scale: Math.min(MAX_SCALE, 1060 / vw), hit: 2 * U, wide: false };
+  }
+  for (let s = MAX_SCALE; ; s = Math.max(least, s * 0.88)) {
+    const hit = Math.max(2 * U, (MIN_TARGET + 4) / s);
+    const lx = Math.max(3 * U, ctx.width / (2 * s) - PAD - hit / 2);
+    const ly = ctx.height ? Math.max(2 * U, ctx.height / (2 * s) - PAD - hit / 2)
+      : ctx.width < 600 ? Math.max(LIMIT_Y, 1.4 * lx) : LIMIT_Y;
+    const arr = arrange(view, lx, ly, hit);
+    const [vw, vh] = extent(arr);
+    const fits = Math.min(MAX_SCALE, ctx.width / vw, ctx.height ? ctx.height / vh : Infinity);
+    if (fits >= s - 1e-6 || s <= least) return { ...arr, hit, scale: Math.max(fits, least), wide: fits < least };
+  }
+}
+
+function tileNodeOf(q, ctx) {
+  const by = (ctx.seatOf || new Map()).get(q.t.tile);
+  const cls = [q.t.role === "SPINNER" ? "spinner" : "", q.t.tile === ctx.last ? "last" : "",
+    by !== undefined ? `by by-${by}` : ""].join(" ");
+  const g = tileGroup(q.a, q.b, q.x, q.y, q.vertical, U, cls);
+  g.dataset.tile = q.t.tile;
+  g.setAttribute("role", "img");
+  const spin = q.t.role === "SPINNER" ? ", the spinner" : "";
+  g.setAttribute("aria-label", tileWords(q.t.tile) + spin);
+  const title = svg("title");
+  title.textContent = q.t.tile + (q.t.role === "SPINNER" ? " (spinner)" : "");
+  g.append(title);
+  if (by !== undefined) g.append(seatMark(q, by, ctx.seatLabel));
+  return g;
+}
+
+// An open end: its number where the next tile would go; pressable when a chosen tile fits it
+// (its hit area `hit` units square: MIN_TARGET px and more at the board's scale).
+function endNode(slot, move, hit, ctx) {
+  const { end, x, y, w, h } = slot;
+  const g = svg("g", { class: `end${move ? " target" : ""}`, "data-on": end[1], "data-port": end[2], "data-value": end[0] });
+  if (move) g.append(svg("rect", { class: "hit", x: x + w / 2 - hit / 2, y: y + h / 2 - hit / 2, width: hit, height: hit }));
+  g.append(svg("rect", { x: x + 2, y: y + 2, width: w - 4, height: h - 4, rx: 5 }));
+  const t = svg("text", { x: x + w / 2, y: y + h / 2 + 5, "text-anchor": "middle" });
+  t.textContent = end[0];
+  g.append(t);
+  const title = svg("title");
+  const words = `open end ${end[0]}, on ${tileWords(end[1])}${EDGE[end[2]] || ""}`;
+  title.textContent = `open end ${end[0]}, on ${end[1]}${EDGE[end[2]] || ""}`;
+  g.append(title);
+  if (move && ctx.onEnd) pressable(g, `play ${ctx.tileName ? tileWords(ctx.tileName) + " " : ""}on the ${words}`, () => ctx.onEnd(move));
+  return g;
+}
+
+// Where a spinner's edge is on the board as drawn for ctx (the room: see fitRoom): "left",
+// "right", "up" or "down"; null for a tile or an edge not on the board.
+export function edgeDirection(view, on, port, ctx = {}) {
+  if (!(view.layout || []).length || !port || port === "OUT") return null;
+  const geo = fitRoom(view, ctx).geo;
+  const q = geo.placed.find((p) => sameTile(p.t.tile, on));
+  const dir = q ? portDir(geo, q, port) : null;
+  return dir === "lead" ? null : dir;
+}
+
 // The layout drawing. ctx: {targets: Map endKey -> move, onEnd(move), last: tile name,
-// seatOf: Map tile -> seat (each seat's last tile, marked), width: px the board may take}.
+// seatOf: Map tile -> seat (each seat's last tile, marked), width, height: px the board may take}.
 export function fivesBoard(view, ctx = {}) {
   const box = el("div", { class: "felt fives" });
-  const layout = view.layout || [];
-  if (!layout.length) {
+  if (!(view.layout || []).length) {
     box.append(el("p", { class: "empty" }, "The table is empty: the first tile leads."));
     return box;
   }
-  // Bend within what fits the width at a scale that keeps tiles MIN_TILE px long.
-  const fit = ctx.width ? ctx.width / ((MIN_TILE + 4) / (2 * U)) : Infinity;
-  limitX = Math.max(3 * U, Math.min(LIMIT_X, fit / 2 - 8));
-  limitY = ctx.width && ctx.width < 600 ? Math.max(LIMIT_Y, 1.4 * limitX) : LIMIT_Y;
-  const geo = fivesGeometry(layout);
-  limitX = LIMIT_X;
-  limitY = LIMIT_Y;
+  const fit = fitRoom(view, ctx);
   const root = svg("svg", { class: "layout", role: "group", "aria-label": "the layout" });
+  for (const q of fit.geo.placed) root.append(tileNodeOf(q, ctx));
   const targets = ctx.targets || new Map();
-  let minX = 0; let minY = -U; let maxX = 0; let maxY = U;
-  const grow = (x, y, w, h) => {
-    minX = Math.min(minX, x); minY = Math.min(minY, y);
-    maxX = Math.max(maxX, x + w); maxY = Math.max(maxY, y + h);
-  };
-  const seatOf = ctx.seatOf || new Map();
-  for (const q of geo.placed) {
-    const by = seatOf.get(q.t.tile);
-    const cls = [q.t.role === "SPINNER" ? "spinner" : "", q.t.tile === ctx.last ? "last" : "",
-      by !== undefined ? `by by-${by}` : ""].join(" ");
-    const g = tileGroup(q.a, q.b, q.x, q.y, q.vertical, U, cls);
-    g.dataset.tile = q.t.tile;
-    g.setAttribute("role", "img");
-    const spin = q.t.role === "SPINNER" ? ", the spinner" : "";
-    g.setAttribute("aria-label", tileWords(q.t.tile) + spin);
-    const title = svg("title");
-    title.textContent = q.t.tile + (q.t.role === "SPINNER" ? " (spinner)" : "");
-    g.append(title);
-    if (by !== undefined) g.append(seatMark(q, by, ctx.seatLabel));
-    root.append(g);
-    grow(q.x, q.y, q.vertical ? U : 2 * U, q.vertical ? 2 * U : U);
-  }
-  const taken = [...geo.boxes];
-  const slots = [];
-  for (const end of view.available_ends || view.open_ends || []) {
-    const spot = slotFor(geo, end, taken);
-    if (!spot) continue;
-    const [x, y, vertical] = spot;
-    const w = vertical ? U : 2 * U;
-    const h = vertical ? 2 * U : U;
-    slots.push({ end, x, y, w, h, move: targets.get(endKey(end[1], end[2])) });
-    grow(x, y, w, h);
-  }
-  // Each target's hit area is MIN_TARGET px square (and more) at the scale the board will have.
-  const scale = Math.min(MAX_SCALE, (ctx.width || 1060) / (maxX - minX + 12));
-  const hit = Math.max(2 * U, (MIN_TARGET + 4) / scale);
-  for (const { end, x, y, w, h, move } of slots) {
-    const g = svg("g", { class: `end${move ? " target" : ""}`, "data-on": end[1], "data-port": end[2], "data-value": end[0] });
-    if (move) {
-      const hx = x + w / 2 - hit / 2;
-      const hy = y + h / 2 - hit / 2;
-      g.append(svg("rect", { class: "hit", x: hx, y: hy, width: hit, height: hit }));
-      grow(hx, hy, hit, hit);
-    }
-    g.append(svg("rect", { x: x + 2, y: y + 2, width: w - 4, height: h - 4, rx: 5 }));
-    const t = svg("text", { x: x + w / 2, y: y + h / 2 + 5, "text-anchor": "middle" });
-    t.textContent = end[0];
-    g.append(t);
-    const title = svg("title");
-    const words = `open end ${end[0]}, on ${tileWords(end[1])}${EDGE[end[2]] || ""}`;
-    title.textContent = `open end ${end[0]}, on ${end[1]}${EDGE[end[2]] || ""}`;
-    g.append(title);
-    if (move && ctx.onEnd) pressable(g, `play ${ctx.tileName ? tileWords(ctx.tileName) + " " : ""}on the ${words}`, () => ctx.onEnd(move));
-    root.append(g);
-  }
-  const pad = 6;
-  const vw = maxX - minX + 2 * pad;
-  const vh = maxY - minY + 2 * pad;
-  root.setAttribute("viewBox", `${minX - pad} ${minY - pad} ${vw} ${vh}`);
-  // To the width it has; never so small that a tile is under MIN_TILE px (a layout that could not
-  // bend within the width then scrolls inside the felt: the page itself never scrolls sideways).
-  let fits = Math.min(MAX_SCALE, (ctx.width || 1060) / vw);
-  if (ctx.width && fits < (MIN_TILE + 1) / (2 * U)) {
-    fits = (MIN_TILE + 1) / (2 * U);
-    root.classList.add("wide");
-  }
-  root.setAttribute("width", Math.round(vw * fits));
-  root.setAttribute("height", Math.round(vh * fits));
+  for (const slot of fit.slots) root.append(endNode(slot, targets.get(endKey(slot.end[1], slot.end[2])), fit.hit, ctx));
+  const [vw, vh] = extent(fit);
+  root.setAttribute("viewBox", `${fit.b.minX - PAD} ${fit.b.minY - PAD} ${vw} ${vh}`);
+  if (fit.wide) root.classList.add("wide");
+  root.setAttribute("width", Math.round(vw * fit.scale));
+  root.setAttribute("height", Math.round(vh * fit.scale));
   box.append(root);
   return box;
 }
@@ -300,53 +344,23 @@ function seatMark(q, seat, label) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Highrise: the tower as a grid of top faces, with levels and spacer marks.
-
-function levelName(level) {
-  return level ? `level ${level}` : "in the basement";
-}
-
-export function towerBoard(view, ctx = {}) {
-  const box = el("div", { class: "felt" });
-  const grid = el("div", { class: "tower" });
-  grid.style.gridTemplateColumns = `repeat(${view.cols}, minmax(${MIN_TARGET}px, 4.2em))`;  // (CSSOM: the CSP allows it)
-  const targets = ctx.targets || new Set();
-  const picked = ctx.picked || new Set();
-  const cells = new Map((view.tower || []).map((c) => [`${c.cell[0]},${c.cell[1]}`, c]));
-  for (let r = 0; r < view.rows; r++) {
-    for (let k = 0; k < view.cols; k++) {
-      const key = `${r},${k}`;
-      const c = cells.get(key);
-      const cls = ["cell"];
-      if (c) cls.push(`level${Math.min(c.level, 5)}`);
-      if (c && c.spacer) cls.push("spacer");
-      // The two halves of one domino touch, so that a player sees which squares it covers.
-      for (const [dr, dk, side] of [[0, 1, "r"], [0, -1, "l"], [1, 0, "d"], [-1, 0, "u"]]) {
-        const o = cells.get(`${r + dr},${k + dk}`);
-        if (c && o && o.tile === c.tile) cls.push(`join-${side}`);
-      }
-      if (targets.has(key)) cls.push("target");
-      if (picked.has(key)) cls.push("picked");
-      const seat = c ? (ctx.seatOf || new Map()).get(c.tile) : undefined;
-      if (seat !== undefined) cls.push("by", `by-${seat}`);
-      const where = c ? `${c.face} of ${c.tile}, row ${r + 1} square ${k + 1}, ${levelName(c.level)}${c.spacer ? ", on a clear spacer" : ""}` : `row ${r + 1} square ${k + 1}: empty`;
-      const node = el("div", { class: cls.join(" "), "data-cell": key, title: where });
-      if (c) node.dataset.tile = c.tile;
-      if (c) {
-        node.append(el("b", { class: "face" }, c.face), el("small", { class: "lvl" }, c.level ? `level ${c.level}` : "base"));
-        if (c.spacer) node.append(el("span", { class: "spacer-mark", title: "on a clear spacer" }, "▣"));
-      } else node.append(el("small", {}, "·"));
-      if (targets.has(key) && ctx.onCell) pressable(node, `place on ${where}`, () => ctx.onCell(key));
-      grid.append(node);
-    }
-  }
-  box.append(grid);
-  return box;
-}
-
-// ---------------------------------------------------------------------------------------------
 // High Fives: the layout row; tiles that share a number with your hand highlighted; claimable
 // pairs marked; capture targets clickable.
+
+// The half-size (px) of the layout's tiles, standing, to fit `n` of them in the room (rows that
+// wrap): as large as 40, never under MIN_TILE / 2; on a phone each sits in a MIN_TARGET slot.
+function rowTileSize(n, ctx) {
+  if (!ctx.width) return ctx.tileU || 34;
+  const gap = 6;
+  const room = ctx.height ? ctx.height - 40 : Infinity; // (the line of claimable pairs)
+  for (let u = 40; u > MIN_TILE / 2; u -= 1) {
+    const w = Math.max(u, ctx.small ? MIN_TARGET : 0) + gap;
+    const h = Math.max(2 * u, ctx.small ? MIN_TARGET : 0) + gap;
+    const perRow = Math.max(1, Math.floor((ctx.width + gap) / w));
+    if (Math.ceil(n / perRow) * h <= room) return u;
+  }
+  return MIN_TILE / 2;
+}
 
 export function highFivesBoard(view, ctx = {}) {
   const box = el("div", { class: "felt" });
@@ -356,15 +370,18 @@ export function highFivesBoard(view, ctx = {}) {
   const claimable = new Set((view.claimable || []).flat());
   const targets = ctx.targets || new Map();
   const seatOf = ctx.seatOf || new Map();
+  const u = rowTileSize((view.layout || []).length, ctx);
   for (const t of view.layout || []) {
     const cls = [];
     if (halves(t).some((h) => mine.has(h))) cls.push("matching");
     if (claimable.has(t)) cls.push("claimable");
     if (targets.has(t)) cls.push("target");
     if (seatOf.has(t)) cls.push("by", `by-${seatOf.get(t)}`);
-    const node = tile(t, cls.join(" "), ctx.tileU || 34, true);
-    if (targets.has(t) && ctx.onCapture) pressable(node, `capture ${tileWords(t)}`, () => ctx.onCapture(t));
-    row.append(node);
+    const node = tile(t, cls.join(" "), u, true);
+    // (a slot round it: the tap target, MIN_TARGET px and more on a phone)
+    const slot = el("span", { class: `hf-slot${targets.has(t) ? " target" : ""}`, "data-tile": t }, node);
+    if (targets.has(t) && ctx.onCapture) pressable(slot, `capture ${tileWords(t)}`, () => ctx.onCapture(t));
+    row.append(slot);
   }
   if (!(view.layout || []).length) row.append(el("p", { class: "empty" }, "The layout is empty."));
   box.append(row);
@@ -407,4 +424,4 @@ export function board(view, ctx = {}) {
   return gameOf(view).board(view, ctx);
 }
 
-export { sameTile };
+export { sameTile, towerBoard };

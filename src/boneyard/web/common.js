@@ -37,6 +37,15 @@ const STAGES = {
   idle: ["between hands", "The hand is over."],
 };
 
+// The chips while a hand's end is shown (`ended`: {hand, word}: the hand that ended, and what
+// the game calls a hand): its number and the game's target, not the next hand's nor the counts
+// and piles of a hand no longer played.
+function endedItems(view, ended) {
+  const out = [[ended.word || "Hand", ended.hand + 1, "", `The ${(ended.word || "hand").toLowerCase()} that has just ended.`]];
+  const stage = view.stage === undefined ? undefined : ""; // (Merry-Go-Round: "Exactly", no stage)
+  return out.concat(infoItems({ target: view.target, stage, partnerships: view.partnerships }));
+}
+
 // The few public numbers of a view worth a chip: [label, value, id, tooltip], in plain words.
 export function infoItems(view) {
   const out = [];
@@ -68,9 +77,9 @@ export function infoItems(view) {
   return out;
 }
 
-// The chips of infoItems, each with its tooltip.
-export function infoChips(view) {
-  return infoItems(view).map(([label, value, id, tip]) => {
+// The chips of infoItems, each with its tooltip (of endedItems while a hand's end is shown).
+export function infoChips(view, ended = null) {
+  return (ended ? endedItems(view, ended) : infoItems(view)).map(([label, value, id, tip]) => {
     const attrs = { class: "chip", title: tip };
     if (id) attrs.id = id;
     return el("span", attrs, el("small", {}, label), el("b", {}, value));

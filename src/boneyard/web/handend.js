@@ -45,32 +45,35 @@ function explained(entry) {
   return ul;
 }
 
-// The panel while the next hand waits (`last.hand_end`), or at the game's end.
+// The panel while the next hand waits (`last.hand_end`), or at the game's end: a head with its
+// title and what to press (always in view: the rest scrolls under it), then the scoring.
 export function renderHandEnd(box, last, log, names, ctx) {
   if (tick) { clearInterval(tick); tick = null; }
   const over = Boolean(last.result || last.ending);
   const end = last.hand_end;
   if (!over && !(end && end.waiting)) { box.hidden = true; box.replaceChildren(); return; }
   const entry = end ? log.entries[end.entry] : null;
-  box.replaceChildren();
+  const head = el("div", { class: "panel-head" });
+  box.replaceChildren(head);
   if (over) {
-    box.append(el("h3", { id: "game-end-title" }, gameOverText(last, names, log)));
+    head.append(el("h3", { id: "game-end-title" }, gameOverText(last, names, log)), gameOverButtons(last, ctx));
     const final = last.result ? last.result.scores : (last.ending && last.ending.scores) || [];
-    if (entry && entry.hands) box.append(el("p", { class: "hand-result" }, entry.text), explained(entry), revealed(entry, names));
     box.append(el("h4", {}, "Final scores"), scores(final, names));
-    box.append(gameOverButtons(last, ctx));
+    if (entry && entry.hands) box.append(el("p", { class: "hand-result" }, entry.text), explained(entry), revealed(entry, names));
+    const note = rematchNote(last, ctx);
+    if (note) box.append(note);
   } else {
-    box.append(el("h3", {}, entry ? entry.text.split(":")[0] : "The hand is over"));
-    if (entry) box.append(el("p", { class: "hand-result" }, sentence(entry.text.slice(entry.text.indexOf(":") + 1).trim(), names)), explained(entry), revealed(entry, names));
+    head.append(el("h3", {}, entry ? entry.text.split(":")[0] : "The hand is over"));
     const seated = last.seat !== null && last.seat !== undefined;
     const pressed = seated && end.continued.includes(last.seat);
-    const note = el("p", { class: "note", id: "next-hand-in", "aria-live": "off" });
     if (seated && !pressed) {
-      box.append(el("button", { class: "big", id: "continue", onclick: () => ctx.send({ type: "continue", hand: end.hand }) }, "Continue"));
+      head.append(el("button", { class: "big", id: "continue", onclick: () => ctx.send({ type: "continue", hand: end.hand }) }, "Continue"));
     }
+    const note = el("p", { class: "note", id: "next-hand-in", "aria-live": "off" });
     const waiting = last.table.seats.map((s, i) => (s.kind === "person" && !end.continued.includes(i) ? names[i] : null)).filter(Boolean);
     box.append(note);
     countdown(note, last, (s) => `${pressed && waiting.length ? `Waiting for ${waiting.join(", ")}. ` : ""}The next hand is dealt in ${clockText(s)}${seated && !pressed ? ", or when everyone has pressed Continue" : ""}.`);
+    if (entry) box.append(el("p", { class: "hand-result" }, sentence(entry.text.slice(entry.text.indexOf(":") + 1).trim(), names)), explained(entry), revealed(entry, names));
   }
   box.hidden = false;
 }
@@ -103,9 +106,12 @@ function gameOverButtons(last, ctx) {
   if (mine !== null) row.append(el("button", { id: "play-again", onclick: ctx.playAgain }, "Play again"));
   if (!(last.ending && last.ending.reason === "abort")) row.append(el("a", { class: "button", id: "view-replay", href: ctx.replayHref }, "View replay"));
   row.append(el("a", { class: "button secondary", id: "back-to-lobby", href: "/" }, "Back to lobby"));
-  if (offer.accepted.length && !offer.table) {
-    row.append(el("p", { class: "note", id: "rematch-note" }, `Rematch asked by ${offer.accepted.map((s) => ctx.names()[s]).join(", ")}: it starts when every player accepts.`));
-  }
   return row;
+}
+
+function rematchNote(last, ctx) {
+  const offer = last.rematch || { accepted: [], table: null };
+  if (!offer.accepted.length || offer.table) return null;
+  return el("p", { class: "note", id: "rematch-note" }, `Rematch asked by ${offer.accepted.map((s) => ctx.names()[s]).join(", ")}: it starts when every player accepts.`);
 }
 

@@ -71,16 +71,23 @@ export function tileNode(layout, name) {
   return layout.querySelector(`[data-tile="${name}"], [data-tile="${other}"]`);
 }
 
-// "+20" over the tile that scored, for a moment.
+// "+20" over the tile that scored, for a moment: inside the board (which clips it), so that it
+// never covers a control of the page (the header, the guide, your hand, a button); the board's
+// own targets stay pressable under it (it takes no pointer events).
 export function popPoints(layout, name, points) {
   const node = tileNode(layout, name);
   if (!node || !points) return;
   const box = layout.getBoundingClientRect();
   const r = node.getBoundingClientRect();
   const pop = el("div", { class: `points-pop${reduced() ? " still" : ""}`, "aria-hidden": "true" }, `+${points}`);
-  pop.style.left = `${r.left - box.left + r.width / 2}px`; // (CSSOM: the CSP allows it)
-  pop.style.top = `${r.top - box.top}px`;
   layout.append(pop);
+  const w = pop.offsetWidth;
+  const h = pop.offsetHeight;
+  const rise = reduced() ? 0 : 1.4 * h; // (how far it floats up)
+  const x = Math.min(Math.max(r.left - box.left + r.width / 2, w / 2 + 4), box.width - w / 2 - 4);
+  const y = Math.min(Math.max(r.top - box.top, h + rise + 4), box.height - 4);
+  pop.style.left = `${x}px`; // (CSSOM: the CSP allows it)
+  pop.style.top = `${y}px`;
   setTimeout(() => pop.remove(), 1400);
 }
 

@@ -1,6 +1,7 @@
-// Telling a player it is their move: the tab's title ("Your turn"), an optional sound (tile
-// placed, your turn, hand over: off by default, one toggle, remembered in this browser) and an
-// opt-in browser notification while the tab is hidden.
+// Telling a player it is their move: the tab's title ("Your turn"), a subtle sound (tile placed,
+// your turn, hand over: on by default at a low volume, one toggle, remembered in this browser)
+// and an opt-in browser notification while the tab is hidden. Browsers let a page sound only
+// once the person has pressed something on it: the sound starts with the first press.
 import { el } from "/static/api.js";
 
 const SOUND_KEY = "boneyard-sound";
@@ -8,29 +9,50 @@ const NOTIFY_KEY = "boneyard-notify";
 let audio = null;
 let base = document.title;
 
-function stored(key) {
-  try { return localStorage.getItem(key) === "on"; } catch { return false; }
+function stored(key, fallback = false) {
+  try {
+    const v = localStorage.getItem(key);
+    return v === null ? fallback : v === "on";
+  } catch { return fallback; }
 }
 
 function store(key, on) {
   try { localStorage.setItem(key, on ? "on" : "off"); } catch { /* private mode: not kept */ }
 }
 
-export function soundOn() { return stored(SOUND_KEY); }
+export function soundOn() { return stored(SOUND_KEY, true); }
+
+const VOLUME = 0.05; // (a tone's peak gain: subtle beside a page's other sounds)
+
+// The page's audio, once the person has pressed something on it (before that a browser keeps
+// it silent, and says so in the console).
+function context() {
+  const active = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  if (!audio && active) {
+    try { audio = new AudioContext(); } catch { audio = null; }
+  }
+  return audio;
+}
+
+// The first press on the page lets its sounds play (the browsers' autoplay rule).
+function unlock() {
+  if (soundOn() && context() && audio.state === "suspended") audio.resume();
+}
+for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, unlock, { once: true, capture: true });
 
 // Short tones made in the page (no sound files): a click, a two-note chime, three notes.
 const TUNES = { place: [[520, 0.06]], turn: [[660, 0.12], [880, 0.16]], end: [[523, 0.14], [659, 0.14], [784, 0.24]] };
 
 export function play(kind) {
-  if (!soundOn() || !TUNES[kind]) return;
+  if (!soundOn() || !TUNES[kind] || !context()) return;
+  document.body.dataset.sounds = `${document.body.dataset.sounds || ""} ${kind}`.trim(); // (what was heard, in order)
   try {
-    audio = audio || new AudioContext();
     let t = audio.currentTime;
     for (const [freq, len] of TUNES[kind]) {
       const osc = audio.createOscillator();
       const gain = audio.createGain();
       osc.frequency.value = freq;
-      gain.gain.setValueAtTime(0.15, t);
+      gain.gain.setValueAtTime(VOLUME, t);
       gain.gain.exponentialRampToValueAtTime(0.001, t + len);
       osc.connect(gain).connect(audio.destination);
       osc.start(t);
@@ -52,7 +74,7 @@ export function initToggles(box) {
   sound.addEventListener("click", () => {
     store(SOUND_KEY, !soundOn());
     showSound();
-    if (soundOn()) { audio = audio || new AudioContext(); audio.resume(); play("place"); }
+    if (soundOn() && context()) { audio.resume(); play("place"); }
   });
   showSound();
   box.append(sound);

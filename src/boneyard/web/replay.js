@@ -6,6 +6,7 @@ import { api, cookie, el } from "/static/api.js";
 import { tile } from "/static/tiles.js";
 import { board, gameOf, pilesPanel } from "/static/board.js";
 import { handEndText, infoChips, sentence } from "/static/common.js";
+import { moveWords, playerWords } from "/static/words.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -128,6 +129,12 @@ function stepOf(d) {
   return data.steps.findIndex((s) => s.hand === d.hand && s.event === d.event);
 }
 
+// A move of a decision in the player's words, as the board of that step shows it.
+function said(d, action, text) {
+  const step = data.steps[stepOf(d)] || data.steps[at];
+  return moveWords(step.view, { action, text });
+}
+
 function showMistakes() {
   if (!analysis) return;
   const all = [...analysis.decisions.values()];
@@ -135,7 +142,7 @@ function showMistakes() {
   const who = data.seats[analysis.seat];
   $("analysis-status").textContent = `${who}: ${all.length} decisions with a choice, ${bad.length} mistake${bad.length === 1 ? "" : "s"} (losing ${threshold()} points or more).`;
   $("analysis-mistakes").replaceChildren(...bad.map((d) => el("li", {}, el("a", { href: "#", class: "mistake-link", onclick: (ev) => { ev.preventDefault(); go(stepOf(d)); } },
-    `Hand ${d.hand + 1}, move ${d.event + 1}: ${d.chosen_text} lost ${d.loss.toFixed(1)}; best ${d.best_text}`))));
+    `Hand ${d.hand + 1}, move ${d.event + 1}: ${said(d, d.chosen, d.chosen_text)} lost ${d.loss.toFixed(1)}; best ${said(d, d.best, d.best_text)}`))));
 }
 
 function analysisPanel(step) {
@@ -147,7 +154,7 @@ function analysisPanel(step) {
   const rows = [...d.values].sort((a, b) => b.value - a.value).map((v) => {
     const chosen = v.text === d.chosen_text, best = v.text === d.best_text;
     return el("tr", { class: [chosen ? "chosen" : "", best ? "best" : ""].join(" ").trim() },
-      el("td", {}, v.text), el("td", { class: "num" }, `${v.value >= 0 ? "+" : ""}${v.value.toFixed(1)}`), el("td", {}, chosen ? "← played" : ""));
+      el("td", {}, moveWords(step.view, v)), el("td", { class: "num" }, `${v.value >= 0 ? "+" : ""}${v.value.toFixed(1)}`), el("td", {}, chosen ? "← played" : ""));
   });
   const verdict = mistake ? `Mistake: this move lost ${d.loss.toFixed(1)} points against the best.`
     : d.loss > 0 ? `Lost ${d.loss.toFixed(1)} points against the best (under the threshold).` : "The expert's choice too.";
@@ -174,7 +181,7 @@ function render() {
   document.body.dataset.step = String(at);
   $("slider").value = String(at);
   $("step-no").textContent = `step ${at + 1} of ${data.steps.length} · hand ${step.hand + 1}`;
-  $("step-text").textContent = step.text;
+  $("step-text").textContent = playerWords(view, step.text);
   $("info").replaceChildren(...infoChips(view));
   const ctx = { hand: [], last: step.event !== null && step.lines && step.lines[0] ? step.lines[0].tile : null };
   $("layout").replaceChildren(board(view, ctx));

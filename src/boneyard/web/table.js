@@ -1,12 +1,19 @@
 // A live table: draws the seat's view (the observation the server sends, which names its game),
-// the move log and the hand's end, and turns clicks, drags and keys on tiles, ends, cells and
-// captures into that seat's legal moves. Pieces: movelog.js (log, effects), handend.js (a hand's
-// and a game's end), leave.js (resign, abort, claim), notify.js (title, sound, alerts).
+// the move log and the hand's end, and turns taps, clicks, drags and keys on tiles, ends, cells
+// and captures into that seat's legal moves. The whole table fits the window (table.css): the
+// board is drawn for the room it has, and drawn again when that room changes. Pieces: hand.js
+// (your hand, what to do), plates.js (the players), movelog.js (log, effects), handend.js (a
+// hand's and a game's end), leave.js (resign, abort, claim), notify.js (title, sound, alerts),
+// menu.js (the header's menu, the theme, the side panel's drawer on phones).
 import { api, el } from "/static/api.js";
-import { tile, sameTile } from "/static/tiles.js";
-import { candidates as pick, cellTargets, spacerChoice, spacerLabel, tileMoves } from "/static/picker.js";
+import { sameTile } from "/static/tiles.js";
+import { candidates as pick, cellTargets, spacerChoice, spacerLabel } from "/static/picker.js";
 import { board, endKey, gameOf, pilesPanel } from "/static/board.js";
 import { infoChips, seatName } from "/static/common.js";
+import { renderMine, touchScreen } from "/static/hand.js";
+import { renderPlates, renderSeats } from "/static/plates.js";
+import { moveWords } from "/static/words.js";
+import { chatArrived, initDrawer, initMenu, themeToggle } from "/static/menu.js";
 import { autoSeed, renderFairness, seedRefused, seedTaken } from "/static/fairness.js";
 import { joinSeat, renderInvite, sharePanel, takeInvitedSeat } from "/static/invite.js";
 import { initChat, isChat, onChat } from "/static/chat.js";
@@ -50,14 +57,19 @@ function connect() {
   const query = inviteQuery ? `${inviteQuery}&presence=1` : "?presence=1";
   let opened = false;
   socket = new WebSocket(`${proto}://${location.host}/ws/tables/${tableId}${query}`);
-  socket.onopen = () => { opened = true; retries = 0; $("status").textContent = "connected"; };
+  socket.onopen = () => { opened = true; retries = 0; setStatus("connected"); };
   socket.onclose = () => {
     if (gone) return;
-    $("status").textContent = "reconnecting";
+    setStatus("reconnecting");
     if (!opened) checkTable(); // refused: a table that does not exist, or that we may not see
     else later();
   };
   socket.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+}
+
+function setStatus(text) {
+  $("status").textContent = text;
+  $("status").classList.toggle("ok", text === "connected");
 }
 
 function later() {
@@ -78,9 +90,8 @@ async function checkTable() {
 
 function showGone(reason) {
   gone = true;
-  $("status").textContent = "not available";
-  for (const id of ["board", "mine"]) $(id).hidden = true;
-  document.querySelector("main.play aside").hidden = true;
+  setStatus("not available");
+  document.body.classList.add("gone-page");
   const why = /no such table/i.test(reason)
     ? "This table does not exist, or it is private and this link has no valid invite."
     : reason;
@@ -91,14 +102,14 @@ function showGone(reason) {
 }
 
 function onMessage(msg) {
-  if (isChat(msg)) { onChat(msg); return; }
+  if (isChat(msg)) { onChat(msg); if (msg.type === "chat") chatArrived(); return; }
   if (msg.type === "clock") { if (last) { last.clock = msg.clock; renderClock(); } return; }
   if (msg.type === "seed") { seedTaken(last, msg); renderFairness($("fairness"), last, tableId); return; }
   if (msg.type === "error" && msg.about === "seed") { seedRefused(msg.hand); return; }
   if (msg.type === "presence") {
     if (!last) return;
     Object.assign(last, { presence: msg.presence, server_time: msg.server_time, receivedAt: performance.now() });
-    renderSeats();
+    renderPlayers();
     renderClaim($("claim-area"), last, names(), sendMessage);
     return;
   }
@@ -116,8 +127,8 @@ function onView(msg) {
   if (!last || msg.version !== last.version) sel = null;
   last = msg;
   if (last.rematch && last.rematch.table) { location.href = `/table/${last.rematch.table}`; return; }
+  renderLog($("move-log"), log, added, full); // (first: the log says at once what happened)
   render();
-  renderLog($("move-log"), log, added, full);
   if (!full) effects(added);
   const turn = Boolean(last.view && !last.view.is_over && last.moves.length);
   turnChanged(turn, `${last.table.title} — Boneyard`);
@@ -164,12 +175,6 @@ async function act(path, body) {
 
 // -- seats, plates, joining ------------------------------------------------------------------------
 
-function presenceOf(i) {
-  const p = (last.presence || [])[i];
-  if (!p) return null;
-  return p.online ? "connected" : "disconnected";
-}
-
 // What each seat kept at the hand's end on show (the table waits to deal, or the game is over):
 // the counts and your hand say so, not the emptied hands of the state.
 function keptHands() {
@@ -177,54 +182,10 @@ function keptHands() {
   return e && Array.isArray(e.hands) ? e.hands : null;
 }
 
-function renderSeats() {
-  const t = last.table;
-  const view = last.view;
+function renderPlayers() {
   const kept = keptHands();
-  const scores = view && view.scores ? view.scores : [];
-  const rows = [el("tr", {}, el("th", { title: "Whose turn it is" }, el("span", { class: "sr-only" }, "Turn")), el("th", {}, "Player"),
-    el("th", { title: "Points scored in this game" }, "Score"), el("th", { title: "Tiles in hand" }, "Tiles"),
-    ...(view && view.chips_left ? [el("th", { title: "Chips left to pay with: each player starts with 150" }, "Chips")] : []))];
-  t.seats.forEach((s, i) => {
-    const sizes = kept ? kept[i].length : view && view.hand_sizes ? view.hand_sizes[i] : "";
-    const acting = view && !view.is_over && view.current_seat === i;
-    const cls = [acting ? "to-act" : "", i === last.seat ? "you" : ""].join(" ");
-    const who = s.kind === "open" ? (s.invited ? `kept for ${s.invited} (bot)` : "open seat") : `${s.name}${(s.kind === "bot" && !s.replacing) || s.bot_account ? " (bot)" : ""}${i === last.seat ? " (you)" : ""}`;
-    const team = view && view.partnerships ? ` · team ${i % 2 ? "B" : "A"}` : "";
-    const conn = presenceOf(i);
-    rows.push(el("tr", { class: cls, "data-seat": i },
-      el("td", acting ? { title: "to play" } : {}, acting ? "▶" : ""),
-      el("td", {}, el("span", { class: `dot seat-${i}`, "aria-hidden": "true" }), who + team,
-        conn ? el("span", { class: `conn ${conn}`, title: conn === "connected" ? "connected to the table" : "not connected to the table" }, conn === "connected" ? "online" : "away") : ""),
-      el("td", { class: "score num" }, scores[i] ?? ""),
-      el("td", { class: "num" }, sizes ?? ""),
-      ...(view && view.chips_left ? [el("td", { class: "num chips" }, view.chips_left[i])] : [])));
-  });
-  $("seats").replaceChildren(...rows);
-  renderPlates();
-}
-
-// A plate per seat around the board: the others above it, yours below (tiles fly from them).
-function renderPlates() {
-  const view = last.view;
-  const plate = (i) => {
-    const s = last.table.seats[i];
-    const conn = presenceOf(i);
-    const acting = view && !view.is_over && view.current_seat === i;
-    const kept = keptHands();
-    const tiles = kept ? kept[i].length : view && view.hand_sizes ? view.hand_sizes[i] : null;
-    return el("div", { class: `plate seat-${i}${acting ? " to-act" : ""}`, "data-seat": i },
-      el("span", { class: `dot seat-${i} num`, title: `seat ${i + 1}: its last tile on the board has this mark` }, String(i + 1)),
-      el("b", {}, s.kind === "open" ? "open seat" : s.name),
-      conn ? el("span", { class: `conn ${conn}`, title: conn === "connected" ? "connected to the table" : "not connected to the table" }, conn === "connected" ? "online" : "away") : "",
-      view && view.scores ? el("span", { class: "plate-score", title: "score" }, `${view.scores[i]} ${view.scores[i] === 1 ? "pt" : "pts"}`) : "",
-      tiles !== null && tiles !== undefined ? el("span", { class: "plate-tiles", title: "tiles in hand" }, `${tiles} tile${tiles === 1 ? "" : "s"}`) : "");
-  };
-  const n = last.table.seats.length;
-  const mine = last.seat ?? 0;
-  const order = [...Array(n).keys()].map((k) => (mine + k) % n);
-  $("plates").replaceChildren(...order.slice(last.seat === null ? 0 : 1).map(plate));
-  $("my-plate").replaceChildren(...(last.seat === null ? [] : [plate(last.seat)]));
+  renderSeats($("seats"), last, kept);
+  renderPlates($("plates"), $("my-plate"), last, kept);
 }
 
 function renderJoin() {
@@ -264,15 +225,26 @@ function renderShare() {
 
 // -- moves ---------------------------------------------------------------------------------------
 
-function boardWidth() {
-  const box = $("layout");
-  const w = box.clientWidth || box.parentElement.clientWidth;
-  return Math.max(200, w - 24);
+// A phone's layout (table.css): 44 px targets, the side panel a drawer.
+const PHONE = window.matchMedia("(max-width: 899px), (max-height: 559px)");
+
+// The room the board has (px), inside the felt's padding.
+// The room the board has (px), inside the felt's padding: as the ResizeObserver last measured
+// it (reading it here would make the browser lay the page out again in the middle of drawing
+// it, at every move), or measured now the first time.
+let measured = null;
+function room() {
+  if (!measured) {
+    const box = $("layout");
+    measured = { width: box.clientWidth, height: box.clientHeight };
+  }
+  return { width: Math.max(120, measured.width - 16), height: Math.max(90, measured.height - 16) };
 }
 
 function boardContext(view, moves) {
-  const small = window.innerWidth < 900 || window.innerHeight < 500; // (a phone: 44 px targets)
-  const ctx = { hand: view.hand, last: null, seatOf: log.lastBySeat(), width: boardWidth(), tileU: small ? 44 : 34 };
+  const small = PHONE.matches;
+  const { width, height } = room();
+  const ctx = { hand: view.hand, last: null, seatOf: log.lastBySeat(), width, height, small, tileU: small ? 44 : 34 };
   if (!sel) return ctx;
   ctx.tileName = sel.tile;
   const cand = candidates(moves);
@@ -304,98 +276,54 @@ function narrow(moves) {
   focusTarget();
 }
 
-// After a tile is chosen: the keyboard goes to the first place it can go.
+// After a tile is chosen: the keyboard goes to the first place it can go (not on a touch
+// screen: a focus ring there would only be in the way).
 function focusTarget() {
+  if (touchScreen()) return;
   const t = document.querySelector("#layout [role=button], #options button.option");
   if (t) t.focus();
-}
-
-function hint(view, moves) {
-  if (!sel) {
-    if (moves.some((m) => m.event.play)) return "Your turn: choose a highlighted tile (click, or Tab and Enter).";
-    if (moves.length) return "Your turn.";
-    return "";
-  }
-  const cand = candidates(moves);
-  const how = gameOf(view).pick;
-  if (how === "cells") {
-    if (!sel.cells.length) return `Where does ${sel.tile} go? Choose a highlighted cell.`;
-    if (spacerChoice(cand)) return "Choose the spacer.";
-    return "Choose the cell for the other half, or a placement below.";
-  }
-  if (how === "capture") {
-    if (sel.capture === undefined && cand.some((m) => m.event.capture)) return `Choose a highlighted layout tile to capture it with ${sel.tile}, or choose below.`;
-    return "Choose your claim.";
-  }
-  return `Choose a highlighted end for ${sel.tile}.`;
 }
 
 function optionText(view, m) {
   if (gameOf(view).pick === "cells" && sel.cells.length) {
     if (spacerChoice(candidates(last.moves || []))) return spacerLabel(m);
   }
-  return m.text;
+  return moveWords(view, m, room());
 }
 
-function choose(t, opts) {
-  if (opts.length === 1) { send(opts[0].event); return; }
-  sel = sel && sel.tile === t ? null : { tile: t, cells: [], capture: undefined };
+// A tile pressed. With one way to play it, a click or a key plays it at once; a tap first
+// chooses it (raised, its target marked) and a second tap plays it. With several ways, the
+// tile is chosen and its targets marked; pressing it again puts it back.
+function choose(t, opts, touch) {
+  const again = Boolean(sel && sel.tile === t);
+  if (opts.length === 1 && (again || !touch)) { send(opts[0].event); return; }
+  sel = again ? null : { tile: t, cells: [], capture: undefined };
   render();
   if (sel) focusTarget();
 }
 
-function renderMine(view, moves) {
-  const hand = $("hand");
-  const focused = document.activeElement && hand.contains(document.activeElement) ? document.activeElement.dataset.tile : null;
-  hand.replaceChildren();
+// The tiles your hand shows: what you kept while a hand's end is shown, and the tile just drawn.
+function handTiles(view) {
   const kept = keptHands();
   const tiles = [...(kept && last.seat !== null && last.seat !== undefined ? kept[last.seat] : view.hand || [])];
   if (view.drawn && !tiles.some((t) => sameTile(t, view.drawn))) tiles.push(view.drawn);
-  const suggested = last.guide && last.guide.move ? last.guide.move.play : null;
-  for (const t of tiles) {
-    const opts = tileMoves(moves, t);
-    const cls = [opts.length ? "playable" : "", sel && sel.tile === t ? "selected" : "", view.drawn && sameTile(view.drawn, t) ? "drawn" : "",
-      suggested && sameTile(suggested, t) ? "suggested" : ""].join(" ");
-    // (its name is the tile's, "five-six", from the picture inside)
-    const node = tile(t, cls, 30, true);
-    const holder = el("button", { type: "button", class: `hand-tile ${cls}`.trim(), "data-tile": t }, node);
-    if (!opts.length) holder.append(el("span", { class: "sr-only" }, ", cannot be played now"));
-    if (opts.length) {
-      holder.setAttribute("aria-pressed", String(Boolean(sel && sel.tile === t)));
-      holder.addEventListener("click", () => choose(t, opts));
-      // Or drag it onto a highlighted end / cell / capture: the targets appear as the drag
-      // starts (only the board is redrawn, so the dragged tile stays in place).
-      holder.setAttribute("draggable", "true");
-      holder.addEventListener("dragstart", (ev) => {
-        ev.dataTransfer.setData("text/plain", t);
-        ev.dataTransfer.effectAllowed = "move";
-        sel = { tile: t, cells: [], capture: undefined };
-        node.classList.add("selected");
-        $("layout").replaceChildren(board(view, boardContext(view, moves)));
-        $("hint").textContent = hint(view, moves);
-      });
-    } else holder.setAttribute("aria-disabled", "true");
-    hand.append(holder);
-  }
-  if (!tiles.length) hand.append(el("em", {}, last.seat === null ? "You are watching: hands stay hidden." : "No tiles."));
-  if (focused) { const back = hand.querySelector(`[data-tile="${focused}"]`); if (back) back.focus(); }
-  $("hint").textContent = hint(view, moves);
-  const options = $("options");
-  options.replaceChildren();
-  if (sel) {
-    const cand = candidates(moves);
-    const show = gameOf(view).pick === "cells" ? (sel.cells.length ? cand : []) : cand;
-    for (const m of show) {
-      options.append(el("button", { class: "option", "data-event": JSON.stringify(m.event), onclick: () => send(m.event) }, optionText(view, m)));
-    }
-    options.append(el("button", { class: "cancel", onclick: () => { sel = null; render(); } }, "cancel"));
-  }
-  const box = $("moves");
-  box.replaceChildren();
-  for (const m of moves.filter((x) => !x.event.play)) {
-    const guided = last.guide && last.guide.move && JSON.stringify(last.guide.move) === JSON.stringify(m.event);
-    box.append(el("button", { class: `move big${guided ? " suggested" : ""}`, "data-event": JSON.stringify(m.event), onclick: () => send(m.event) }, m.text));
-  }
+  return tiles;
+}
+
+function mine(view, moves) {
+  const guide = last.guide && last.guide.move;
+  renderMine({
+    view, moves, sel, tiles: handTiles(view), how: gameOf(view).pick, cand: sel ? candidates(moves) : [],
+    suggested: guide ? guide.play : null, watching: last.seat === null || last.seat === undefined,
+    guided: (event) => Boolean(guide) && JSON.stringify(guide) === JSON.stringify(event),
+    choose, send, optionText: (m) => optionText(view, m),
+    cancel: () => { sel = null; render(); },
+    dragStart: (t) => {
+      sel = { tile: t, cells: [], capture: undefined };
+      drawBoard(view, moves);
+      $("hint").textContent = touchScreen() ? "" : "Drop it on a highlighted place.";
+    },
+  });
 }
 
 // -- the hands so far, the result ----------------------------------------------------------------
@@ -442,6 +370,38 @@ function renderRules(t) {
   $("table-rules").replaceChildren(...(changes.length ? ["Rules at this table: ", changes.join("; "), " (", link, ")."] : ["Played by ", link, "."]));
 }
 
+// Whose turn it is, in a few words, and the chips: while a hand's end is shown (the next deal
+// waits, or the game is over) they speak of the hand that ended, not of the one to come.
+function renderTurn(view) {
+  const cur = view.current_seat;
+  const over = Boolean(last.result || last.ending);
+  const turn = $("turn");
+  turn.textContent = over ? "The game is over." : last.hand_end && last.hand_end.waiting ? "The hand is over." :
+    cur === null || cur === undefined ? "" : cur === last.seat ? "Your turn." : `${names()[cur]} to play.`;
+  turn.className = !view.is_over && !over && cur === last.seat ? "mine" : "";
+  const shown = last.hand_end && (last.hand_end.waiting || over);
+  $("info").replaceChildren(...infoChips(view, shown ? { hand: last.hand_end.hand, word: last.table.hand_word } : null));
+}
+
+// The board, drawn for the room it has now (and again when that room changes: below).
+function drawBoard(view, moves) {
+  const ctx = boardContext(view, moves);
+  document.body.dataset.boardWidth = String(ctx.width); // (what the board was drawn for)
+  document.body.dataset.drawnSize = `${innerWidth}x${innerHeight}`;
+  drawnRoom = `${ctx.width}x${ctx.height}`;
+  const on = $("layout").contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
+  $("layout").replaceChildren(board(view, ctx));
+  markSuggested(ctx);
+  if (on) keepFocus(on);
+}
+
+// A board drawn again keeps the keyboard on the place it was on (a chosen tile's first place
+// is focused, then the longer hint and the choices below take room and the board is redrawn).
+function keepFocus(label) {
+  const again = [...$("layout").querySelectorAll("[role=button]")].find((n) => n.getAttribute("aria-label") === label);
+  if (again) again.focus();
+}
+
 function render() {
   if (!last) return;
   document.body.dataset.version = last.version;
@@ -450,7 +410,7 @@ function render() {
   $("title").textContent = t.title;
   $("rules-link").href = `/rules/${t.game}`; // opens beside the table
   renderRules(t);
-  renderSeats();
+  renderPlayers();
   renderJoin();
   renderInvite($("invite-box"), last);
   renderShare();
@@ -467,26 +427,18 @@ function render() {
     $("turn").textContent = t.status !== "open" ? ""
       : invited.length ? `Waiting for ${invited.join(" and ")} (bot account) to accept the challenge: the game starts when its program does.`
         : "Waiting for the table to start.";
+    $("layout").replaceChildren(el("div", { class: "felt" }, el("p", { class: "empty" }, "The tiles are dealt once every seat is taken.")));
     return;
   }
   const moves = document.body.dataset.pending ? [] : last.moves || [];
-  const cur = view.current_seat;
-  const turn = $("turn");
-  turn.textContent = last.result || last.ending ? "The game is over." : last.hand_end && last.hand_end.waiting ? "The hand is over." :
-    cur === null || cur === undefined ? "" : cur === last.seat ? "Your turn." : `${names()[cur]} to play.`;
-  turn.className = !view.is_over && cur === last.seat ? "mine" : "";
-  const ended = last.hand_end && last.hand_end.waiting;
-  $("info").replaceChildren(...infoChips(ended ? { ...view, hand_number: last.hand_end.hand } : view));
-  const ctx = boardContext(view, moves);
-  document.body.dataset.boardWidth = String(ctx.width); // (what the board was drawn for)
-  $("layout").replaceChildren(board(view, ctx));
-  markSuggested(ctx);
+  renderTurn(view);
   const cap = $("captured");
   if (gameOf(view).piles) {
     cap.hidden = false;
     $("piles").replaceChildren(pilesPanel(view, names()));
   } else cap.hidden = true;
-  renderMine(view, moves);
+  mine(view, moves); // (first: the board takes the room your hand leaves)
+  drawBoard(view, moves);
   renderFairness($("fairness"), last, tableId);
   eventLinks($("board"), last, tableId);
 }
@@ -501,7 +453,7 @@ function markSuggested(ctx) {
 }
 
 // Drops onto the board: the highlighted target under the pointer takes the dragged tile.
-const DROP = ".end.target, .tower .cell.target, svg.tile.target";
+const DROP = ".end.target, .tower .cell.target, .hf-slot.target";
 const single = () => (sel && last ? candidates(last.moves || []) : []).length === 1;
 $("layout").addEventListener("dragover", (ev) => {
   if (sel && ((ev.target.closest && ev.target.closest(DROP)) || single())) ev.preventDefault();
@@ -515,8 +467,31 @@ $("layout").addEventListener("drop", (ev) => {
 });
 document.addEventListener("dragend", () => { if (sel && !document.body.dataset.pending) render(); });
 document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && sel) { sel = null; render(); } });
+// The board is drawn again when its room changes (a turned phone, a resized window, a hand's
+// end panel, a longer hint), as soon as the layout says so
+// (within the same frame: the observer speaks after the layout and before the paint).
+let drawnRoom = "";
 let resized = null;
-window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(render, 150); });
+function redrawForRoom() {
+  const r = room();
+  if (last && last.view && `${r.width}x${r.height}` !== drawnRoom) drawBoard(last.view, document.body.dataset.pending ? [] : last.moves || []);
+}
+if (window.ResizeObserver) {
+  new ResizeObserver((entries) => {
+    const box = entries[entries.length - 1].contentRect;
+    measured = { width: box.width, height: box.height };
+    redrawForRoom();
+  }).observe($("layout"));
+}
+window.addEventListener("resize", () => {
+  clearTimeout(resized);
+  resized = setTimeout(() => {
+    measured = null; // (measured now, whether or not the observer has spoken yet)
+    redrawForRoom();
+    document.body.dataset.drawnFor = String(window.innerWidth);
+    document.body.dataset.drawnSize = `${innerWidth}x${innerHeight}`;
+  }, 150);
+});
 
 // -- turn clock, chat, header (clock.js, chat.js, notify.js) ---------------------------------------
 
@@ -526,7 +501,10 @@ function renderClock() {
 }
 
 function header() {
+  initMenu();
+  initDrawer();
   initToggles($("toggles"));
+  $("toggles").append(themeToggle());
   if (!me) return;
   $("my-profile").hidden = false;
   $("my-profile").href = `/profile/${me.id}`;

@@ -13,7 +13,7 @@ export function svg(tag, attrs = {}) {
 }
 
 // One half: a U x U square at (x, y).
-function half(g, x, y, face, U) {
+export function half(g, x, y, face, U) {
   if (face in PIPS) {
     for (const [r, c] of PIPS[face]) {
       g.append(svg("circle", { cx: x + U * (0.24 + 0.26 * c), cy: y + U * (0.24 + 0.26 * r), r: U * 0.085, class: "pip" }));
@@ -79,4 +79,15 @@ export function sameTile(x, y) {
 
 export function isTile(v) {
   return typeof v === "string" && /^[0-9W]{1,2}-[0-9W]{1,2}$/.test(v);
+}
+
+// A node that acts like a button: focusable, Enter or Space does what a click does.
+export function pressable(node, label, fn) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", fn);
+  node.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); fn(); }
+  });
 }

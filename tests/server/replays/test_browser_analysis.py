@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +24,16 @@ from tests.server.browser import (
 )
 
 pytestmark = needs_chromium
+
+# The step's words and the analysis at every step of the replay (the slider moved through them).
+EVERY_STEP = """() => { const out = [], slider = document.getElementById("slider");
+  for (let k = 0; k <= Number(slider.max); k++) {
+    slider.value = String(k); slider.dispatchEvent(new Event("input"));
+    out.push(document.getElementById("step-text").innerText);
+    const panel = document.getElementById("analysis-step");
+    if (!panel.hidden) out.push(panel.innerText);
+  }
+  return out; }"""
 
 
 @pytest.fixture
@@ -80,6 +91,15 @@ def test_the_replay_viewer_shows_the_experts_analysis(live_server: str, tmp_path
             expect(panel.locator("tr.chosen")).to_contain_text("← played")
             assert "SIDE_" not in panel.inner_text()
             screenshot(page, "replay-analysis")
+            # In a player's words at every step: where a tile goes on a spinner as the board
+            # shows it, not the record's "side b" (issue 27).
+            said = page.evaluate(EVERY_STEP) + mistakes.all_inner_texts()
+            said_all = "\n".join(said)
+            assert not re.search(r"\b(side|end) [ab]\b|\(\d+,\s*\d+\)", said_all), said_all
+            assert re.search(
+                r"on the spinner \S+, (to its (left|right)|above it|below it)", said_all
+            )
+            mistakes.first.click()  # (back to the mistake)
             # A higher threshold: no mistakes left, the same move under it.
             page.fill("#analysis-threshold", "1000")
             expect(page.locator("#analysis-mistakes a")).to_have_count(0)

@@ -45,6 +45,7 @@ RAW = re.compile(
     r"|L\d+|[a-z]+_[a-z_]+)\b"
 )
 RAW_LABELS = {"count", "hand", "boneyard", "reserve", "pile", "undealt", "spacers", "target"}
+# The level each domino of the tower says it is at ("level 2", "in the basement").
 
 
 @pytest.fixture(scope="module")
@@ -161,7 +162,7 @@ def test_home_lobby_and_table_link_the_rules_and_say_things_plainly(live_server:
                 assert raw_words(page) == [], game
                 seen[game] = watch_bots_play(page, live_server, game)
             assert {"cross: the sides", "open play"} <= seen["merry-go-round"]
-            assert "level 1" in seen["highrise"] and "base" in seen["highrise"]
+            assert "level 1" in seen["highrise"] and "in the basement" in seen["highrise"]
             assert "Still to deal" in seen["high-fives"]
             assert "Ends add up to" in seen["highfive"]
         finally:
@@ -175,7 +176,9 @@ RECORD_VIEWS = """([read, chips]) => {
   window.seenViews = [];
   const snap = () => window.seenViews.push({ version: document.body.dataset.version,
     text: read(), chips: chips(), labels: [...document.querySelectorAll(
-      "#info .chip small, #info .chip b, .tower .lvl")].map((n) => n.innerText) });
+      "#info .chip small, #info .chip b")].map((n) => n.innerText).concat(
+      [...document.querySelectorAll(".tower g.domino")].map(
+        (n) => n.getAttribute("aria-label").split(", ")[1])) });
   snap();
   new MutationObserver(snap).observe(document.body, { attributes: true, attributeFilter: ["data-version"] });
 }"""
@@ -183,7 +186,7 @@ RECORD_VIEWS = """([read, chips]) => {
 
 def watch_bots_play(page: Any, base: str, game: str) -> set[str]:
     """Watch a bots' table of ``game`` to its end (or 60 s of it), checking every view drawn
-    for raw words; returns the chip labels and values and tower levels seen."""
+    for raw words; returns the chip labels and values and the tower's levels seen."""
     tid = bot_table(page, base, game)
     page.goto(f"{base}/table/{tid}")
     wait_until(page, "document.body.dataset.version !== undefined")

@@ -6,7 +6,7 @@ pays at four, the seat before otherwise, or every opponent under
 from __future__ import annotations
 
 from boneyard.core.tiles import round5
-from boneyard.core.words import Ending, awards, kept, pips, scoring
+from boneyard.core.words import Ending, awards, kept, pip_count, pips, scoring
 
 
 def explain_hand_end(e: Ending) -> list[str]:
@@ -30,9 +30,9 @@ def _scoring(e: Ending) -> list[str]:
     def pays(seat: int) -> str:
         if every:
             total = sum(pips(h) for i, h in enumerate(hands) if i != seat)
-            return f"the others' {total} pips, rounded to {round5(total)},"
+            return f"the others' {pip_count(total)}, rounded to {round5(total)},"
         p = (seat + 2) % 4 if n == 4 else (seat - 1) % n
-        return f"{names[p]}'s {pips(hands[p])} pips, rounded to {round5(pips(hands[p]))},"
+        return f"{names[p]}'s {pip_count(pips(hands[p]))}, rounded to {round5(pips(hands[p]))},"
 
     if reason == "domino" and w is not None:
         return [f"{names[w]} went out: {pays(w)} go to {names[w]} — {names[w]} scores {award}."]

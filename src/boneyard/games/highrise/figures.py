@@ -37,6 +37,7 @@ def tower_view(spec: str) -> JSON:
         names[k] = str(Tile.of(_face(up), _face(low)))
     tower = Tower.from_basement(geo, basement, 12, wild_on_wild_literal=True)
     scored = 0
+    placed: list[JSON] = []
     for n, step in enumerate(parts[1:], start=8):
         m = re.fullmatch(r"(\w+)-(\w+) at (\d),(\d) (\d),(\d)", step)
         if not m:
@@ -51,6 +52,9 @@ def tower_view(spec: str) -> JSON:
             raise FigureError(f"{step!r}: {why}")
         _level, scored, _sp = tower.place(n, i, j, fa, fb)
         names[n] = str(Tile.of(fa, fb))
+        cells = [[int(m[3]), int(m[4])], [int(m[5]), int(m[6])]]
+        spot = None if spacer < 0 else list(geo.cells[spacer])
+        placed.append({"play": f"{face_text(fa)}-{face_text(fb)}", "cells": cells, "spacer": spot})
     return {
         "rows": geo.rows,
         "cols": geo.cols,
@@ -66,4 +70,7 @@ def tower_view(spec: str) -> JSON:
         ],
         "spacers_left": tower.spacers_left,
         "points": scored,
+        # (as a table's view has them: the tower is drawn a domino at a time, in this order)
+        "basement": [slot.replace("/", "-") for slot in slots],
+        "history": placed,
     }

@@ -5,7 +5,7 @@ the target (RULES §2) — and the differences a block pays."""
 from __future__ import annotations
 
 from boneyard.core.tiles import round5
-from boneyard.core.words import Ending, awards, kept, pips, points, scoring
+from boneyard.core.words import Ending, awards, kept, pip_count, pips, points, scoring
 
 TARGET = 61
 """The target when the record's options do not state one (its default)."""
@@ -30,7 +30,8 @@ def _scoring(e: Ending) -> list[str]:
     if reason == "domino" and w is not None and len(e.hands) == len(names) and plain:
         total = sum(pips(h) for i, h in enumerate(e.hands) if i != w)
         would = round5(total) // 5
-        went = f"{names[w]} went out: the others kept {total} pips, rounded to {round5(total)}"
+        kept_all = f"the others kept {pip_count(total)}, rounded to {round5(total)}"
+        went = f"{names[w]} went out: {kept_all}"
         if would and not award:
             return [
                 f"{went}: {points(would)}, a point for every 5.",

@@ -48,10 +48,10 @@ def hint(table: LiveTable, seat: int, obs: Any, msg: JSON) -> JSON | None:
         if view.get("big6_lead"):
             text = (
                 f"You hold the highest double, {tile}: it must lead. It becomes the spinner: "
-                "tiles can later join it on all four sides. Click it to play."
+                "tiles can later join it on all four sides. Press it to play it."
             )
         else:
-            text = f"You lead this hand: any tile will do. Click {tile} to lead it."
+            text = f"You lead this hand: any tile will do. Press {tile} to lead it."
         return {"text": text, "move": move["event"]}
     if plays:
         scored = [(obs.action_points(a), m) for a, m in plays]
@@ -60,12 +60,12 @@ def hint(table: LiveTable, seat: int, obs: Any, msg: JSON) -> JSON | None:
         if best > 0:
             text = (
                 f"Play {event['play']} on {event.get('on')}: the open ends then add up to a "
-                f"multiple of 5, so it scores {best} points. Click the tile, then the "
+                f"multiple of 5, so it scores {best} points. Press the tile, then the "
                 "highlighted end."
             )
         else:
             text = (
-                "No play scores this turn. Highlighted tiles fit an open end: play one that "
+                "No play scores this turn. The raised tiles fit an open end: play one that "
                 f"leaves the count awkward for your opponent, for example {event['play']}."
             )
         return {"text": text, "move": event}
