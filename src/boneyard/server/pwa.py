@@ -35,6 +35,7 @@ PAGES = ("/", "/static/offline.html")
 """The pages it keeps: the home page (static HTML: the person's data comes from ``/api/``) and
 the page it shows offline for any other."""
 SHELL_FILES = (
+    "theme.js",
     "style.css",
     "home.css",
     "lobby.js",
