@@ -48,7 +48,8 @@ def deliver(sender: Linked, receiver: TestClient, tid: str) -> int:
 
 
 def test_clock_substitution_and_reclaim_reach_the_other_process(db_path: str) -> None:
-    # A's clock runs fast (30 s → 0.3 s); B's at full length, so only A's runs out.
+    # A's clock runs fast (1,000 s → 10 s: time for B's socket to be seated first, even on a
+    # loaded machine); B's at full length, so only A's runs out.
     app_a, bus_a = linked_app(db_path, clock_scale=0.01, bot_delay=0.2)
     app_b, bus_b = linked_app(db_path)
     with TestClient(app_a) as a, TestClient(app_b) as b:
@@ -57,7 +58,7 @@ def test_clock_substitution_and_reclaim_reach_the_other_process(db_path: str) ->
         body = {
             "game": "highfive",
             "seats": [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}],
-            "clock": {"per_move": 30, "grace": 10, "bot": "greedy"},
+            "clock": {"per_move": 1000, "grace": 0, "bot": "greedy"},
         }
         tid = post(a, "/api/tables", body).json()["id"]
         use(b, ann)
@@ -67,7 +68,7 @@ def test_clock_substitution_and_reclaim_reach_the_other_process(db_path: str) ->
             live_b = b.app.state.tables.live[tid]  # type: ignore[attr-defined]
             assert live_b.bots.keys() == {1}
             # Ann never moves: A's clock gives her seat to a bot and tells the other processes.
-            wait_for(lambda: live_a.seats[0].kind == "bot")
+            wait_for(lambda: live_a.seats[0].kind == "bot", seconds=120)
             assert deliver(bus_a, b, tid) >= 1
             assert live_b.seats[0].kind == "bot" and live_b.seats[0].replaced.name == "ann"
             assert live_b.bots.keys() == {0, 1}
