@@ -44,7 +44,7 @@ def test_a_player_who_stalls_is_counted_down_and_claimed_against(site: str, brow
     r = ann.request.post(f"{site}/api/tables", data=body, headers={"X-CSRF-Token": csrf})
     tid = r.json()["id"]
     bob.goto(f"{site}/table/{tid}")
-    bob.click("text=Take seat 1")
+    bob.click("text=Take seat 2")
     ann.goto(f"{site}/table/{tid}")
     ann.locator("#board #start").click()
     # Nobody moves: once half the time has gone, each page says where things stand.
