@@ -9,8 +9,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketTestSession
 
 from boneyard.server.app import create_app
 from boneyard.server.ratelimit import DEFAULT_LIMITS
@@ -33,6 +34,29 @@ ROOMY = SiteSettings(
     pairing_per_address=10_000,
 )
 """Caps no test reaches unless it means to."""
+
+WS_DEADLINE = 120.0
+"""Seconds a test's socket waits for the server's next message: far beyond a loaded machine's
+slowness, far below the run's own limit (a message that never comes fails the test that waited
+for it, with its name, instead of holding the whole run until CI stops it)."""
+
+
+def _receive_within(self: WebSocketTestSession) -> Any:
+    """Starlette's ``receive`` (every ``receive_json`` goes through it), with a deadline."""
+
+    async def within() -> Any:
+        with anyio.fail_after(WS_DEADLINE):
+            return await self._send_rx.receive()
+
+    try:
+        return self.portal.call(within)
+    except TimeoutError:
+        raise AssertionError(
+            f"no message from the server's socket in {WS_DEADLINE:.0f} s"
+        ) from None
+
+
+WebSocketTestSession.receive = _receive_within  # type: ignore[method-assign]
 
 
 def make_app(db: str, **kw: Any) -> Any:

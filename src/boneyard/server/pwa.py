@@ -36,6 +36,7 @@ PAGES = ("/", "/static/offline.html")
 the page it shows offline for any other."""
 SHELL_FILES = (
     "theme.js",
+    "nav.js",
     "style.css",
     "home.css",
     "lobby.js",

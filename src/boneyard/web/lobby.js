@@ -8,15 +8,18 @@ const $ = (id) => document.getElementById(id);
 let me = null;
 const offline = offlineBanner($("offline"), () => refresh());
 let retry = null;
+let shown = 0; // how many answers show() has drawn: an older question's answer must not undo a newer one
 
 async function refresh() {
   clearTimeout(retry);
+  const asked = shown;
   try {
     const answer = await api("GET", "/api/me");
     offline(!navigator.onLine);
-    show(answer);
+    // A sign-in (or Play as guest) answered while this question was on its way: it is newer.
+    if (shown === asked) show(answer);
   } catch (e) {
-    if (!(e instanceof TypeError)) { show({ user: null }); return; }
+    if (!(e instanceof TypeError)) { if (shown === asked) show({ user: null }); return; }
     offline(true); // (no answer at all: offline, or the server cannot be reached)
     retry = setTimeout(refresh, 10_000);
   }
@@ -24,6 +27,7 @@ async function refresh() {
 
 // Everyone sees Play and the lobby; signing in is optional (a guest is made on the way).
 function show({ user }) {
+  shown += 1;
   me = user;
   $("auth").hidden = !!user;
   $("signin-link").hidden = !!user;

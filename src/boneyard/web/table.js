@@ -438,6 +438,7 @@ function render() {
     $("piles").replaceChildren(pilesPanel(view, names()));
   } else cap.hidden = true;
   mine(view, moves); // (first: the board takes the room your hand leaves)
+  fitHand();
   drawBoard(view, moves);
   renderFairness($("fairness"), last, tableId);
   eventLinks($("board"), last, tableId);
@@ -476,7 +477,24 @@ function redrawForRoom() {
   const r = room();
   if (last && last.view && `${r.width}x${r.height}` !== drawnRoom) drawBoard(last.view, document.body.dataset.pending ? [] : last.moves || []);
 }
+// A phone on its side gives your hand a fixed room beside the board (table.css): a hand grown
+// by drawing is drawn smaller, down to the least that is still 44 px to tap, until your plate,
+// the hand and the buttons all fit (it would otherwise push your plate out of sight).
+const SIDEWAYS = window.matchMedia("(max-height: 559px) and (min-aspect-ratio: 4/3)");
+const HAND_UNITS = [21, 18];
+function fitHand() {
+  const box = $("mine"), hand = $("hand");
+  hand.style.removeProperty("--hand-u");
+  if (box.hidden || !SIDEWAYS.matches) return;
+  const over = () => box.scrollHeight > box.clientHeight + 1
+    || box.firstElementChild.getBoundingClientRect().top < box.getBoundingClientRect().top - 1;
+  for (const u of HAND_UNITS) {
+    if (!over()) return;
+    hand.style.setProperty("--hand-u", `${u}px`);
+  }
+}
 if (window.ResizeObserver) {
+  new ResizeObserver(fitHand).observe($("mine"));
   new ResizeObserver((entries) => {
     const box = entries[entries.length - 1].contentRect;
     measured = { width: box.width, height: box.height };

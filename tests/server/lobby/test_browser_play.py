@@ -234,3 +234,45 @@ def test_a_missing_page_says_so_and_leads_back(site: str, browser: Any) -> None:
     assert axe_violations(page) == []  # the home page, signed out
     clean(page)
     page.context.close()
+
+
+PAGES_WITH_MENU = ("/", "/rules", "/leaderboard", "/events", "/replay", "/nonexistent")
+
+
+def test_the_header_is_one_row_on_a_phone_with_the_rest_behind_its_menu(
+    site: str, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    page = visitor(browser, site, PHONE)
+    play_as_guest(page, site, "Nia Longname")
+    for path in PAGES_WITH_MENU:
+        page.goto(site + path)
+        toggle = page.locator(".site-menu-toggle")
+        expect(toggle).to_be_visible()
+        assert page.locator("header").bounding_box()["height"] <= 60, path
+        link = page.locator("#site-menu a[href='/leaderboard']")
+        expect(link).to_be_hidden()
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-expanded", "true")
+        expect(link).to_be_visible()
+        box = link.bounding_box()
+        assert box["height"] >= 43.5, (path, box)
+        page.keyboard.press("Escape")  # (closed again, the focus back on its button)
+        expect(link).to_be_hidden()
+        assert page.evaluate("document.activeElement.className") == "site-menu-toggle"
+    # Who you are is in the menu; a choice there is followed and closes it.
+    page.goto(site + "/")
+    page.click(".site-menu-toggle")
+    expect(page.locator("#who")).to_have_text("Nia Longname (guest)")
+    screenshot(page, "header-menu-phone")
+    page.click("#site-menu a[href='/leaderboard']")
+    page.wait_for_url("**/leaderboard")
+    expect(page.locator("#site-menu")).to_be_hidden()
+    # A laptop sees the whole header in its one row, and no menu button.
+    page.set_viewport_size(LAPTOP)
+    expect(page.locator(".site-menu-toggle")).to_be_hidden()
+    expect(page.locator("#site-menu a[href='/events']")).to_be_visible()
+    assert page.locator("header").bounding_box()["height"] <= 60
+    assert page.errors == [] and page.csp == []  # type: ignore[attr-defined]
+    page.context.close()
