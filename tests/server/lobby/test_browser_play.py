@@ -276,3 +276,32 @@ def test_the_header_is_one_row_on_a_phone_with_the_rest_behind_its_menu(
     assert page.locator("header").bounding_box()["height"] <= 60
     assert page.errors == [] and page.csp == []  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_a_sign_in_is_not_undone_by_an_older_question_answering_late(
+    site: str, browser: Any
+) -> None:
+    """The home page asks the server who is signed in as it opens and when the connection comes
+    back; a guest made meanwhile (Play as guest pressed) stays signed in when that older answer
+    ("nobody") comes last."""
+    from playwright.sync_api import expect
+
+    page = visitor(browser, site)
+    held: list[Any] = []
+    page.route("**/api/me", lambda route: held.append(route))  # (answered below, late)
+    page.context.set_offline(True)
+    page.context.set_offline(False)  # back online: the page asks again
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)  # (lets the route handler hear it)
+    assert held, "the page asks who is signed in when the connection comes back"
+    page.fill("#guest-name", "Late Lou")
+    page.click("#guest")
+    expect(page.locator("#who")).to_contain_text("Late Lou")
+    for route in held:
+        route.fulfill(status=200, content_type="application/json", body='{"user": null}')
+    page.evaluate("() => new Promise((r) => setTimeout(r, 300))")  # (the old answer is read)
+    expect(page.locator("#who")).to_contain_text("Late Lou")
+    expect(page.locator("#guest-box")).to_be_visible()
+    page.context.close()
