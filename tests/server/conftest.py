@@ -41,7 +41,7 @@ slowness, far below the run's own limit (a message that never comes fails the te
 for it, with its name, instead of holding the whole run until CI stops it)."""
 
 
-def _receive_within(self: WebSocketTestSession) -> Any:
+def receive_within(self: WebSocketTestSession) -> Any:
     """Starlette's ``receive`` (every ``receive_json`` goes through it), with a deadline."""
 
     async def within() -> Any:
@@ -56,7 +56,7 @@ def _receive_within(self: WebSocketTestSession) -> Any:
         ) from None
 
 
-WebSocketTestSession.receive = _receive_within  # type: ignore[method-assign]
+WebSocketTestSession.receive = receive_within  # type: ignore[method-assign]
 
 
 def make_app(db: str, **kw: Any) -> Any:

@@ -14,11 +14,13 @@ from tests.server.browser import launch, needs_chromium, running, sign_up
 
 # A 30-second clock runs 7.5 s, its 30-second grace 7.5 s: the move phase must outlast loading
 # a second page on a busy machine (at 3 s, CI once saw the watcher load only in the grace).
+# Bots a second a move: the bot that takes a seat must not finish the game before its person
+# (a loaded machine's Playwright) presses Take back my seat.
 CLOCK_SCALE = 0.25
 SERVER = (
     "import sys, uvicorn\n"
     "from boneyard.server.app import create_app\n"
-    "app = create_app(sys.argv[1], bot_delay=0.05, clock_scale=float(sys.argv[3]))\n"
+    "app = create_app(sys.argv[1], bot_delay=1.0, clock_scale=float(sys.argv[3]))\n"
     "uvicorn.run(app, host='127.0.0.1', port=int(sys.argv[2]), log_level='warning')\n"
 )
 

@@ -56,14 +56,15 @@ def test_timeout_warns_then_a_bot_takes_the_seat_and_finishes_the_game(db_path: 
     with TestClient(make_app(db_path, clock_scale=SCALE)) as c:
         c.get("/api/me")
         register(c, "ann")
-        # 3 s to move: the socket opens within it even on a loaded machine (the warning comes
-        # once, when the move time is up: a socket opened later would not hear it)
-        tid = clock_table(c, {"per_move": 300, "grace": 60, "bot": "greedy"})
+        # 10 s to move: the socket opens within it even on a loaded machine (the warning comes
+        # once, when the move time is up: a socket opened later would not hear it; CI once saw
+        # it open after 3 s)
+        tid = clock_table(c, {"per_move": 1000, "grace": 60, "bot": "greedy"})
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             mine = receive_until(ws, lambda m: m.get("moves") and m["clock"]["seat"] == 0)
             clock = mine["clock"]
-            assert clock["phase"] == "move" and clock["per_move"] == 300 and clock["grace"] == 60
-            assert 0 <= clock["remaining"] <= 3.0
+            assert clock["phase"] == "move" and clock["per_move"] == 1000 and clock["grace"] == 60
+            assert 0 <= clock["remaining"] <= 10.0
             assert abs(clock["deadline"] - clock["server_time"] - clock["remaining"]) < 0.01
             assert abs(clock["grace_until"] - clock["deadline"] - 0.6) < 0.01
             warning = receive_until(ws, lambda m: m["type"] == "clock")
