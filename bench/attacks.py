@@ -102,7 +102,12 @@ async def honest_moves(
         view = await next_view(ws)
         task = asyncio.create_task(during(tid))
         while not task.done() and not view["view"]["is_over"]:
-            if view["moves"]:
+            end = view.get("hand_end") or {}
+            if end.get("waiting") and view["seat"] not in end.get("continued", []):
+                # A hand's end: Continue, as a person does, so that moves go on through the attack.
+                await ws.send(json.dumps({"type": "continue", "hand": end["hand"]}))
+                view = await next_view(ws)
+            elif view["moves"]:
                 await asyncio.sleep(0.05)  # a person's pace
                 sent = time.perf_counter()
                 move = {"seq": view["version"], "action": view["moves"][0]["event"]}
