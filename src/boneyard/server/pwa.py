@@ -37,6 +37,7 @@ the page it shows offline for any other."""
 SHELL_FILES = (
     "theme.js",
     "nav.js",
+    "dropdown.js",
     "style.css",
     "home.css",
     "lobby.js",

@@ -2,30 +2,17 @@
 // profile and Sign out behind ☰), the dark theme's toggle (theme.js applies it), and the side
 // panel as a drawer on phones with a count of chat lines not yet seen.
 import { el } from "/static/api.js";
+import { bindMenu } from "/static/dropdown.js";
 
 const $ = (id) => document.getElementById(id);
 const THEME_KEY = "boneyard-theme";
 let unread = 0;
 
-function setOpen(button, open, onChange) {
-  button.setAttribute("aria-expanded", String(open));
-  onChange(open);
-}
-
-// ☰ opens and closes the menu; Escape, a press outside it or following a link closes it.
+// ☰ opens and closes the menu (dropdown.js); its toggles keep it open, a link closes it.
 export function initMenu() {
   const button = $("menu-toggle");
   const menu = $("menu");
-  if (!button || !menu) return;
-  const show = (open) => setOpen(button, open, (o) => menu.classList.toggle("open", o));
-  button.addEventListener("click", () => show(!menu.classList.contains("open")));
-  document.addEventListener("keydown", (ev) => {
-    if (ev.key === "Escape" && menu.classList.contains("open")) { show(false); button.focus(); }
-  });
-  document.addEventListener("pointerdown", (ev) => {
-    if (menu.classList.contains("open") && !menu.contains(ev.target) && !button.contains(ev.target)) show(false);
-  });
-  menu.addEventListener("click", (ev) => { if (ev.target.closest("a")) show(false); });
+  if (button && menu) bindMenu(button, menu);
 }
 
 function dark() {
@@ -72,10 +59,11 @@ function showUnread() {
 export function initDrawer() {
   const button = $("drawer-toggle");
   if (!button) return;
-  const show = (open) => setOpen(button, open, (o) => {
-    document.body.classList.toggle("drawer-open", o);
-    if (o) { unread = 0; showUnread(); $("drawer-close").focus(); } else if (isDrawer()) button.focus();
-  });
+  const show = (open) => {
+    button.setAttribute("aria-expanded", String(open));
+    document.body.classList.toggle("drawer-open", open);
+    if (open) { unread = 0; showUnread(); $("drawer-close").focus(); } else if (isDrawer()) button.focus();
+  };
   button.addEventListener("click", () => show(!drawerOpen()));
   $("drawer-close").addEventListener("click", () => show(false));
   document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && drawerOpen()) show(false); });

@@ -27,7 +27,7 @@ def test_bot_account_tokens_and_a_challenge(live_server: str, size: str) -> None
             sign_up(owner, live_server, "robotina")
             if size == "phone":  # (one row of header: the rest is behind the menu button)
                 expect(owner.locator("#my-profile")).to_be_hidden()
-                owner.click(".site-menu-toggle")
+                owner.click("[aria-controls=site-menu]")
             owner.click("#my-profile")
             owner.wait_for_url("**/profile/*")
             profile_url = owner.url
