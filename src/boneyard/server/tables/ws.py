@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import time
 from typing import Any
 
 from fastapi import WebSocket
@@ -223,7 +224,9 @@ class TableSocket:
     ) -> None:
         """A move: applied, or a resync (stale), or the reason it is refused."""
         try:
-            await self.tables.act(table, client.seat, msg.seq, msg.action)
+            started = time.perf_counter()
+            await table.ask(commands.Act(client.seat, msg.seq, msg.action))
+            self.tables.metrics.action_seconds.observe(time.perf_counter() - started)
         except StaleError:
             view = tableview.view(table, client.seat, self.tables.clock)
             view["type"] = "resync"
