@@ -52,9 +52,10 @@ def queries(tree: ast.Module) -> list[str]:
             for item in node.items:
                 call = item.context_expr
                 made_by = call.func if isinstance(call, ast.Call) else None
-                named = isinstance(item.optional_vars, ast.Name)
-                if isinstance(made_by, ast.Attribute) and made_by.attr == "sessions" and named:
-                    sessions.add(item.optional_vars.id)  # type: ignore[union-attr]
+                target = item.optional_vars
+                opens = isinstance(made_by, ast.Attribute) and made_by.attr == "sessions"
+                if opens and isinstance(target, ast.Name):
+                    sessions.add(target.id)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             owner = node.func.value
