@@ -4,7 +4,7 @@ A :class:`LiveTable` is data with the small questions everyone asks of it (who s
 many hands were dealt, its public facts and fairness); it changes only inside its actor
 (boneyard.server.tables.actor), by the handlers of its commands. How it is shown to a seat is
 :mod:`boneyard.server.tables.tableview`'s; how it is loaded, committed and driven is the
-manager's.
+collaborators' the manager composes (boneyard.server.tables.hub).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from boneyard.store.seats import Seat
 from boneyard.store.statuses import TableStatus
 
 Ask = Callable[["LiveTable", Command], Awaitable[Any]]
-"""Sends a live table's actor a command and waits for its answer (``TableManager.ask``): how
+"""Sends a live table's actor a command and waits for its answer (``Hub.ask``): how
 the clock and the dealer change a table."""
 
 CLAIM_AFTER = 60.0
@@ -110,7 +110,7 @@ class LiveTable:
     # The public scores at the end of each hand played out (the views' hand-by-hand table).
     hand_scores: list[Scores] = field(default_factory=list)
     clients: list[Client] = field(default_factory=list)
-    # Takes the table's commands one at a time (set when the table goes live: TableManager.get).
+    # Takes the table's commands one at a time (set when the table goes live: Loader.get).
     actor: TableActor | None = None
     bots: dict[int, AnyBot] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
@@ -135,8 +135,8 @@ class LiveTable:
     # by process, and since when each person seat has had no socket (server time).
     remote: dict[str, set[int]] = field(default_factory=dict)
     away: dict[int, float] = field(default_factory=dict)
-    claim_after: float = CLAIM_AFTER  # (the site's: TableManager.claim_after)
-    stall_after: float = STALL_AFTER  # (the site's: TableManager.stall_after)
+    claim_after: float = CLAIM_AFTER  # (the site's: Hub.claim_after)
+    stall_after: float = STALL_AFTER  # (the site's: Hub.stall_after)
 
     async def ask(self, command: Command) -> Any:
         """Have the table's actor run ``command``; its answer (or what it raised)."""
