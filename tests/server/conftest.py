@@ -123,14 +123,15 @@ def wait_for(test: Callable[[], bool], seconds: float = 20.0) -> None:
 
 def play_moves(c: TestClient, table: Any, counts: dict[int, int]) -> None:
     """Each seat of ``counts`` makes (at least) that many moves, its first legal one each time,
-    through the table's manager; the other seats move too when it is their turn."""
-    tables = c.app.state.tables  # type: ignore[attr-defined]
+    through the table's actor; the other seats move too when it is their turn."""
+    from boneyard.server.tables.commands import Act
+
     made = dict.fromkeys(range(len(table.seats)), 0)
     while any(made[s] < n for s, n in counts.items()):
         seat = table.state.current_seat
         assert seat is not None and not table.state.is_over
         event = table.state.observation(seat).legal_actions[0].to_event()
-        c.portal.call(tables.act, table, seat, table.version, event)  # type: ignore[union-attr]
+        c.portal.call(table.ask, Act(seat, table.version, event))  # type: ignore[union-attr]
         made[seat] += 1
 
 

@@ -39,8 +39,9 @@ from boneyard.server.tables.between import HAND_PAUSE
 from boneyard.server.tables.broadcast import make_broadcaster
 from boneyard.server.tables.chat import Chat
 from boneyard.server.tables.endings import Endings
+from boneyard.server.tables.hub import SEED_WINDOW
 from boneyard.server.tables.live import CLAIM_AFTER, STALL_AFTER
-from boneyard.server.tables.manager import DB_ERRORS, SEED_WINDOW, TableManager
+from boneyard.server.tables.manager import DB_ERRORS, TableManager
 from boneyard.server.tables.router import router as tables_router
 from boneyard.server.tables.seating import Seating
 from boneyard.server.tables.ws import TableSocket

@@ -28,6 +28,12 @@ async def status_of(db: AsyncSession, table_id: str) -> str | None:
     return found
 
 
+async def by_invite(db: AsyncSession, token: str) -> str | None:
+    """The id of the private table whose invite token is ``token`` (``None``: none)."""
+    found: str | None = await db.scalar(select(GameTable.id).where(GameTable.invite_token == token))
+    return found
+
+
 def lobby_rank() -> ColumnElement[int]:
     """The lobby's order, first to last: tables waiting for players with a seated person
     connected (``attended``), tables in play with people, tables waiting with nobody connected,

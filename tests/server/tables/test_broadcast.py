@@ -20,6 +20,7 @@ from boneyard.server.tables.broadcast import (
     RedisBroadcaster,
     make_broadcaster,
 )
+from boneyard.server.tables.commands import Act
 from tests.server.conftest import make_app, post, register, use
 from tests.services import needs_redis, redis_url
 
@@ -73,7 +74,7 @@ def test_a_second_process_catches_up_from_the_log_and_forwards_other_events(
             # A (another process) commits the next move of whoever is to play.
             mover = live_a.state.current_seat
             event = live_a.state.legal_actions()[0].to_event()
-            a.portal.call(tables_a.act, live_a, mover, live_a.version, event)  # type: ignore[union-attr]
+            a.portal.call(live_a.ask, Act(mover, live_a.version, event))  # type: ignore[union-attr]
             ahead, behind, tables_behind, client_behind = live_a, live_b, tables_b, b
             assert behind.version < ahead.version
             client_behind.portal.call(  # type: ignore[union-attr]

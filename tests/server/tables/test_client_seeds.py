@@ -373,7 +373,7 @@ def test_a_restart_inside_the_seed_window_still_deals(db_path: str) -> None:
         use(c, ann)
         table = c.app.state.tables.live[waiting]  # type: ignore[attr-defined]
         assert table.status == "open" and table.waits_for_seeds()
-        assert waiting in c.app.state.tables.starters  # type: ignore[attr-defined]
+        assert waiting in c.app.state.tables.starter.starters  # type: ignore[attr-defined]
         # ...and its player's seed deals it.
         with c.websocket_connect(f"/ws/tables/{waiting}") as ws:
             ws.receive_json()

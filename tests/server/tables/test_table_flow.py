@@ -579,15 +579,15 @@ def test_a_bot_whose_move_the_database_refused_tries_again(
     person at the table gets their turn instead of waiting on a bot that stopped."""
     from sqlalchemy.exc import OperationalError
 
-    from boneyard.server.tables import manager
+    from boneyard.server.tables import botdriver
 
-    monkeypatch.setattr(manager, "BOT_RETRY", (0.05, 0.1))
+    monkeypatch.setattr(botdriver, "BOT_RETRY", (0.05, 0.1))
     with TestClient(make_app(db_path)) as c:
         c.get("/api/me")
         register(c, "ann")
         tid = post(c, "/api/quickplay").json()["id"]
         tables, table = c.app.state.tables, live(c, tid)  # type: ignore[attr-defined]
-        advance, refused = tables._advance, []
+        advance, refused = tables.dealer.advance, []
 
         async def refusing(t: Any, entries: list[Any], seeds: list[Any], deal: bool = True) -> None:
             if len(refused) < 2 and entries and entries[0]["seat"] in t.bots:
@@ -595,7 +595,7 @@ def test_a_bot_whose_move_the_database_refused_tries_again(
                 raise OperationalError("commit", {}, ConnectionRefusedError("refused"))
             await advance(t, entries, seeds, deal=deal)
 
-        monkeypatch.setattr(tables, "_advance", refusing)
+        monkeypatch.setattr(tables.dealer, "advance", refusing)
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             for _ in range(40):  # the person moves until the bot has been refused twice
                 msg = receive(ws, lambda m: is_view(m) and bool(m["moves"]))

@@ -5,7 +5,7 @@ view carries the hand's end (the final board, every seat's remaining tiles, the 
 :mod:`boneyard.server.tables.tableview`) and the next deal waits until every seated person has sent
 ``{"type": "continue", "hand": h}`` (bots continue at once), or until ``pause`` seconds have
 passed. A thrown-in deal (High Five: nobody holds a double) is not a hand's end: it is dealt
-again as before (``TableManager.arm_redeal``).
+again as before (``Dealer.arm_redeal``).
 
 :class:`Breaks` is the table's dealer between hands: it runs the ``Continue`` commands (the last
 one deals, in the same turn of the table's actor: the players see the new hand, not first a pause

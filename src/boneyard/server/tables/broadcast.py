@@ -10,7 +10,7 @@ Every process publishes ``(table_id, message)``; ``message`` is a JSON object wi
 * ``{"type": "table", "version": v}``: the table's log or seats changed (sent by
   :class:`~tables.manager.TableManager` after each commit); other processes catch up.
 * anything else (chat lines, clock or seat changes…): handed to the handler registered with
-  ``TableManager.on_message(type, handler)``, or else sent as it is to every local socket of the
+  ``Hub.on_message(type, handler)``, or else sent as it is to every local socket of the
   table. Use :meth:`Broadcaster.publish`; it is delivered in this process too.
 
 ``BONEYARD_BROADCAST_URL`` (or ``boneyard serve --broadcast URL``) picks the implementation:

@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.core.errors import BoneyardError
@@ -29,8 +28,8 @@ from boneyard.core.protocol import JSON
 from boneyard.server.ratelimit import Limits
 from boneyard.server.tables import protocol
 from boneyard.server.tables.live import now
-from boneyard.store.models import ChatMessage, ChatMute, User
-from boneyard.store.upsert import insert_ignore
+from boneyard.store import chat as lines
+from boneyard.store.models import ChatMessage
 
 if TYPE_CHECKING:
     from boneyard.server.tables.live import Client, LiveTable
@@ -108,19 +107,9 @@ class Chat:
         if not await self.limits.hit("chat", str(client.user_id)):
             raise ChatError("too many chat messages: wait a few seconds")
         async with self.sessions() as db, db.begin():
-            user = await db.get(User, client.user_id)
-            if user is None:
+            row = await lines.add_line(db, table.id, client.user_id, client.seat, clean, now())
+            if row is None:
                 raise ChatError("sign in to chat")
-            row = ChatMessage(
-                table_id=table.id,
-                user_id=user.id,
-                seat=client.seat,
-                name=user.display_name,
-                text=clean,
-                created_at=now(),
-            )
-            db.add(row)
-            await db.flush()
             msg = message_json(row)
         await self.deliver(table, msg)
         if self.manager is not None:
@@ -133,16 +122,7 @@ class Chat:
         muting: set[int] = set()
         if listeners and msg.get("user_id") is not None:
             async with self.sessions() as db:
-                muting = set(
-                    (
-                        await db.scalars(
-                            select(ChatMute.user_id).where(
-                                ChatMute.muted_user_id == msg["user_id"],
-                                ChatMute.user_id.in_(listeners),
-                            )
-                        )
-                    ).all()
-                )
+                muting = await lines.muting(db, msg["user_id"], listeners)
         for c in list(table.clients):
             if c.user_id is not None and c.user_id in muting:
                 continue
@@ -152,11 +132,7 @@ class Chat:
     async def history(self, table_id: str, viewer: int | None, limit: int = HISTORY) -> list[JSON]:
         """The last ``limit`` lines of the table, oldest first, without muted senders."""
         async with self.sessions() as db:
-            q = select(ChatMessage).where(ChatMessage.table_id == table_id)
-            if viewer is not None:
-                muted = select(ChatMute.muted_user_id).where(ChatMute.user_id == viewer)
-                q = q.where((ChatMessage.user_id.is_(None)) | (ChatMessage.user_id.not_in(muted)))
-            rows = (await db.scalars(q.order_by(ChatMessage.id.desc()).limit(limit))).all()
+            rows = await lines.last_lines(db, table_id, viewer, limit)
         return [message_json(m) for m in reversed(rows)]
 
     async def send_history(self, table: LiveTable, client: Client) -> None:
@@ -172,14 +148,7 @@ class Chat:
     async def muted(self, user_id: int) -> list[JSON]:
         """Whom ``user_id`` muted: ``[{user_id, name}]``."""
         async with self.sessions() as db:
-            rows = (
-                await db.execute(
-                    select(User.id, User.display_name)
-                    .join(ChatMute, ChatMute.muted_user_id == User.id)
-                    .where(ChatMute.user_id == user_id)
-                    .order_by(ChatMute.created_at)
-                )
-            ).all()
+            rows = await lines.mutes_of(db, user_id)
         return [{"user_id": uid, "name": name} for uid, name in rows]
 
     async def mute(self, user_id: int | None, other: Any, on: bool = True) -> list[JSON]:
@@ -193,17 +162,9 @@ class Chat:
         if other == user_id:
             raise ChatError("you cannot mute yourself")
         async with self.sessions() as db, db.begin():
-            if await db.get(User, other) is None:
+            if not await lines.person_exists(db, other):
                 raise ChatError("no such person")
-            if on:  # (two identical mutes at once: both succeed, one row)
-                row = {"user_id": user_id, "muted_user_id": other, "created_at": now()}
-                await insert_ignore(db, ChatMute, [row])
-            else:
-                await db.execute(
-                    delete(ChatMute).where(
-                        ChatMute.user_id == user_id, ChatMute.muted_user_id == other
-                    )
-                )
+            await lines.set_mute(db, user_id, other, on, now())
         return await self.muted(user_id)
 
     # -- socket messages ---------------------------------------------------------------------

@@ -23,10 +23,11 @@ from boneyard.store.seats import Seat
 
 @dataclass(frozen=True, slots=True)
 class Act(Command):
-    """``seat`` plays the record event ``event`` on version ``seq`` of the table."""
+    """``seat`` plays the record event ``event`` on version ``seq`` of the table (a whole
+    number: the socket's protocol checked it)."""
 
     seat: int | None
-    seq: object
+    seq: int
     event: object
 
 

@@ -34,7 +34,7 @@ from boneyard.server.tables.commands import Abort, Claim, Rematch, Resign
 from boneyard.server.tables.live import LiveTable, now
 from boneyard.server.tables.manager import TableManager
 from boneyard.server.tables.tableview import abortable
-from boneyard.store.models import GameTable
+from boneyard.store import livetables
 from boneyard.store.seats import BotSeat, OpenSeat, PersonSeat, Seat
 from boneyard.store.statuses import SeatChange, TableStatus
 
@@ -205,10 +205,8 @@ class Endings:
         try:
             record = tableview.record(table)
             async with self.tables.sessions() as db, db.begin():
-                row = await db.get(GameTable, table.id)
-                if row is None:
+                if not await livetables.finish(db, table.id, table.settings, status, record):
                     raise BoneyardError("no such table")
-                row.settings, row.status, row.record = table.settings, status, record
         except BaseException:
             table.settings = old
             raise
@@ -249,9 +247,7 @@ class Endings:
             offer["table"] = created.id
         settings = {**(table.settings or {}), "rematch": offer}
         async with self.tables.sessions() as db, db.begin():
-            row = await db.get(GameTable, table.id)
-            if row is not None:
-                row.settings = settings
+            await livetables.set_settings(db, table.id, settings)
         table.settings = settings
 
     async def new_table(self, table: LiveTable, me: int | None) -> LiveTable:

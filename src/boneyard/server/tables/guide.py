@@ -54,21 +54,7 @@ def hint(table: LiveTable, seat: int, obs: Any, msg: JSON) -> JSON | None:
             text = f"You lead this hand: any tile will do. Press {tile} to lead it."
         return {"text": text, "move": move["event"]}
     if plays:
-        scored = [(obs.action_points(a), m) for a, m in plays]
-        best, move = max(scored, key=lambda pm: pm[0])
-        event = move["event"]
-        if best > 0:
-            text = (
-                f"Play {event['play']} on {event.get('on')}: the open ends then add up to a "
-                f"multiple of 5, so it scores {best} points. Press the tile, then the "
-                "highlighted end."
-            )
-        else:
-            text = (
-                "No play scores this turn. The raised tiles fit an open end: play one that "
-                f"leaves the count awkward for your opponent, for example {event['play']}."
-            )
-        return {"text": text, "move": event}
+        return _best_play(obs, plays)
     events = [m["event"] for m in moves]
     if any("draw" in e for e in events):
         return {
@@ -82,3 +68,22 @@ def hint(table: LiveTable, seat: int, obs: Any, msg: JSON) -> JSON | None:
             "move": next(e for e in events if "pass" in e),
         }
     return None
+
+
+def _best_play(obs: Any, plays: list[tuple[Any, JSON]]) -> JSON:
+    """The hint among the plays that fit: the one that scores most, with why."""
+    scored = [(obs.action_points(a), m) for a, m in plays]
+    best, move = max(scored, key=lambda pm: pm[0])
+    event = move["event"]
+    if best > 0:
+        text = (
+            f"Play {event['play']} on {event.get('on')}: the open ends then add up to a "
+            f"multiple of 5, so it scores {best} points. Press the tile, then the "
+            "highlighted end."
+        )
+    else:
+        text = (
+            "No play scores this turn. The raised tiles fit an open end: play one that "
+            f"leaves the count awkward for your opponent, for example {event['play']}."
+        )
+    return {"text": text, "move": event}

@@ -4,7 +4,7 @@ A :class:`LiveTable` is data with the small questions everyone asks of it (who s
 many hands were dealt, its public facts and fairness); it changes only inside its actor
 (boneyard.server.tables.actor), by the handlers of its commands. How it is shown to a seat is
 :mod:`boneyard.server.tables.tableview`'s; how it is loaded, committed and driven is the
-manager's.
+collaborators' the manager composes (boneyard.server.tables.hub).
 """
 
 from __future__ import annotations
@@ -18,18 +18,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from boneyard.bots import AnyBot
 from boneyard.bots.plugins import make
 from boneyard.core.protocol import JSON, GameState
 from boneyard.games.registry import get_spec
 from boneyard.server.rules.service import changed_options
 from boneyard.server.tables import fairness
 from boneyard.server.tables.actor import Command, TableActor
-from boneyard.server.tables.movelog import MoveLog
+from boneyard.server.tables.movelog import Mark, MoveLog
 from boneyard.store.seats import Seat
 from boneyard.store.statuses import TableStatus
 
 Ask = Callable[["LiveTable", Command], Awaitable[Any]]
-"""Sends a live table's actor a command and waits for its answer (``TableManager.ask``): how
+"""Sends a live table's actor a command and waits for its answer (``Hub.ask``): how
 the clock and the dealer change a table."""
 
 CLAIM_AFTER = 60.0
@@ -52,6 +53,16 @@ def seat_names(seats: Sequence[Seat]) -> list[str]:
     return [s.name or f"Seat {i + 1}" for i, s in enumerate(seats)]
 
 
+Scores = list[int]
+"""The public scores by seat (or partnership) at one moment."""
+
+
+def scores_at(state: GameState) -> Scores:
+    """The public scores (from the spectator view) now: kept at each hand's end."""
+    view: JSON = state.observation(None).to_json()
+    return [int(x) for x in view.get("scores") or []]
+
+
 @dataclass(eq=False)
 class Client:
     """One connected socket: where to send and which seat it sees (``None``: spectator);
@@ -65,13 +76,23 @@ class Client:
     presence: bool = False  # it asked to hear who comes and goes (boneyard.server.tables.presence)
 
 
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """A live table's game as it was before a command (:meth:`LiveTable.roll_back`)."""
+
+    state: GameState
+    hand_scores: list[Scores]
+    seeds: dict[int, tuple[str, str]]
+    mark: Mark
+
+
 @dataclass(eq=False)
 class LiveTable:
     """A table in memory: its state rebuilt from the log, its sockets and its actor."""
 
     id: str
     game: str
-    options: dict[str, Any]
+    options: JSON
     seats: list[Seat]
     status: TableStatus
     state: GameState | None = None
@@ -86,14 +107,15 @@ class LiveTable:
     private: bool = False
     invite_token: str | None = None
     created_by: int | None = None
-    hand_scores: list[Any] = field(default_factory=list)
+    # The public scores at the end of each hand played out (the views' hand-by-hand table).
+    hand_scores: list[Scores] = field(default_factory=list)
     clients: list[Client] = field(default_factory=list)
-    # Takes the table's commands one at a time (set when the table goes live: TableManager.get).
+    # Takes the table's commands one at a time (set when the table goes live: Loader.get).
     actor: TableActor | None = None
-    bots: dict[int, Any] = field(default_factory=dict)
+    bots: dict[int, AnyBot] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     # Table settings (game_tables.settings), the time of the last log entry.
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: JSON = field(default_factory=dict)
     last_at: datetime | None = None
     # The status the database has (``status`` runs ahead of it while a commit is in flight).
     stored_status: TableStatus | None = None
@@ -113,8 +135,8 @@ class LiveTable:
     # by process, and since when each person seat has had no socket (server time).
     remote: dict[str, set[int]] = field(default_factory=dict)
     away: dict[int, float] = field(default_factory=dict)
-    claim_after: float = CLAIM_AFTER  # (the site's: TableManager.claim_after)
-    stall_after: float = STALL_AFTER  # (the site's: TableManager.stall_after)
+    claim_after: float = CLAIM_AFTER  # (the site's: Hub.claim_after)
+    stall_after: float = STALL_AFTER  # (the site's: Hub.stall_after)
 
     async def ask(self, command: Command) -> Any:
         """Have the table's actor run ``command``; its answer (or what it raised)."""
@@ -167,6 +189,18 @@ class LiveTable:
         if self.movelog is None:
             self.movelog = MoveLog(self.game, seat_names(self.seats), self.options)
         return self.movelog
+
+    def checkpoint(self) -> Checkpoint:
+        """What a command that commits may have to take back: the state, the hand scores, the
+        dealt seeds and the move log (the state itself is never changed in place: a command
+        applies to a copy and puts it in place)."""
+        assert self.state is not None
+        return Checkpoint(self.state, list(self.hand_scores), dict(self.seeds), self.log().mark())
+
+    def roll_back(self, to: Checkpoint) -> None:
+        """Take the table back to ``to``: a commit that failed leaves memory as the database."""
+        self.state, self.hand_scores, self.seeds = to.state, to.hand_scores, to.seeds
+        self.log().reset(to.mark)
 
     def reseat_clients(self) -> None:
         """After the seats changed: every socket sees from the seat its person plays now."""

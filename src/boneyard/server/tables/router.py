@@ -9,7 +9,6 @@ from typing import Any
 from fastapi import APIRouter, Depends, HTTPException, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import select
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
@@ -19,7 +18,7 @@ from boneyard.server.tables.commands import Reclaim
 from boneyard.server.tables.endings import Endings, people
 from boneyard.server.tables.manager import TableManager
 from boneyard.server.tables.ws import TableSocket
-from boneyard.store.models import GameTable
+from boneyard.store import tables as tables_repo
 
 NOT_VALID = (
     "<!doctype html><title>Boneyard</title><p>This invite link is not valid (any more). "
@@ -103,7 +102,7 @@ def router(
         row_id: Any = None
         if 0 < len(token) <= MAX_TOKEN:
             async with tables.sessions() as s:
-                row_id = await s.scalar(select(GameTable.id).where(GameTable.invite_token == token))
+                row_id = await tables_repo.by_invite(s, token)
         if row_id is None:
             return HTMLResponse(NOT_VALID, status_code=404)
         return RedirectResponse(f"/table/{row_id}?invite={token}", status_code=303)

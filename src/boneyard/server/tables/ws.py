@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import time
 from typing import Any
 
 from fastapi import WebSocket
@@ -19,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.server import validation
-from boneyard.server.accounts.service import Accounts
+from boneyard.server.accounts.service import Accounts, Me
 from boneyard.server.botapi.service import bot_sender
 from boneyard.server.ratelimit import Limits
 from boneyard.server.tables import access, commands, protocol, tableview
@@ -69,27 +70,11 @@ class TableSocket:
 
     async def serve(self, websocket: WebSocket, table_id: str) -> None:
         """One socket, from its opening to its end."""
-        origin = websocket.headers.get("origin")
-        host = websocket.headers.get("host")
-        if origin is not None and host is not None and origin.split("://", 1)[-1] != host:
-            await websocket.close(code=1008, reason="cross-site socket refused")
+        opened = await self._open(websocket, table_id)
+        if opened is None:
             return
-        try:
-            table = await self.tables.get(table_id) if len(table_id) <= 32 else None
-            user = await self.accounts.user_of(websocket)
-            if table is not None and self.tables.broadcaster.distributed:
-                await self.tables.catch_up(table)  # another process may have moved it on
-        except DB_ERRORS:
-            self.tables.metrics.db_errors.inc()
-            await websocket.close(code=1013, reason="the database is unavailable: try again")
-            return
+        table, user = opened
         user_id = user.id if user else None
-        if table is None or not access.may_see(
-            table, user_id, websocket.query_params.get("invite")
-        ):
-            await websocket.close(code=1008, reason="no such table")
-            return
-        await websocket.accept()
 
         async def close() -> None:
             await websocket.close(code=1008, reason="signed out")
@@ -103,33 +88,11 @@ class TableSocket:
         if table.bot_only:  # a paused bot-only table moves on while watched
             self.tables.schedule_bots(table)
         person = str(user_id) if user_id is not None else _address(websocket)
-        sock = secrets.token_hex(8)
         try:
             await client.send(tableview.view(table, client.seat, self.tables.clock))
             await self.chat.send_history(table, client)
             await self.came_or_went(table)
-            while True:
-                text = await validation.receive_text(websocket)  # None: a binary frame
-                if not await self.local.hit("ws", sock) or not await self.limits.hit(
-                    "ws_person", person
-                ):
-                    await error(websocket, table, "too many messages: slow down")
-                    continue
-                if text is None:
-                    await error(websocket, table, "a message is JSON text, not a binary frame")
-                    continue
-                if len(text) > MAX_WS_MESSAGE or validation.size(text) > MAX_WS_MESSAGE:
-                    await error(
-                        websocket, table, f"message too large (over {MAX_WS_MESSAGE} bytes)"
-                    )
-                    continue
-                try:
-                    await self.handle(websocket, table, client, text)
-                except DB_ERRORS:
-                    self.tables.metrics.db_errors.inc()
-                    await error(
-                        websocket, table, "the database is unavailable: nothing changed, try again"
-                    )
+            await self._listen(websocket, table, client, person)
         except (WebSocketDisconnect, WebSocketDisconnected):
             pass  # (Disconnected: a send to this socket failed first, e.g. a dropped client)
         finally:
@@ -137,6 +100,60 @@ class TableSocket:
                 table.clients.remove(client)
             with contextlib.suppress(Exception):
                 await self.came_or_went(table)
+
+    async def _open(
+        self, websocket: WebSocket, table_id: str
+    ) -> tuple[LiveTable, Me | None] | None:
+        """The table and the person of a socket, accepted; ``None``: refused and closed (another
+        site's page, no such table or not theirs to see, the database unavailable)."""
+        origin = websocket.headers.get("origin")
+        host = websocket.headers.get("host")
+        if origin is not None and host is not None and origin.split("://", 1)[-1] != host:
+            await websocket.close(code=1008, reason="cross-site socket refused")
+            return None
+        try:
+            table = await self.tables.get(table_id) if len(table_id) <= 32 else None
+            user = await self.accounts.user_of(websocket)
+            if table is not None and self.tables.broadcaster.distributed:
+                await self.tables.catch_up(table)  # another process may have moved it on
+        except DB_ERRORS:
+            self.tables.metrics.db_errors.inc()
+            await websocket.close(code=1013, reason="the database is unavailable: try again")
+            return None
+        user_id = user.id if user else None
+        if table is None or not access.may_see(
+            table, user_id, websocket.query_params.get("invite")
+        ):
+            await websocket.close(code=1008, reason="no such table")
+            return None
+        await websocket.accept()
+        return table, user
+
+    async def _listen(
+        self, websocket: WebSocket, table: LiveTable, client: Client, person: str
+    ) -> None:
+        """The socket's messages, each within the limits, until it closes."""
+        sock = secrets.token_hex(8)
+        while True:
+            text = await validation.receive_text(websocket)  # None: a binary frame
+            if not await self.local.hit("ws", sock) or not await self.limits.hit(
+                "ws_person", person
+            ):
+                await error(websocket, table, "too many messages: slow down")
+                continue
+            if text is None:
+                await error(websocket, table, "a message is JSON text, not a binary frame")
+                continue
+            if len(text) > MAX_WS_MESSAGE or validation.size(text) > MAX_WS_MESSAGE:
+                await error(websocket, table, f"message too large (over {MAX_WS_MESSAGE} bytes)")
+                continue
+            try:
+                await self.handle(websocket, table, client, text)
+            except DB_ERRORS:
+                self.tables.metrics.db_errors.inc()
+                await error(
+                    websocket, table, "the database is unavailable: nothing changed, try again"
+                )
 
     async def came_or_went(self, table: LiveTable) -> None:
         """A socket of ``table`` opened or closed: presence; and while the table waits for
@@ -223,7 +240,9 @@ class TableSocket:
     ) -> None:
         """A move: applied, or a resync (stale), or the reason it is refused."""
         try:
-            await self.tables.act(table, client.seat, msg.seq, msg.action)
+            started = time.perf_counter()
+            await table.ask(commands.Act(client.seat, msg.seq, msg.action))
+            self.tables.metrics.action_seconds.observe(time.perf_counter() - started)
         except StaleError:
             view = tableview.view(table, client.seat, self.tables.clock)
             view["type"] = "resync"
