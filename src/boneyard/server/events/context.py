@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.server.accounts.service import Accounts
 from boneyard.server.events.notify import Notes
@@ -17,6 +16,7 @@ from boneyard.server.events.scheduler import Scheduler
 from boneyard.server.events.service import Events
 from boneyard.server.events.views import event_json
 from boneyard.server.tables.manager import TableManager
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.events import Event
 
 

@@ -12,6 +12,7 @@ from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.notify import EMAIL, note_json, prefs_json
 from boneyard.server.events.schemas import MAX_ID, Clean
 from boneyard.server.tables.clock import now
+from boneyard.store import unit
 from boneyard.store.events import Notification, NotifyPrefs
 
 router = APIRouter()
@@ -70,7 +71,7 @@ async def read(body: ReadIn, user: Me, ctx: Ctx) -> Any:
 async def prefs(user: Me, ctx: Ctx) -> Any:
     """Your e-mail settings, and whether this site sends e-mail at all."""
     async with ctx.sessions() as db:
-        p = await db.get(NotifyPrefs, user.id)
+        p = await unit.get(db, NotifyPrefs, user.id)
     return prefs_json(p, bool(ctx.cfg.smtp_host))
 
 
@@ -83,9 +84,9 @@ async def set_prefs(body: PrefsIn, user: Me, ctx: Ctx) -> Any:
     if body.by_email and email is None:
         raise Refused("give an e-mail address first")
     async with ctx.sessions() as db, db.begin():
-        p = await db.get(NotifyPrefs, user.id)
+        p = await unit.get(db, NotifyPrefs, user.id)
         if p is None:
             p = NotifyPrefs(user_id=user.id)
-            db.add(p)
+            unit.add(db, p)
         p.email, p.by_email, p.updated_at = email, body.by_email, now()
     return prefs_json(p, bool(ctx.cfg.smtp_host))

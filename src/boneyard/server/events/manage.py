@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import get_spec
@@ -24,6 +23,8 @@ from boneyard.server.events.settings import (
     setting,
 )
 from boneyard.server.tables.clock import now
+from boneyard.store import unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.event_queries import matches_with_games
 from boneyard.store.events import Entrant, Event, EventDirector, Notification
 from boneyard.store.models import User
@@ -138,8 +139,8 @@ async def create(svc: Events, given: dict[str, Any], by: int) -> str:
     )
     apply_settings(ev, given, started=False)
     async with svc.sessions() as db, db.begin():
-        db.add(ev)
-        await db.flush()
+        unit.add(db, ev)
+        await unit.flush(db)
         Events.action(db, ev, by, "create", {"name": ev.name}, None)
     svc.wake_scheduler.set()  # (its start time may be the next thing due)
     return ev.id
@@ -191,7 +192,7 @@ async def remove(svc: Events, event_id: str, by: int) -> None:
         if ev.bracket is not None:
             raise Refused("the event has started: cancel it instead")
         await db.execute(delete(Notification).where(Notification.event_id == event_id))
-        await db.delete(ev)
+        await unit.delete(db, ev)
 
 
 async def add_director(
@@ -214,7 +215,7 @@ async def add_director(
         )
         if entered is not None:
             raise Refused(f"{who.display_name} plays in this event, so cannot help run it")
-        db.add(EventDirector(event_id=event_id, user_id=who.id, created_at=now(), role=role))
+        unit.add(db, EventDirector(event_id=event_id, user_id=who.id, created_at=now(), role=role))
         Events.action(db, ev, by, role, {"added": who.display_name}, None)
         await tell_director(svc.notes, db, ev, who.id, role)
 
@@ -236,8 +237,8 @@ async def remove_director(
         if role == DIRECTOR and ev.director_id != by:
             raise NotAllowed("only the event's owner removes co-directors")
         await svc.need_director(db, ev, by)
-        row = await db.get(EventDirector, (event_id, user_id))
+        row = await unit.get(db, EventDirector, (event_id, user_id))
         if row is None or row.role != role:
             raise NotFound(f"no such {role}")
-        await db.delete(row)
+        await unit.delete(db, row)
         Events.action(db, ev, by, role, {"removed": user_id}, None)

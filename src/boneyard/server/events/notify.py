@@ -18,11 +18,12 @@ from typing import Any
 
 from sqlalchemy import event as sa_event
 from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.server.events.background import Periodic
 from boneyard.server.settings import SiteSettings
 from boneyard.server.tables.clock import now
+from boneyard.store import unit
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.events import Notification, NotifyPrefs
 from boneyard.store.statuses import MailStatus
 
@@ -71,7 +72,8 @@ class Notes:
         """Tell each of ``user_ids`` (in ``db``'s transaction; e-mail after the commit)."""
         mail = "queued" if self.cfg.smtp_host else None
         for uid in dict.fromkeys(user_ids):
-            db.add(
+            unit.add(
+                db,
                 Notification(
                     user_id=uid,
                     kind=kind,
@@ -81,7 +83,7 @@ class Notes:
                     event_id=event_id,
                     created_at=now(),
                     mail=mail,
-                )
+                ),
             )
         if mail:
             sa_event.listen(db.sync_session, "after_commit", self._committed, once=True)

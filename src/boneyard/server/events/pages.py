@@ -11,6 +11,7 @@ from boneyard.server import validation, webfiles
 from boneyard.server.errors import NotFound
 from boneyard.server.events.context import Ctx, MaybeMe
 from boneyard.server.events.views import match_page_json
+from boneyard.store import unit
 from boneyard.store.events import Entrant, Event, EventGame
 from boneyard.store.statuses import MatchGameStatus
 
@@ -46,7 +47,7 @@ async def table_event(table_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
         g = await db.scalar(select(EventGame).where(EventGame.table_id == table_id))
         if g is None:
             raise NotFound("this table is not an event's")
-        ev = await db.get(Event, g.event_id)
+        ev = await unit.get(db, Event, g.event_id)
         assert ev is not None
         nxt = await next_game(db, g, user)
     return {

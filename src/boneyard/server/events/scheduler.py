@@ -26,6 +26,7 @@ from boneyard.server.events.service import RUNNING, Events
 from boneyard.server.events.settings import setting
 from boneyard.server.tables.clock import aware, now
 from boneyard.server.tables.manager import DB_ERRORS
+from boneyard.store import unit
 from boneyard.store.event_queries import events_to_watch
 from boneyard.store.events import Event, EventGame
 from boneyard.store.statuses import EventStatus, MatchGameStatus
@@ -102,7 +103,7 @@ class Scheduler:
             await starting.start(self.svc, ev.id, None)
         except DomainError as exc:
             async with self.svc.sessions() as db, db.begin():
-                row = await db.get(Event, ev.id)
+                row = await unit.get(db, Event, ev.id)
                 if row is None or row.status != EventStatus.REGISTRATION:
                     return
                 row.settings = {**row.settings, "auto_start": False}

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.core.errors import BoneyardError
 from boneyard.server import validation
@@ -29,6 +28,8 @@ from boneyard.server.events.settings import clock_rule, rebuilt, setting
 from boneyard.server.tables.clock import ClockIn, clock_settings, now
 from boneyard.server.tables.live import LiveTable
 from boneyard.server.tables.manager import TableManager
+from boneyard.store import unit
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
 from boneyard.store.models import GameTable
 from boneyard.store.seats import BotSeat, PersonSeat, Seat
@@ -154,7 +155,7 @@ class Events:
             ev.status = EventStatus.FINISHED
             ev.finished_at = now()
             self.action(db, ev, None, "finish", {"champion": t.champion}, None)
-        await db.flush()
+        await unit.flush(db)
         return t
 
     async def check_consistent(self, db: AsyncSession, ev: Event, t: Tournament) -> None:
@@ -188,7 +189,7 @@ class Events:
             started: list[str] = []
             async with self.sessions() as db, db.begin():
                 # (the row lock serialises the event's changes across processes too)
-                ev = await db.get(Event, event_id, with_for_update=True)
+                ev = await unit.get(db, Event, event_id, for_update=True)
                 if ev is None or ev.bracket is None or ev.status not in RUNNING:
                     return
                 changed = await self._step(db, ev, started)
@@ -310,7 +311,8 @@ class Events:
         clock = clock_settings(ClockIn(per_move=rule["per_move"], grace=rule["grace"]), ev.game)
         assert clock is not None
         tid = secrets.token_hex(8)
-        db.add(
+        unit.add(
+            db,
             GameTable(
                 id=tid,
                 game=ev.game,
@@ -325,12 +327,12 @@ class Events:
                     "game": number,
                     "clock": {**clock, "timeout": rule["timeout"]},
                 },
-            )
+            ),
         )
-        await db.flush()
+        await unit.flush(db)
         row = self.game_row(ev, match_id, number, "game", a.id, b.id)
         row.table_id, row.seat_a = tid, seat_a
-        db.add(row)
+        unit.add(db, row)
         return tid
 
     async def on_game_over(self, table: LiveTable) -> None:
@@ -345,8 +347,8 @@ class Events:
             return
         async with self.lock(g.event_id):
             async with self.sessions() as db, db.begin():
-                ev = await db.get(Event, g.event_id, with_for_update=True)
-                row = await db.get(EventGame, g.id)
+                ev = await unit.get(db, Event, g.event_id, for_update=True)
+                row = await unit.get(db, EventGame, g.id)
                 st = table.state
                 result = st.result() if st is not None else None
                 if (
@@ -400,8 +402,8 @@ class Events:
                 row = self.game_row(ev, match_id, 0, "forfeit", a, b)
                 row.status, row.reason, row.note = MatchGameStatus.RULED, reason, note or None
                 row.winner = b if loser == a else a
-                db.add(row)
-                await db.flush()
+                unit.add(db, row)
+                await unit.flush(db)
                 await self.record(db, ev, t, row)
                 self.action(
                     db,
@@ -453,7 +455,7 @@ class Events:
             note=note or None,
             created_at=now(),
         )
-        db.add(row)
+        unit.add(db, row)
         return row
 
     # -- notifications ---------------------------------------------------------------------------
@@ -512,7 +514,7 @@ class Events:
     async def need_event(db: AsyncSession, event_id: str) -> Event:
         """The event (404 when there is none)."""
         ok = len(event_id) <= 32 and validation.storable(event_id)
-        ev = await db.get(Event, event_id) if ok else None
+        ev = await unit.get(db, Event, event_id) if ok else None
         if ev is None:
             raise NotFound("no such event")
         return ev
@@ -524,7 +526,7 @@ class Events:
             return False
         if ev.director_id == user_id:
             return True
-        row = await db.get(EventDirector, (ev.id, user_id))
+        row = await unit.get(db, EventDirector, (ev.id, user_id))
         return row is not None and row.role == DIRECTOR
 
     @staticmethod
@@ -534,7 +536,7 @@ class Events:
             return None
         if ev.director_id == user_id:
             return DIRECTOR
-        row = await db.get(EventDirector, (ev.id, user_id))
+        row = await unit.get(db, EventDirector, (ev.id, user_id))
         return row.role if row is not None else None
 
     async def need_director(self, db: AsyncSession, ev: Event, user_id: int) -> None:
@@ -551,7 +553,7 @@ class Events:
     async def need_running(db: AsyncSession, event_id: str) -> Event:
         """The event, which must have started and not finished."""
         found = len(event_id) <= 32 and validation.storable(event_id)
-        ev = await db.get(Event, event_id, with_for_update=True) if found else None
+        ev = await unit.get(db, Event, event_id, for_update=True) if found else None
         if ev is None:
             raise NotFound("no such event")
         if ev.status not in RUNNING or ev.bracket is None:

@@ -8,7 +8,6 @@ from typing import Any
 
 from fastapi import APIRouter
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.server.accounts.service import Accounts
 from boneyard.server.events import (
@@ -28,6 +27,7 @@ from boneyard.server.events.timeouts import on_timeout
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.live import LiveTable
 from boneyard.server.tables.manager import TableManager
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.events import Event, EventGame
 
 log = logging.getLogger("boneyard.events")

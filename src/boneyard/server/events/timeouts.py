@@ -21,6 +21,7 @@ from sqlalchemy import select
 from boneyard.server.events.service import Events, history
 from boneyard.server.tables.clock import now
 from boneyard.server.tables.live import LiveTable
+from boneyard.store import unit
 from boneyard.store.events import Event, EventGame
 from boneyard.store.statuses import EventStatus, MatchGameStatus
 from boneyard.tournament import event_from_json
@@ -49,7 +50,7 @@ async def on_timeout(svc: Events, table: LiveTable, seat: int, version: int) -> 
                     EventGame.table_id == table.id, EventGame.status == MatchGameStatus.PLAYING
                 )
             )
-            ev = await db.get(Event, str(event_id))
+            ev = await unit.get(db, Event, str(event_id))
             st = table.state
             if (
                 g is None

@@ -10,7 +10,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.games.registry import get_spec
 from boneyard.server.events import cardtext
@@ -18,6 +17,8 @@ from boneyard.server.events.service import DIRECTOR, SCOREKEEPER
 from boneyard.server.events.settings import DEFAULTS, checkin_open, clock_rule, setting
 from boneyard.server.rules.service import changed_options
 from boneyard.server.tables.clock import aware
+from boneyard.store import unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.event_queries import match_games
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
 from boneyard.store.models import User
@@ -153,7 +154,7 @@ async def load(db: AsyncSession, ev: Event) -> dict[str, Any]:
             select(EventAction).where(EventAction.event_id == ev.id).order_by(EventAction.id)
         )
     ).all()
-    owner = await db.get(User, ev.director_id)
+    owner = await unit.get(db, User, ev.director_id)
     staff = (
         await db.execute(
             select(User.id, User.display_name, EventDirector.role)
@@ -272,7 +273,7 @@ async def match_page_json(
     named = {"kind": t.match_kind(m.id), "title": t.match_title(m.id)}
     match = match_json(m, names, games, {"table": tables.get(m.id), "waiting": waits, **named})
     mine = next((e for e in entrants if user is not None and e.user_id == user.id), None)
-    staff = await db.get(EventDirector, (ev.id, user.id)) if user is not None else None
+    staff = await unit.get(db, EventDirector, (ev.id, user.id)) if user is not None else None
     role = DIRECTOR if user is not None and user.id == ev.director_id else None
     role = role or (staff.role if staff is not None else None)
     titles = t.round_titles()

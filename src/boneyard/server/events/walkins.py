@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.server import validation
 from boneyard.server.errors import NotFound, Refused
@@ -34,6 +33,9 @@ from boneyard.server.events.scorecards import player_key, rated_cards, walk_in_k
 from boneyard.server.events.service import Events
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.clock import now
+from boneyard.store import ratings as rating_rows
+from boneyard.store import unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.events import Entrant, Event
 from boneyard.store.statuses import EntrantStatus, EventStatus
 from boneyard.tournament.ratings import rate_game
@@ -168,7 +170,7 @@ async def add(
             added = [await enter_one(db, ev, w, here) for w in items]
             if any(w.seed is not None for w in items):
                 ev.settings = {**ev.settings, "seeding": "manual"}
-            await db.flush()
+            await unit.flush(db)
             names = [e.name for e in added]
             Events.action(db, ev, by, "walk_in", {"count": len(added), "names": names}, None)
         if ev.status != EventStatus.REGISTRATION:
@@ -270,7 +272,7 @@ async def find_walk_in(
         if e is None or e.user_id is not None or e.bot is not None:
             raise NotFound("no walk-in entry has that code: check it with the director")
         return e
-    found = await db.get(Entrant, entrant_id or 0)
+    found = await unit.get(db, Entrant, entrant_id or 0)
     if found is None or found.event_id != event_id:
         raise NotFound("no such entrant")
     if found.user_id is not None or found.bot is not None:
@@ -285,7 +287,7 @@ async def move_rating(svc: Events, game: str, entrant_id: int, person: Any) -> N
     rating does not change twice). The walk-in's row is then gone."""
     src_key, dst_key = walk_in_key(entrant_id), f"u:{person.id}"
     async with svc.sessions() as db, db.begin():
-        rows = await ratings_store.load(db, game, "2p", [src_key, dst_key])
+        rows = await rating_rows.rating_rows(db, game, "2p", [src_key, dst_key])
         src, dst = rows.get(src_key), rows.get(dst_key)
         if src is None:
             return
@@ -295,13 +297,13 @@ async def move_rating(svc: Events, game: str, entrant_id: int, person: Any) -> N
         mine = ratings_store.as_rating(dst)
         for g in await rated_cards(db, entrant_id):
             first = g.side_a == entrant_id
-            opp = await db.get(Entrant, g.side_b if first else g.side_a)
+            opp = await unit.get(db, Entrant, g.side_b if first else g.side_a)
             key = player_key(opp) if opp is not None else None
-            found = await ratings_store.load(db, game, "2p", [key] if key else [])
+            found = await rating_rows.rating_rows(db, game, "2p", [key] if key else [])
             theirs = ratings_store.as_rating(found.get(key or ""))
             pair = [mine, theirs] if first else [theirs, mine]
             winner = 0 if g.winner == g.side_a else 1
             new = rate_game(pair, [g.score_a or 0, g.score_b or 0], winner, "2p")
             mine = new[0 if first else 1]
         dst.mu, dst.sigma, dst.games, dst.updated_at = mine.mu, mine.sigma, mine.games, now()
-        await db.delete(src)
+        await unit.delete(db, src)
