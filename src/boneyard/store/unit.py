@@ -9,8 +9,10 @@ the server builds or runs a statement itself (``tests/server/site/test_no_sql.py
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
+from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.store.models import Base
@@ -40,3 +42,8 @@ async def flush(db: AsyncSession) -> None:
 async def delete(db: AsyncSession, row: Base) -> None:
     """Delete ``row`` at the next flush or commit."""
     await db.delete(row)
+
+
+def after_commit(db: AsyncSession, then: Callable[[], None]) -> None:
+    """Call ``then`` once the session's transaction has committed (not if it rolls back)."""
+    event.listen(db.sync_session, "after_commit", lambda _session: then(), once=True)

@@ -7,14 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select
-
 from boneyard.server.errors import NotAllowed, NotFound, Refused
 from boneyard.server.events import start as starting
 from boneyard.server.events.service import LIVE, RUNNING, Events
 from boneyard.server.events.settings import checkin_open, setting
 from boneyard.server.tables.clock import now
-from boneyard.store import unit
+from boneyard.store import event_people, unit
 from boneyard.store.db import AsyncSession
 from boneyard.store.events import Entrant, Event
 from boneyard.store.statuses import EntrantStatus, EventStatus
@@ -25,18 +23,13 @@ async def count_entrants(db: AsyncSession, event_id: str) -> int:
     """How many entrants the event has (those dropped before the start, not in the draw,
     free their place)."""
     ev = await unit.get(db, Event, event_id)
-    query = select(func.count(Entrant.id)).where(Entrant.event_id == event_id)
-    if ev is not None and ev.status == EventStatus.REGISTRATION:
-        query = query.where(Entrant.status != EntrantStatus.WITHDRAWN)
-    n = await db.scalar(query)
-    return int(n or 0)
+    registering = ev is not None and ev.status == EventStatus.REGISTRATION
+    return await event_people.entrant_count(db, event_id, withdrawn=not registering)
 
 
 async def entrant_of(db: AsyncSession, event_id: str, user_id: int) -> Entrant | None:
     """The person's entrant row in the event (``None``: not entered)."""
-    return await db.scalar(
-        select(Entrant).where(Entrant.event_id == event_id, Entrant.user_id == user_id)
-    )
+    return await event_people.entrant_of(db, event_id, user_id)
 
 
 def late_entry(ev: Event) -> bool:
@@ -228,12 +221,8 @@ async def add_bots(svc: Events, event_id: str, bot: str, count: int, most: int, 
         have = await count_entrants(db, event_id)
         if have + count > ev.cap:
             raise Refused(f"the event is full ({ev.cap} entrants)")
-        bots = await db.scalar(
-            select(func.count(Entrant.id)).where(
-                Entrant.event_id == event_id, Entrant.bot.is_not(None)
-            )
-        )
-        if (bots or 0) + count > most:
+        bots = await event_people.bot_entrant_count(db, event_id)
+        if bots + count > most:
             raise Refused(f"an event takes at most {most} bots on this site")
         for k in range(count):
             unit.add(
@@ -256,13 +245,7 @@ async def seed(svc: Events, event_id: str, by_rating: bool, given: Sequence[int]
         ev = await director_event(svc, db, event_id, by)
         if ev.status != EventStatus.REGISTRATION:
             raise Refused("the draw is made: seeds are fixed")
-        rows = (
-            await db.scalars(
-                select(Entrant).where(
-                    Entrant.event_id == event_id, Entrant.status != EntrantStatus.WITHDRAWN
-                )
-            )
-        ).all()
+        rows = await event_people.entrants_not_withdrawn(db, event_id)
         if by_rating:
             order = [e.id for e in await starting.by_rating(svc.sessions, ev, rows)]
         else:

@@ -8,8 +8,6 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select
-
 from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import get_spec
 from boneyard.server.errors import NotAllowed, NotFound, Refused
@@ -23,11 +21,10 @@ from boneyard.server.events.settings import (
     setting,
 )
 from boneyard.server.tables.clock import now
-from boneyard.store import unit
+from boneyard.store import accounts, event_people, notifications, unit
 from boneyard.store.db import AsyncSession
 from boneyard.store.event_queries import matches_with_games
-from boneyard.store.events import Entrant, Event, EventDirector, Notification
-from boneyard.store.models import User
+from boneyard.store.events import Event, EventDirector
 from boneyard.store.statuses import EventStatus
 from boneyard.tournament import Schedule, TournamentError
 
@@ -112,12 +109,7 @@ def apply_settings(ev: Event, given: dict[str, Any], started: bool) -> None:
 async def live_events(svc: Events, user_id: int) -> int:
     """How many events ``user_id`` runs that are not over."""
     async with svc.sessions() as db:
-        n = await db.scalar(
-            select(func.count())
-            .select_from(Event)
-            .where(Event.director_id == user_id, Event.status.in_(LIVE))
-        )
-    return int(n or 0)
+        return await event_people.events_run_by(db, user_id, LIVE)
 
 
 async def create(svc: Events, given: dict[str, Any], by: int) -> str:
@@ -170,13 +162,7 @@ async def cancel(svc: Events, event_id: str, note: str, by: int) -> None:
             await svc.void_active(db, ev, mid, "the event was cancelled")
         ev.status, ev.finished_at = EventStatus.CANCELLED, now()
         Events.action(db, ev, by, "cancel", {}, note)
-        people = (
-            await db.scalars(
-                select(Entrant.user_id).where(
-                    Entrant.event_id == event_id, Entrant.user_id.is_not(None)
-                )
-            )
-        ).all()
+        people = await event_people.accounts_entered(db, event_id)
         text = "The event was cancelled" + (f": {note}" if note else "")
         await svc.notes.add(
             db, [p for p in people if p], "cancelled", text, ev.name, f"/events/{ev.id}", ev.id
@@ -191,7 +177,7 @@ async def remove(svc: Events, event_id: str, by: int) -> None:
             raise NotAllowed("only the event's owner may delete it")
         if ev.bracket is not None:
             raise Refused("the event has started: cancel it instead")
-        await db.execute(delete(Notification).where(Notification.event_id == event_id))
+        await notifications.delete_of_event(db, event_id)
         await unit.delete(db, ev)
 
 
@@ -204,15 +190,13 @@ async def add_director(
         if role == DIRECTOR and ev.director_id != by:
             raise NotAllowed("only the event's owner names co-directors")
         await svc.need_director(db, ev, by)
-        who = await db.scalar(select(User).where(User.username == username))
+        who = await accounts.user_by_username(db, username)
         if who is None or who.is_guest:
             raise NotFound("no account has that username")
         now_role = await svc.role_of(db, ev, who.id)
         if now_role is not None:
             raise Refused(f"{who.display_name} is already a {now_role} of this event")
-        entered = await db.scalar(
-            select(Entrant.id).where(Entrant.event_id == event_id, Entrant.user_id == who.id)
-        )
+        entered = await event_people.entrant_id_of(db, event_id, who.id)
         if entered is not None:
             raise Refused(f"{who.display_name} plays in this event, so cannot help run it")
         unit.add(db, EventDirector(event_id=event_id, user_id=who.id, created_at=now(), role=role))

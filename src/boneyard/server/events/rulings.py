@@ -8,13 +8,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
-
 from boneyard.server.errors import NotFound, Refused
 from boneyard.server.events.absence import ABSENT, give_back
 from boneyard.server.events.service import ACTIVE, RUNNING, Events, history
 from boneyard.server.tables.clock import now
-from boneyard.store import unit
+from boneyard.store import event_games, unit
 from boneyard.store.db import AsyncSession
 from boneyard.store.events import Event, EventAction, EventGame
 from boneyard.store.statuses import EventStatus, MatchGameStatus
@@ -165,13 +163,7 @@ async def penalize(svc: Events, event_id: str, match_id: str, body: PenaltyIn, b
         if body.offender not in (a, b):
             raise Refused("name the offender: one of the match's entrants")
         number = await svc.next_number(db, ev, match_id)
-        card = await db.scalar(
-            select(EventGame).where(
-                EventGame.event_id == event_id,
-                EventGame.match_id == match_id,
-                EventGame.status.in_(ACTIVE),
-            )
-        )
+        card = await event_games.match_game_in(db, event_id, match_id, ACTIVE)
         gets = b if body.offender == a else a
         payload: dict[str, Any] = {
             "match": match_id,
@@ -213,13 +205,7 @@ def penalty_entry(card: EventGame, act: EventAction) -> None:
 async def penalties_to_card(db: AsyncSession, ev: Event, card: EventGame) -> None:
     """Copy the 9b penalties ruled in the game ``card`` records, before it was entered, into
     its history (the printed card, the card's page and the exports show them)."""
-    acts = (
-        await db.scalars(
-            select(EventAction)
-            .where(EventAction.event_id == ev.id, EventAction.kind == "penalty")
-            .order_by(EventAction.id)
-        )
-    ).all()
+    acts = await event_games.actions(db, ev.id, "penalty")
     for act in acts:
         p = act.payload or {}
         if (

@@ -15,15 +15,13 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from sqlalchemy import or_, select
-
 from boneyard.server.errors import NotAllowed, NotFound, Refused
 from boneyard.server.events.rulings import penalties_to_card
 from boneyard.server.events.service import ACTIVE, Events, history, rating_key
 from boneyard.server.events.settings import setting
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.clock import now
-from boneyard.store import unit
+from boneyard.store import event_games, unit
 from boneyard.store.db import AsyncSession
 from boneyard.store.events import Entrant, Event, EventGame
 from boneyard.store.statuses import MatchGameStatus
@@ -76,13 +74,7 @@ async def match_sides(
     a = await unit.get(db, Entrant, int(m.a))
     b = await unit.get(db, Entrant, int(m.b))
     assert a is not None and b is not None
-    waiting = await db.scalar(
-        select(EventGame).where(
-            EventGame.event_id == event_id,
-            EventGame.match_id == match_id,
-            EventGame.status.in_(ACTIVE),
-        )
-    )
+    waiting = await event_games.match_game_in(db, event_id, match_id, ACTIVE)
     if waiting is not None:
         state = WAITING.get(waiting.status, str(waiting.status))
         raise Refused(
@@ -330,17 +322,7 @@ async def rate_card(svc: Events, g: EventGame, ev: Event) -> None:
 
 async def rated_cards(db: AsyncSession, entrant_id: int) -> Sequence[EventGame]:
     """The entrant's cards that were rated (signed by both, on screen or paper), in order."""
-    return (
-        await db.scalars(
-            select(EventGame)
-            .where(
-                or_(EventGame.side_a == entrant_id, EventGame.side_b == entrant_id),
-                EventGame.status == MatchGameStatus.CONFIRMED,
-                EventGame.final_seq.is_not(None),
-            )
-            .order_by(EventGame.final_seq)
-        )
-    ).all()
+    return await event_games.rated_cards(db, entrant_id)
 
 
 def sign(g: EventGame, side: str, user_id: int) -> None:

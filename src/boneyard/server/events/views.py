@@ -9,15 +9,13 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
-
 from boneyard.games.registry import get_spec
 from boneyard.server.events import cardtext
 from boneyard.server.events.service import DIRECTOR, SCOREKEEPER
 from boneyard.server.events.settings import DEFAULTS, checkin_open, clock_rule, setting
 from boneyard.server.rules.service import changed_options
 from boneyard.server.tables.clock import aware
-from boneyard.store import unit
+from boneyard.store import event_games, event_people, unit
 from boneyard.store.db import AsyncSession
 from boneyard.store.event_queries import match_games
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
@@ -100,10 +98,7 @@ def user_ids(games: Sequence[EventGame]) -> set[int]:
 
 async def user_names(db: AsyncSession, ids: set[int]) -> dict[int, str]:
     """Display names of accounts by id."""
-    if not ids:
-        return {}
-    rows = await db.execute(select(User.id, User.display_name).where(User.id.in_(ids)))
-    return dict(rows.all())
+    return await event_people.display_names(db, ids)
 
 
 def match_json(
@@ -139,30 +134,11 @@ def match_json(
 
 async def load(db: AsyncSession, ev: Event) -> dict[str, Any]:
     """The rows an event's page needs."""
-    entrants = (
-        await db.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id))
-    ).all()
-    games = (
-        await db.scalars(
-            select(EventGame)
-            .where(EventGame.event_id == ev.id)
-            .order_by(EventGame.match_id, EventGame.id)
-        )
-    ).all()
-    actions = (
-        await db.scalars(
-            select(EventAction).where(EventAction.event_id == ev.id).order_by(EventAction.id)
-        )
-    ).all()
+    entrants = await event_people.entrants(db, ev.id)
+    games = await event_games.games_in_order(db, ev.id)
+    actions = await event_games.actions(db, ev.id)
     owner = await unit.get(db, User, ev.director_id)
-    staff = (
-        await db.execute(
-            select(User.id, User.display_name, EventDirector.role)
-            .join(EventDirector, EventDirector.user_id == User.id)
-            .where(EventDirector.event_id == ev.id)
-            .order_by(EventDirector.created_at, User.id)
-        )
-    ).all()
+    staff = await event_people.staff(db, ev.id)
     directors = [(ev.director_id, owner.display_name if owner else "?", DIRECTOR)]
     directors += [(int(r[0]), str(r[1]), str(r[2])) for r in staff]
     who = await user_names(db, {a.user_id for a in actions if a.user_id} | user_ids(games))
@@ -261,9 +237,7 @@ async def match_page_json(
     if not found:
         return None
     r, m = found[0]
-    entrants = (
-        await db.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id))
-    ).all()
+    entrants = await event_people.entrants(db, ev.id)
     names = {e.id: e.name for e in entrants}
     rows = await match_games(db, ev.id, match_id)
     users = await user_names(db, user_ids(rows))

@@ -18,8 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
-
 from boneyard.server import validation
 from boneyard.server.errors import NotFound, Refused
 from boneyard.server.events.entry import (
@@ -33,8 +31,8 @@ from boneyard.server.events.scorecards import player_key, rated_cards, walk_in_k
 from boneyard.server.events.service import Events
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.clock import now
+from boneyard.store import event_people, unit
 from boneyard.store import ratings as rating_rows
-from boneyard.store import unit
 from boneyard.store.db import AsyncSession
 from boneyard.store.events import Entrant, Event
 from boneyard.store.statuses import EntrantStatus, EventStatus
@@ -164,7 +162,7 @@ async def add(
                     f"the event takes {ev.cap} entrants and has {have}: {room} more fit, "
                     f"not {len(items)} (raise the cap in Settings)"
                 )
-            rows = (await db.scalars(select(Entrant).where(Entrant.event_id == event_id))).all()
+            rows = await event_people.entrants(db, event_id)
             taken = {e.name.casefold(): e.name for e in rows}
             checked_list(items, taken, {e.seed for e in rows if e.seed is not None})
             added = [await enter_one(db, ev, w, here) for w in items]
@@ -205,17 +203,7 @@ async def drop_absent(svc: Events, event_id: str, note: str, by: int) -> int:
         ev = await director_event(svc, db, event_id, by)
         if ev.status != EventStatus.REGISTRATION:
             raise Refused("the event has started: its draw is made")
-        rows = (
-            await db.scalars(
-                select(Entrant)
-                .where(
-                    Entrant.event_id == event_id,
-                    Entrant.checked_in.is_(False),
-                    Entrant.status == EntrantStatus.REGISTERED,
-                )
-                .order_by(Entrant.id)
-            )
-        ).all()
+        rows = await event_people.entrants_not_checked_in(db, event_id)
         for e in rows:
             e.status = EntrantStatus.WITHDRAWN
         ev.settings = {**ev.settings, "checkin": "closed"}
@@ -246,9 +234,7 @@ async def claim(
         e = await find_walk_in(db, found_event, code, entrant_id)
         if await svc.role_of(db, ev, person.id) is not None:
             raise Refused(f"{person.display_name} runs this event and cannot play in it")
-        mine = await db.scalar(
-            select(Entrant.id).where(Entrant.event_id == ev.id, Entrant.user_id == person.id)
-        )
+        mine = await event_people.entrant_id_of(db, ev.id, person.id)
         if mine is not None:
             raise Refused(f"{person.display_name} is already an entrant of {ev.name}")
         may_enter(ev, bool(person.is_bot))
@@ -266,9 +252,7 @@ async def find_walk_in(
 ) -> Entrant:
     """The unclaimed walk-in with ``code``, or entrant ``entrant_id`` of ``event_id``."""
     if code is not None:
-        e = (
-            await db.scalars(select(Entrant).where(Entrant.claim_code == normal_code(code)))
-        ).first()
+        e = await event_people.entrant_by_code(db, normal_code(code))
         if e is None or e.user_id is not None or e.bot is not None:
             raise NotFound("no walk-in entry has that code: check it with the director")
         return e
