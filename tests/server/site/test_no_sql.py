@@ -124,12 +124,14 @@ def test_a_planted_query_is_caught(tmp_path: Path) -> None:
         "async def keep(db, row):\n    db.add(row)\n    await db.commit()\n"
     )
     (tmp_path / "clean.py").write_text(
-        "from boneyard.store import players\n"
+        "from boneyard.store import players, unit\n"
         "from boneyard.store.db import AsyncSession\n\n"
         "async def name(sessions, uid: int) -> str:\n"
-        "    async with sessions.begin() as db:\n"
+        "    async with sessions() as db, db.begin():\n"
         "        names = {}\n"
         "        names.get(uid)\n"
+        "        row = await unit.get(db, Player, uid)\n"
+        "        await unit.flush(db)\n"
         "        return await players.name_of(db, uid)\n"
     )
     (tmp_path / "tables").mkdir()

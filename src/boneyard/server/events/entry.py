@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from boneyard.server.accounts.service import Me
 from boneyard.server.errors import NotAllowed, NotFound, Refused
 from boneyard.server.events import start as starting
 from boneyard.server.events.service import LIVE, RUNNING, Events
@@ -113,7 +114,7 @@ def may_enter(ev: Event, is_bot: bool) -> None:
         raise NotAllowed("this event's director does not allow bot accounts")
 
 
-async def register(svc: Events, event_id: str, user: Any) -> None:
+async def register(svc: Events, event_id: str, user: Me) -> None:
     """``user`` enters the event (before the start; a Swiss event with late entry: until its
     last round is paired)."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():

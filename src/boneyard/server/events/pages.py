@@ -7,10 +7,12 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
 from boneyard.server import validation, webfiles
+from boneyard.server.accounts.service import Me
 from boneyard.server.errors import NotFound
 from boneyard.server.events.context import Ctx, MaybeMe
 from boneyard.server.events.views import match_page_json
 from boneyard.store import event_games, event_people, unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.events import Event, EventGame
 
 router = APIRouter()
@@ -56,7 +58,7 @@ async def table_event(table_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
     }
 
 
-async def next_game(db: Any, g: EventGame, user: Any) -> dict[str, Any] | None:
+async def next_game(db: AsyncSession, g: EventGame, user: Me | None) -> dict[str, Any] | None:
     """The next table: the same match's, else the viewer's own next one."""
     mine = None
     if user is not None:

@@ -8,6 +8,7 @@ import logging
 from typing import Any
 
 from boneyard.server import validation
+from boneyard.server.accounts.service import Me
 from boneyard.server.errors import NotFound, Refused
 from boneyard.server.events.entry import enter_person, entrant_of, late_entry, may_enter
 from boneyard.server.events.service import LIVE, Events, seat_of
@@ -160,7 +161,7 @@ async def reseat(svc: Events, table_id: str, seat_no: int, seat: Seat) -> None:
         log.warning("table %s: seat %d not given to %s: %s", table_id, seat_no, seat.name, exc)
 
 
-async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Any) -> EventOffer:
+async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Me) -> EventOffer:
     """The pending offer to ``user`` (404 otherwise, whoever it is to)."""
     offer = await unit.get(db, EventOffer, offer_id)
     mine = offer is not None and user.username is not None and offer.username == user.username
@@ -174,7 +175,7 @@ async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Any) 
     return offer
 
 
-async def accept(svc: Events, event_id: str, offer_id: int, user: Any) -> None:
+async def accept(svc: Events, event_id: str, offer_id: int, user: Me) -> None:
     """``user`` takes the place offered (or enters, if invited)."""
     async with svc.lock(event_id):
         async with svc.sessions() as db, db.begin():
@@ -211,7 +212,7 @@ async def taken(
     return found, await take_place(svc, db, ev, found, person, None, person.id, offer.note)
 
 
-async def decline(svc: Events, event_id: str, offer_id: int, user: Any) -> None:
+async def decline(svc: Events, event_id: str, offer_id: int, user: Me) -> None:
     """``user`` turns the offer down."""
     async with svc.sessions() as db, db.begin():
         offer = await need_offer(db, event_id, offer_id, user)

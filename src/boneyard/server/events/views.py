@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from boneyard.games.registry import get_spec
+from boneyard.server.accounts.service import Me
 from boneyard.server.events import cardtext
 from boneyard.server.events.service import DIRECTOR, SCOREKEEPER
 from boneyard.server.events.settings import DEFAULTS, checkin_open, clock_rule, setting
@@ -151,7 +152,7 @@ async def load(db: AsyncSession, ev: Event) -> dict[str, Any]:
     }
 
 
-def base_json(ev: Event, rows: dict[str, Any], user: Any) -> dict[str, Any]:
+def base_json(ev: Event, rows: dict[str, Any], user: Me | None) -> dict[str, Any]:
     """Everything but the results."""
     entrants = rows["entrants"]
     mine = next((e for e in entrants if user is not None and e.user_id == user.id), None)
@@ -196,7 +197,7 @@ def base_json(ev: Event, rows: dict[str, Any], user: Any) -> dict[str, Any]:
     }
 
 
-def me_json(ev: Event, mine: Entrant | None, role: str | None, user: Any) -> dict[str, Any]:
+def me_json(ev: Event, mine: Entrant | None, role: str | None, user: Me | None) -> dict[str, Any]:
     """Who the viewer is in the event: their entrant, whether they direct, keep the score
     cards (``scorekeeper``: the console's cards and check-in only) or own it."""
     return {
@@ -225,7 +226,7 @@ def listed_json(ev: Event, director: str, entrants: int) -> dict[str, Any]:
 
 
 async def match_page_json(
-    db: AsyncSession, ev: Event, match_id: str, user: Any
+    db: AsyncSession, ev: Event, match_id: str, user: Me | None
 ) -> dict[str, Any] | None:
     """The match page's JSON (``None``: no such match): the match as on the event page, with
     its games, table and waits, and the few fields of the event it shows. Only the match's
@@ -296,7 +297,7 @@ def action_json(a: EventAction, users: dict[int, str]) -> dict[str, Any]:
     }
 
 
-async def event_json(db: AsyncSession, ev: Event, user: Any) -> dict[str, Any]:
+async def event_json(db: AsyncSession, ev: Event, user: Me | None) -> dict[str, Any]:
     """The event page's JSON: everything, and the results once the event has started."""
     rows = await load(db, ev)
     out = base_json(ev, rows, user)
