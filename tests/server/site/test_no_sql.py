@@ -38,7 +38,7 @@ RUNS = {
 """Session methods that run SQL, with names no other object of the server uses."""
 RUNS_ON_A_SESSION = {"get", "add", "delete", "stream"}
 """Session methods whose names dicts and sets share: caught when called on a session's name."""
-SESSION_NAMES = {"db", "s", "session", "sess"}
+SESSION_NAMES = {"db", "s", "session", "sess", "conn", "connection"}
 BUILDS = {
     "where",
     "filter",
