@@ -32,7 +32,7 @@ from boneyard.server.events.service import Events
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.clock import now
 from boneyard.store import event_people, unit
-from boneyard.store import ratings as rating_rows
+from boneyard.store import ratings as stored_ratings
 from boneyard.store.db import AsyncSession
 from boneyard.store.events import Entrant, Event
 from boneyard.store.statuses import EntrantStatus, EventStatus
@@ -271,7 +271,7 @@ async def move_rating(svc: Events, game: str, entrant_id: int, person: Any) -> N
     rating does not change twice). The walk-in's row is then gone."""
     src_key, dst_key = walk_in_key(entrant_id), f"u:{person.id}"
     async with svc.sessions() as db, db.begin():
-        rows = await rating_rows.rating_rows(db, game, "2p", [src_key, dst_key])
+        rows = await stored_ratings.rating_rows(db, game, "2p", [src_key, dst_key])
         src, dst = rows.get(src_key), rows.get(dst_key)
         if src is None:
             return
@@ -283,7 +283,7 @@ async def move_rating(svc: Events, game: str, entrant_id: int, person: Any) -> N
             first = g.side_a == entrant_id
             opp = await unit.get(db, Entrant, g.side_b if first else g.side_a)
             key = player_key(opp) if opp is not None else None
-            found = await rating_rows.rating_rows(db, game, "2p", [key] if key else [])
+            found = await stored_ratings.rating_rows(db, game, "2p", [key] if key else [])
             theirs = ratings_store.as_rating(found.get(key or ""))
             pair = [mine, theirs] if first else [theirs, mine]
             winner = 0 if g.winner == g.side_a else 1

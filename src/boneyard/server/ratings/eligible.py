@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from boneyard.store import ratings as rating_rows
+from boneyard.store import ratings as stored_ratings
 from boneyard.store import unit
 from boneyard.store.db import AsyncSession
 from boneyard.store.events import RatedPair
@@ -77,7 +77,7 @@ async def too_few_moves(
 ) -> bool:
     """Whether a person of the seats ``people`` made fewer than :data:`RATED_MIN_MOVES` moves
     at table ``table_id`` (its log, less what bots played for them)."""
-    actions = await rating_rows.action_seats(db, table_id)
+    actions = await stored_ratings.action_seats(db, table_id)
     seats = max([*people, *(s for _q, s in actions)], default=-1) + 1
     moved = own_moves(actions, changes, seats)
     return any(moved[i] < RATED_MIN_MOVES for i in people)
@@ -97,7 +97,7 @@ async def played_too_often(db: AsyncSession, keys: Sequence[str], at: datetime) 
     :data:`PAIR_GAMES_PER_DAY` times in the 24 hours before ``at``."""
     since = at - timedelta(days=1)
     for a, b in itertools.combinations(sorted(set(people_keys(keys))), 2):
-        found = await rating_rows.rated_since(db, a, b, since)
+        found = await stored_ratings.rated_since(db, a, b, since)
         if found >= PAIR_GAMES_PER_DAY:
             return True
     return False
@@ -114,4 +114,4 @@ async def note_pairs(
     await unit.flush(db)
     if not accounts:
         return {}
-    return await rating_rows.opponents_met(db, game, category, accounts)
+    return await stored_ratings.opponents_met(db, game, category, accounts)

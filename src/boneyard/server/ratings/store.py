@@ -23,7 +23,7 @@ from boneyard.core.protocol import GameResult
 from boneyard.server.ratings import eligible
 from boneyard.server.tables import tableview
 from boneyard.server.tables.live import LiveTable, now
-from boneyard.store import ratings as rating_rows
+from boneyard.store import ratings as stored_ratings
 from boneyard.store import unit
 from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.events import PlayerRating
@@ -153,7 +153,7 @@ async def rate_result(
             log.info("a %s game of %s is not rated: the same accounts, too often", game, keys)
             return False
         met = await eligible.note_pairs(db, game, category, keys, at)
-        rows = await rating_rows.rating_rows(db, game, category, keys)
+        rows = await stored_ratings.rating_rows(db, game, category, keys)
         new = rate_game(
             [as_rating(rows.get(p)) for p in keys], list(scores), winner, category, list(leavers)
         )
@@ -176,7 +176,7 @@ async def ordinals(
 ) -> dict[str, float]:
     """The ordinal (mu - 3 sigma) of each player; a newcomer has the default rating's."""
     async with sessions() as db:
-        rows = await rating_rows.rating_rows(db, game, category, sorted(set(players)))
+        rows = await stored_ratings.rating_rows(db, game, category, sorted(set(players)))
     return {p: as_rating(rows.get(p)).ordinal for p in players}
 
 
@@ -211,7 +211,7 @@ async def leaderboard(
     (:func:`ranked`)."""
     min_opponents = eligible.RANKED_OPPONENTS if ranked_only and not bots else None
     async with sessions() as db:
-        rows = await rating_rows.best_ratings(db, game, category, limit, bots, min_opponents)
+        rows = await stored_ratings.best_ratings(db, game, category, limit, bots, min_opponents)
     return [_row(i, r, bots) for i, r in enumerate(rows)]
 
 
@@ -241,4 +241,4 @@ async def rated_people(
     ``unranked``: of them, how many are not yet listed on the leaderboard)."""
     below = eligible.RANKED_OPPONENTS if unranked else None
     async with sessions() as db:
-        return await rating_rows.people_rated(db, game, category, below)
+        return await stored_ratings.people_rated(db, game, category, below)
