@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Request
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.requests import HTTPConnection
 
 from boneyard.server.accounts.service import Accounts, Me
@@ -22,6 +21,7 @@ from boneyard.server.ratelimit import Limits
 from boneyard.server.tables import access
 from boneyard.server.tables.live import LiveTable
 from boneyard.server.workers import Workers
+from boneyard.store.db import AsyncSession, async_sessionmaker
 
 
 def accounts_of(conn: HTTPConnection) -> Accounts:

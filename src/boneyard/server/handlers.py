@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import IntegrityError
 
 from boneyard.server.errors import DomainError
 from boneyard.server.metrics import Metrics
 from boneyard.server.ratelimit import TooMany
+from boneyard.store.db import IntegrityError
 
 
 async def answer(_request: Request, exc: Exception) -> JSONResponse:

@@ -19,8 +19,9 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DataError
 from starlette.websockets import WebSocketDisconnect
+
+from boneyard.store.db import DataError
 
 
 def clean(value: Any) -> Any:

@@ -94,6 +94,11 @@ async def api_tokens(db: AsyncSession, user_id: int, limit: int) -> list[ApiToke
     return list(rows.all())
 
 
+async def api_token(db: AsyncSession, key: str) -> ApiToken | None:
+    """The API token whose sha256 is ``key``, revoked or not."""
+    return await db.scalar(select(ApiToken).where(ApiToken.token_hash == key))
+
+
 async def live_token_count(db: AsyncSession, user_id: int) -> int:
     """How many of ``user_id``'s API tokens are not revoked."""
     count = await db.scalar(

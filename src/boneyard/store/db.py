@@ -11,7 +11,15 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, event
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.exc import DataError as DataError
+from sqlalchemy.exc import IntegrityError as IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession
+from sqlalchemy.ext.asyncio import async_sessionmaker as async_sessionmaker
+
+# The session's type and the database's errors are re-exported (the redundant ``as``): the server
+# holds sessions and answers a unique key's 409 or a value's 400 without importing SQLAlchemy,
+# whose queries live in the store (tests/server/site/test_no_sql.py).
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 

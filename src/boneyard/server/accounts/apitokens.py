@@ -14,9 +14,8 @@ import hashlib
 import secrets
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
+from boneyard.store import accounts, unit
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.models import ApiToken, User
 
 SCHEME = "byt_"
@@ -85,16 +84,16 @@ async def lookup(sessions: async_sessionmaker[AsyncSession], token: str) -> tupl
         return None
     key = token_hash(token)
     async with sessions() as db:
-        row = await db.scalar(select(ApiToken).where(ApiToken.token_hash == key))
+        row = await accounts.api_token(db, key)
         if row is None or row.revoked_at is not None:
             return None
-        user = await db.get(User, row.user_id)
+        user = await unit.get(db, User, row.user_id)
         stale = row.last_used_at is None or now() - _aware(row.last_used_at) > TOUCH
     if user is None or not user.is_bot:
         return None
     if stale:
         async with sessions() as db, db.begin():
-            fresh = await db.get(ApiToken, row.id)
+            fresh = await unit.get(db, ApiToken, row.id)
             if fresh is not None:
                 fresh.last_used_at = now()
     return user, key

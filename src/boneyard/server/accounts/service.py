@@ -21,9 +21,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from boneyard.core.protocol import JSON
 from boneyard.server.accounts import apitokens, auth
 from boneyard.server.errors import NotAllowed, NotFound, NotSignedIn, Refused
@@ -32,6 +29,8 @@ from boneyard.server.ratelimit import Limits
 from boneyard.server.settings import SiteSettings
 from boneyard.server.validation import storable
 from boneyard.store import accounts as repo
+from boneyard.store import unit
+from boneyard.store.db import AsyncSession, IntegrityError, async_sessionmaker
 from boneyard.store.models import Session, SiteSecret, User, name_key
 
 CSRF_SECRET = "csrf"
@@ -97,7 +96,7 @@ async def shared_secret(sessions: async_sessionmaker[AsyncSession], name: str) -
     if value is None:
         try:
             async with sessions() as db, db.begin():
-                db.add(SiteSecret(name=name, value=secrets.token_hex(32)))
+                unit.add(db, SiteSecret(name=name, value=secrets.token_hex(32)))
         except IntegrityError:
             pass  # another process made it at the same moment: read theirs
         async with sessions() as db:
@@ -142,19 +141,19 @@ class Accounts:
             return None
         key = auth.token_hash(token)
         async with self.sessions() as db:
-            row = await db.get(Session, key)
+            row = await unit.get(db, Session, key)
             if row is None:
                 return None
             t = now()
             if aware(row.expires_at) < t:
                 return None
-            user = await db.get(User, row.user_id)
+            user = await unit.get(db, User, row.user_id)
             renew = self._renewed(row, t)
         if user is None:
             return None
         if renew is not None:
             async with self.sessions() as db, db.begin():
-                fresh = await db.get(Session, key)
+                fresh = await unit.get(db, Session, key)
                 if fresh is not None:
                     fresh.expires_at, fresh.last_seen_at = renew, t
         return Me(user.id, user.display_name, user.username, user.is_guest, key, user.is_bot)
@@ -199,7 +198,8 @@ class Accounts:
         t = now()
         label = auth.browser_label(user_agent)
         async with self.sessions() as db, db.begin():
-            db.add(
+            unit.add(
+                db,
                 Session(
                     token_hash=auth.token_hash(token),
                     user_id=user_id,
@@ -207,7 +207,7 @@ class Accounts:
                     expires_at=t + timedelta(days=self.settings.session_days),
                     last_seen_at=t,
                     label=label if storable(label) else None,
-                )
+                ),
             )
         return token
 
@@ -306,7 +306,7 @@ class Accounts:
                 same = name_key(display) == name_key(user.display_name)
                 if not same and await repo.display_name_taken(db, display):
                     raise Refused("that display name is taken: choose another")
-                row = await db.get(User, user.id)
+                row = await unit.get(db, User, user.id)
                 if row is None:
                     raise NotSignedIn("sign in or play as a guest first")
                 row.display_name, row.display_key = display, name_key(display)
@@ -396,8 +396,8 @@ class Accounts:
                     is_guest=username is None,
                     created_at=now(),
                 )
-                db.add(user)
-                await db.flush()
+                unit.add(db, user)
+                await unit.flush(db)
                 return user.id
         except IntegrityError:  # taken at the same moment by someone else
             raise Refused("that name is taken: choose another") from None

@@ -35,6 +35,7 @@ from boneyard.server.lobby.service import Lobby
 from boneyard.server.validation import storable
 from boneyard.store import accounts as accounts_repo
 from boneyard.store import tables as tables_repo
+from boneyard.store import unit
 from boneyard.store.models import ApiToken, User
 from boneyard.store.statuses import TableStatus
 
@@ -114,7 +115,7 @@ class BotApi:
                 "account for your bot",
             )
         async with self.accounts.sessions() as db, db.begin():
-            user = await db.get(User, me.id)
+            user = await unit.get(db, User, me.id)
             assert user is not None
             user.is_bot = True
         me.is_bot = True
@@ -144,15 +145,15 @@ class BotApi:
                 name=name.strip(),
                 created_at=apitokens.now(),
             )
-            db.add(row)
-            await db.flush()
+            unit.add(db, row)
+            await unit.flush(db)
             shown = apitokens.token_json(row)
         return {**shown, "token": token}
 
     async def revoke(self, me: Me, token_id: int) -> JSON:
         """Revoke one of ``me``'s tokens; its sockets close."""
         async with self.accounts.sessions() as db, db.begin():
-            row = await db.get(ApiToken, token_id)
+            row = await unit.get(db, ApiToken, token_id)
             if row is None or row.user_id != me.id:
                 raise NotFound("no such token")
             key = row.token_hash

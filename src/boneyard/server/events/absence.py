@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from boneyard.server.errors import Refused
 from boneyard.server.events.settings import setting
 from boneyard.server.tables.clock import aware, now
+from boneyard.store import unit
 from boneyard.store.events import Entrant, Event, EventGame
 from boneyard.store.statuses import EntrantStatus, MatchGameStatus
 from boneyard.tournament import Event as Tournament
@@ -95,8 +96,8 @@ async def forfeit_absent(
     row.status, row.reason, row.note = MatchGameStatus.RULED, reason, why[:500]
     row.winner = b if loser.id == a else a
     row.history = [{"at": now().isoformat(), "what": "forfeit", "by": None, "note": why[:200]}]
-    db.add(row)
-    await db.flush()
+    unit.add(db, row)
+    await unit.flush(db)
     await svc.record(db, ev, t, row)
     payload = {"match": m.id, "loser": loser.id, "game": row.id, "reason": reason, "auto": True}
     svc.action(db, ev, None, "forfeit", payload, why)
@@ -111,7 +112,7 @@ async def give_back(db: Any, ev: Event, g: EventGame) -> str:
     grace period from now, or refuse (400, nothing changed) when it would be forfeited again at
     once. Returns what the directors read: what must happen for it not to forfeit again."""
     loser_id = g.side_b if g.winner == g.side_a else g.side_a
-    loser = await db.get(Entrant, loser_id)
+    loser = await unit.get(db, Entrant, loser_id)
     if loser is None or (loser.checked_in and loser.status not in GONE):
         return f"{g.match_id} is open again: both players are checked in."
     minutes = float(setting(ev, "grace_minutes"))

@@ -9,14 +9,15 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.server.accounts.service import Accounts
+from boneyard.server.accounts.service import Me as Person
 from boneyard.server.events.notify import Notes
 from boneyard.server.events.scheduler import Scheduler
 from boneyard.server.events.service import Events
 from boneyard.server.events.views import event_json
 from boneyard.server.tables.manager import TableManager
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.events import Event
 
 
@@ -41,17 +42,17 @@ class Context:
         """The event, or 404."""
         return await self.svc.need_event(db, event_id)
 
-    async def need_director(self, db: AsyncSession, ev: Event, user: Any) -> None:
+    async def need_director(self, db: AsyncSession, ev: Event, user: Person) -> None:
         """403 unless ``user`` runs ``ev``."""
         await self.svc.need_director(db, ev, user.id)
 
-    async def director_event(self, db: AsyncSession, event_id: str, user: Any) -> Event:
+    async def director_event(self, db: AsyncSession, event_id: str, user: Person) -> Event:
         """The event, which ``user`` runs (404, 403)."""
         ev = await self.need_event(db, event_id)
         await self.need_director(db, ev, user)
         return ev
 
-    async def event_json(self, event_id: str, user: Any) -> dict[str, Any]:
+    async def event_json(self, event_id: str, user: Person | None) -> dict[str, Any]:
         """The event page's JSON, as ``user`` sees it."""
         async with self.sessions() as db:
             ev = await self.need_event(db, event_id)
@@ -64,16 +65,16 @@ def context_of(request: Request) -> Context:
     return found
 
 
-async def need_user(request: Request) -> Any:
+async def need_user(request: Request) -> Person:
     """The signed-in person (401 otherwise)."""
     return await context_of(request).accounts.need_user(request)
 
 
-async def maybe_user(request: Request) -> Any:
+async def maybe_user(request: Request) -> Person | None:
     """The signed-in person, or ``None``."""
     return await context_of(request).accounts.current_user(request)
 
 
 Ctx = Annotated[Context, Depends(context_of)]
-Me = Annotated[Any, Depends(need_user)]
-MaybeMe = Annotated[Any, Depends(maybe_user)]
+Me = Annotated[Person, Depends(need_user)]
+MaybeMe = Annotated[Person | None, Depends(maybe_user)]

@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
-
+from boneyard.server.accounts.service import Me
 from boneyard.server.errors import NotAllowed, NotFound, Refused
 from boneyard.server.events import start as starting
 from boneyard.server.events.service import LIVE, RUNNING, Events
 from boneyard.server.events.settings import checkin_open, setting
 from boneyard.server.tables.clock import now
+from boneyard.store import event_people, unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.events import Entrant, Event
 from boneyard.store.statuses import EntrantStatus, EventStatus
 from boneyard.tournament import Swiss, TournamentError, event_from_json
@@ -23,19 +23,14 @@ from boneyard.tournament import Swiss, TournamentError, event_from_json
 async def count_entrants(db: AsyncSession, event_id: str) -> int:
     """How many entrants the event has (those dropped before the start, not in the draw,
     free their place)."""
-    ev = await db.get(Event, event_id)
-    query = select(func.count(Entrant.id)).where(Entrant.event_id == event_id)
-    if ev is not None and ev.status == EventStatus.REGISTRATION:
-        query = query.where(Entrant.status != EntrantStatus.WITHDRAWN)
-    n = await db.scalar(query)
-    return int(n or 0)
+    ev = await unit.get(db, Event, event_id)
+    registering = ev is not None and ev.status == EventStatus.REGISTRATION
+    return await event_people.entrant_count(db, event_id, withdrawn=not registering)
 
 
 async def entrant_of(db: AsyncSession, event_id: str, user_id: int) -> Entrant | None:
     """The person's entrant row in the event (``None``: not entered)."""
-    return await db.scalar(
-        select(Entrant).where(Entrant.event_id == event_id, Entrant.user_id == user_id)
-    )
+    return await event_people.entrant_of(db, event_id, user_id)
 
 
 def late_entry(ev: Event) -> bool:
@@ -66,12 +61,12 @@ async def enter(db: AsyncSession, ev: Event, e: Entrant) -> None:
     entry: paired from the next round on, checked in)."""
     if await count_entrants(db, ev.id) >= ev.cap:
         raise Refused(f"the event is full ({ev.cap} entrants)")
-    db.add(e)
+    unit.add(db, e)
     if ev.status == EventStatus.REGISTRATION:
         return
     if not late_entry(ev):
         raise Refused("registration is closed: the event has started")
-    await db.flush()
+    await unit.flush(db)
     t = event_from_json(ev.bracket or {})
     assert isinstance(t, Swiss)
     try:
@@ -86,7 +81,7 @@ async def enter(db: AsyncSession, ev: Event, e: Entrant) -> None:
 
 
 async def need_entrant(db: AsyncSession, ev: Event, entrant_id: int) -> Entrant:
-    e = await db.get(Entrant, entrant_id)
+    e = await unit.get(db, Entrant, entrant_id)
     if e is None or e.event_id != ev.id:
         raise NotFound("no such entrant")
     return e
@@ -119,7 +114,7 @@ def may_enter(ev: Event, is_bot: bool) -> None:
         raise NotAllowed("this event's director does not allow bot accounts")
 
 
-async def register(svc: Events, event_id: str, user: Any) -> None:
+async def register(svc: Events, event_id: str, user: Me) -> None:
     """``user`` enters the event (before the start; a Swiss event with late entry: until its
     last round is paired)."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
@@ -144,7 +139,7 @@ async def withdraw(svc: Events, event_id: str, by: int) -> None:
             if e is None:
                 raise Refused("you are not registered")
             if ev.status == EventStatus.REGISTRATION:
-                await db.delete(e)
+                await unit.delete(db, e)
             elif ev.status not in RUNNING:
                 raise Refused(f"the event is {ev.status}")
             else:
@@ -212,7 +207,7 @@ async def remove(svc: Events, event_id: str, entrant_id: int, by: int) -> None:
             raise Refused("the event has started: withdraw the entrant instead")
         e = await need_entrant(db, ev, entrant_id)
         Events.action(db, ev, by, "remove", {"entrant": e.id, "name": e.name}, None)
-        await db.delete(e)
+        await unit.delete(db, e)
 
 
 async def add_bots(svc: Events, event_id: str, bot: str, count: int, most: int, by: int) -> None:
@@ -227,15 +222,12 @@ async def add_bots(svc: Events, event_id: str, bot: str, count: int, most: int, 
         have = await count_entrants(db, event_id)
         if have + count > ev.cap:
             raise Refused(f"the event is full ({ev.cap} entrants)")
-        bots = await db.scalar(
-            select(func.count(Entrant.id)).where(
-                Entrant.event_id == event_id, Entrant.bot.is_not(None)
-            )
-        )
-        if (bots or 0) + count > most:
+        bots = await event_people.bot_entrant_count(db, event_id)
+        if bots + count > most:
             raise Refused(f"an event takes at most {most} bots on this site")
         for k in range(count):
-            db.add(
+            unit.add(
+                db,
                 Entrant(
                     event_id=event_id,
                     bot=bot,
@@ -243,7 +235,7 @@ async def add_bots(svc: Events, event_id: str, bot: str, count: int, most: int, 
                     checked_in=True,
                     status=EntrantStatus.REGISTERED,
                     created_at=now(),
-                )
+                ),
             )
 
 
@@ -254,13 +246,7 @@ async def seed(svc: Events, event_id: str, by_rating: bool, given: Sequence[int]
         ev = await director_event(svc, db, event_id, by)
         if ev.status != EventStatus.REGISTRATION:
             raise Refused("the draw is made: seeds are fixed")
-        rows = (
-            await db.scalars(
-                select(Entrant).where(
-                    Entrant.event_id == event_id, Entrant.status != EntrantStatus.WITHDRAWN
-                )
-            )
-        ).all()
+        rows = await event_people.entrants_not_withdrawn(db, event_id)
         if by_rating:
             order = [e.id for e in await starting.by_rating(svc.sessions, ev, rows)]
         else:

@@ -9,10 +9,9 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
-from sqlalchemy import select
 
 from boneyard.server.events.context import Context, Ctx
-from boneyard.store.models import User
+from boneyard.store import event_people
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 CARD_FIELDS = (
@@ -216,13 +215,7 @@ async def gather(ctx: Context, event_id: str) -> tuple[dict[str, Any], dict[int,
         h.get("by") for r in data["rounds"] for m in r for g in m["games"] for h in g["history"]
     }
     async with ctx.sessions() as db:
-        users = dict(
-            (
-                await db.execute(
-                    select(User.id, User.display_name).where(User.id.in_([i for i in ids if i]))
-                )
-            ).all()
-        )
+        users = await event_people.display_names(db, ids)
     return data, users
 
 

@@ -5,14 +5,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from pydantic import Field
-from sqlalchemy import func, select, update
 
 from boneyard.server.errors import Refused
 from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.notify import EMAIL, note_json, prefs_json
 from boneyard.server.events.schemas import MAX_ID, Clean
 from boneyard.server.tables.clock import now
-from boneyard.store.events import Notification, NotifyPrefs
+from boneyard.store import notifications, unit
+from boneyard.store.events import NotifyPrefs
 
 router = APIRouter()
 
@@ -34,35 +34,16 @@ class ReadIn(Clean):
 async def mine(user: Me, ctx: Ctx, after: Annotated[int, Query(ge=0, le=MAX_ID)] = 0) -> Any:
     """Your newest notifications (at most 50; ``after``: only newer ones), unread count."""
     async with ctx.sessions() as db:
-        rows = (
-            await db.scalars(
-                select(Notification)
-                .where(Notification.user_id == user.id, Notification.id > after)
-                .order_by(Notification.id.desc())
-                .limit(50)
-            )
-        ).all()
-        unread = await db.scalar(
-            select(func.count(Notification.id)).where(
-                Notification.user_id == user.id, Notification.read_at.is_(None)
-            )
-        )
-    return {"notifications": [note_json(n) for n in rows], "unread": int(unread or 0)}
+        rows = await notifications.newest(db, user.id, after, 50)
+        unread = await notifications.unread(db, user.id)
+    return {"notifications": [note_json(n) for n in rows], "unread": unread}
 
 
 @router.post("/api/me/notifications/read")
 async def read(body: ReadIn, user: Me, ctx: Ctx) -> Any:
     """Mark your notifications up to ``upto`` read."""
     async with ctx.sessions() as db, db.begin():
-        await db.execute(
-            update(Notification)
-            .where(
-                Notification.user_id == user.id,
-                Notification.id <= body.upto,
-                Notification.read_at.is_(None),
-            )
-            .values(read_at=now())
-        )
+        await notifications.mark_read(db, user.id, body.upto, now())
     return await mine(user, ctx, 0)
 
 
@@ -70,7 +51,7 @@ async def read(body: ReadIn, user: Me, ctx: Ctx) -> Any:
 async def prefs(user: Me, ctx: Ctx) -> Any:
     """Your e-mail settings, and whether this site sends e-mail at all."""
     async with ctx.sessions() as db:
-        p = await db.get(NotifyPrefs, user.id)
+        p = await unit.get(db, NotifyPrefs, user.id)
     return prefs_json(p, bool(ctx.cfg.smtp_host))
 
 
@@ -83,9 +64,9 @@ async def set_prefs(body: PrefsIn, user: Me, ctx: Ctx) -> Any:
     if body.by_email and email is None:
         raise Refused("give an e-mail address first")
     async with ctx.sessions() as db, db.begin():
-        p = await db.get(NotifyPrefs, user.id)
+        p = await unit.get(db, NotifyPrefs, user.id)
         if p is None:
             p = NotifyPrefs(user_id=user.id)
-            db.add(p)
+            unit.add(db, p)
         p.email, p.by_email, p.updated_at = email, body.by_email, now()
     return prefs_json(p, bool(ctx.cfg.smtp_host))

@@ -8,9 +8,6 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import get_spec
 from boneyard.server.errors import NotAllowed, NotFound, Refused
@@ -24,9 +21,10 @@ from boneyard.server.events.settings import (
     setting,
 )
 from boneyard.server.tables.clock import now
+from boneyard.store import accounts, event_people, notifications, unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.event_queries import matches_with_games
-from boneyard.store.events import Entrant, Event, EventDirector, Notification
-from boneyard.store.models import User
+from boneyard.store.events import Event, EventDirector
 from boneyard.store.statuses import EventStatus
 from boneyard.tournament import Schedule, TournamentError
 
@@ -111,12 +109,7 @@ def apply_settings(ev: Event, given: dict[str, Any], started: bool) -> None:
 async def live_events(svc: Events, user_id: int) -> int:
     """How many events ``user_id`` runs that are not over."""
     async with svc.sessions() as db:
-        n = await db.scalar(
-            select(func.count())
-            .select_from(Event)
-            .where(Event.director_id == user_id, Event.status.in_(LIVE))
-        )
-    return int(n or 0)
+        return await event_people.events_run_by(db, user_id, LIVE)
 
 
 async def create(svc: Events, given: dict[str, Any], by: int) -> str:
@@ -138,8 +131,8 @@ async def create(svc: Events, given: dict[str, Any], by: int) -> str:
     )
     apply_settings(ev, given, started=False)
     async with svc.sessions() as db, db.begin():
-        db.add(ev)
-        await db.flush()
+        unit.add(db, ev)
+        await unit.flush(db)
         Events.action(db, ev, by, "create", {"name": ev.name}, None)
     svc.wake_scheduler.set()  # (its start time may be the next thing due)
     return ev.id
@@ -169,13 +162,7 @@ async def cancel(svc: Events, event_id: str, note: str, by: int) -> None:
             await svc.void_active(db, ev, mid, "the event was cancelled")
         ev.status, ev.finished_at = EventStatus.CANCELLED, now()
         Events.action(db, ev, by, "cancel", {}, note)
-        people = (
-            await db.scalars(
-                select(Entrant.user_id).where(
-                    Entrant.event_id == event_id, Entrant.user_id.is_not(None)
-                )
-            )
-        ).all()
+        people = await event_people.accounts_entered(db, event_id)
         text = "The event was cancelled" + (f": {note}" if note else "")
         await svc.notes.add(
             db, [p for p in people if p], "cancelled", text, ev.name, f"/events/{ev.id}", ev.id
@@ -190,8 +177,8 @@ async def remove(svc: Events, event_id: str, by: int) -> None:
             raise NotAllowed("only the event's owner may delete it")
         if ev.bracket is not None:
             raise Refused("the event has started: cancel it instead")
-        await db.execute(delete(Notification).where(Notification.event_id == event_id))
-        await db.delete(ev)
+        await notifications.delete_of_event(db, event_id)
+        await unit.delete(db, ev)
 
 
 async def add_director(
@@ -203,18 +190,16 @@ async def add_director(
         if role == DIRECTOR and ev.director_id != by:
             raise NotAllowed("only the event's owner names co-directors")
         await svc.need_director(db, ev, by)
-        who = await db.scalar(select(User).where(User.username == username))
+        who = await accounts.user_by_username(db, username)
         if who is None or who.is_guest:
             raise NotFound("no account has that username")
         now_role = await svc.role_of(db, ev, who.id)
         if now_role is not None:
             raise Refused(f"{who.display_name} is already a {now_role} of this event")
-        entered = await db.scalar(
-            select(Entrant.id).where(Entrant.event_id == event_id, Entrant.user_id == who.id)
-        )
+        entered = await event_people.entrant_id_of(db, event_id, who.id)
         if entered is not None:
             raise Refused(f"{who.display_name} plays in this event, so cannot help run it")
-        db.add(EventDirector(event_id=event_id, user_id=who.id, created_at=now(), role=role))
+        unit.add(db, EventDirector(event_id=event_id, user_id=who.id, created_at=now(), role=role))
         Events.action(db, ev, by, role, {"added": who.display_name}, None)
         await tell_director(svc.notes, db, ev, who.id, role)
 
@@ -236,8 +221,8 @@ async def remove_director(
         if role == DIRECTOR and ev.director_id != by:
             raise NotAllowed("only the event's owner removes co-directors")
         await svc.need_director(db, ev, by)
-        row = await db.get(EventDirector, (event_id, user_id))
+        row = await unit.get(db, EventDirector, (event_id, user_id))
         if row is None or row.role != role:
             raise NotFound(f"no such {role}")
-        await db.delete(row)
+        await unit.delete(db, row)
         Events.action(db, ev, by, role, {"removed": user_id}, None)

@@ -16,13 +16,11 @@ from collections.abc import Iterable
 from email.message import EmailMessage
 from typing import Any
 
-from sqlalchemy import event as sa_event
-from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from boneyard.server.events.background import Periodic
 from boneyard.server.settings import SiteSettings
 from boneyard.server.tables.clock import now
+from boneyard.store import notifications, unit
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.events import Notification, NotifyPrefs
 from boneyard.store.statuses import MailStatus
 
@@ -71,7 +69,8 @@ class Notes:
         """Tell each of ``user_ids`` (in ``db``'s transaction; e-mail after the commit)."""
         mail = "queued" if self.cfg.smtp_host else None
         for uid in dict.fromkeys(user_ids):
-            db.add(
+            unit.add(
+                db,
                 Notification(
                     user_id=uid,
                     kind=kind,
@@ -81,13 +80,10 @@ class Notes:
                     event_id=event_id,
                     created_at=now(),
                     mail=mail,
-                )
+                ),
             )
         if mail:
-            sa_event.listen(db.sync_session, "after_commit", self._committed, once=True)
-
-    def _committed(self, _session: Any) -> None:
-        self.mailer.wake()
+            unit.after_commit(db, self.mailer.wake)
 
     # -- the mailer -------------------------------------------------------------------------------
 
@@ -108,15 +104,7 @@ class Notes:
     async def send_queued(self, batch: int = 20) -> int:
         """Send (or skip) up to ``batch`` queued e-mails; returns how many were handled."""
         async with self.sessions() as db, db.begin():
-            rows = (
-                await db.execute(
-                    select(Notification, NotifyPrefs)
-                    .outerjoin(NotifyPrefs, NotifyPrefs.user_id == Notification.user_id)
-                    .where(Notification.mail == "queued")
-                    .order_by(Notification.id)
-                    .limit(batch)
-                )
-            ).all()
+            rows = await notifications.queued_mails(db, batch)
             for n, prefs in rows:
                 n.mail = MailStatus.SKIPPED
                 if prefs is not None and prefs.by_email and prefs.email:
@@ -133,11 +121,7 @@ class Notes:
                 n.mail, n.mail_error = MailStatus.FAILED, f"{type(exc).__name__}: {exc}"[:200]
                 log.warning("e-mail to user %s failed: %s", n.user_id, exc)
             async with self.sessions() as db, db.begin():
-                await db.execute(
-                    update(Notification)
-                    .where(Notification.id == n.id)
-                    .values(mail=n.mail, mail_error=n.mail_error)
-                )
+                await notifications.note_mail(db, n.id, n.mail, n.mail_error)
         return len(rows)
 
 

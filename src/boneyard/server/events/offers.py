@@ -6,15 +6,13 @@ The work is :mod:`~boneyard.server.events.places`."""
 from typing import Any
 
 from fastapi import APIRouter
-from sqlalchemy import select
 
 from boneyard.server.errors import Refused
 from boneyard.server.events import places
 from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.schemas import NoteIn, ReplaceIn, RowId, UsernameIn
 from boneyard.server.lobby.sitebots import check_site_bot
-from boneyard.store.events import Entrant, Event, EventOffer
-from boneyard.store.statuses import OfferStatus
+from boneyard.store import event_people
 
 
 class InviteIn(UsernameIn, NoteIn):
@@ -61,18 +59,7 @@ async def my_offers(user: Me, ctx: Ctx) -> dict[str, Any]:
     if user.username is None:
         return {"offers": []}
     async with ctx.sessions() as db:
-        rows = (
-            await db.execute(
-                select(EventOffer, Event.name, Entrant.name)
-                .join(Event, Event.id == EventOffer.event_id)
-                .outerjoin(Entrant, Entrant.id == EventOffer.entrant_id)
-                .where(
-                    EventOffer.username == user.username, EventOffer.status == OfferStatus.PENDING
-                )
-                .order_by(EventOffer.id.desc())
-                .limit(50)
-            )
-        ).all()
+        rows = await event_people.pending_offers(db, user.username, 50)
     return {
         "offers": [
             {

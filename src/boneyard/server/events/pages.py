@@ -5,14 +5,15 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
-from sqlalchemy import or_, select
 
 from boneyard.server import validation, webfiles
+from boneyard.server.accounts.service import Me
 from boneyard.server.errors import NotFound
 from boneyard.server.events.context import Ctx, MaybeMe
 from boneyard.server.events.views import match_page_json
-from boneyard.store.events import Entrant, Event, EventGame
-from boneyard.store.statuses import MatchGameStatus
+from boneyard.store import event_games, event_people, unit
+from boneyard.store.db import AsyncSession
+from boneyard.store.events import Event, EventGame
 
 router = APIRouter()
 
@@ -43,10 +44,10 @@ async def table_event(table_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
     if len(table_id) > 32 or not validation.storable(table_id):
         raise NotFound("no such event game")
     async with ctx.sessions() as db:
-        g = await db.scalar(select(EventGame).where(EventGame.table_id == table_id))
+        g = await event_games.game_at(db, table_id)
         if g is None:
             raise NotFound("this table is not an event's")
-        ev = await db.get(Event, g.event_id)
+        ev = await unit.get(db, Event, g.event_id)
         assert ev is not None
         nxt = await next_game(db, g, user)
     return {
@@ -57,28 +58,16 @@ async def table_event(table_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
     }
 
 
-async def next_game(db: Any, g: EventGame, user: Any) -> dict[str, Any] | None:
+async def next_game(db: AsyncSession, g: EventGame, user: Me | None) -> dict[str, Any] | None:
     """The next table: the same match's, else the viewer's own next one."""
     mine = None
     if user is not None:
-        mine = await db.scalar(
-            select(Entrant.id).where(Entrant.event_id == g.event_id, Entrant.user_id == user.id)
-        )
-    sides = [x for x in (mine,) if x is not None] or [g.side_a, g.side_b]
-    rows = (
-        await db.scalars(
-            select(EventGame)
-            .where(
-                EventGame.event_id == g.event_id,
-                EventGame.status == MatchGameStatus.PLAYING,
-                EventGame.id != g.id,
-                or_(EventGame.side_a.in_(sides), EventGame.side_b.in_(sides)),
-            )
-            .order_by(EventGame.id)
-        )
-    ).all()
+        mine = await event_people.entrant_id_of(db, g.event_id, user.id)
+    sides: list[int | None] = [mine] if mine is not None else [g.side_a, g.side_b]
+    rows = await event_games.others_in_play(db, g.event_id, g.id, sides)
     same = [r for r in rows if r.match_id == g.match_id]
-    pick = (same or (rows if mine is not None else []) or [None])[0]
+    found = same or (list(rows) if mine is not None else [])
+    pick = found[0] if found else None
     if pick is None or pick.table_id is None:
         return None
     return {"table_id": pick.table_id, "match": pick.match_id, "number": pick.number}

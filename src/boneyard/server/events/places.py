@@ -7,14 +7,15 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from boneyard.server import validation
+from boneyard.server.accounts.service import Me
 from boneyard.server.errors import NotFound, Refused
 from boneyard.server.events.entry import enter_person, entrant_of, late_entry, may_enter
 from boneyard.server.events.service import LIVE, Events, seat_of
 from boneyard.server.tables.clock import now
 from boneyard.server.tables.commands import Reseat
+from boneyard.store import unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.event_queries import entrant_games_in_play
 from boneyard.store.events import Entrant, Event, EventOffer
 from boneyard.store.models import User
@@ -31,7 +32,8 @@ def offered(db: AsyncSession, ev: Event, entrant: int | None, username: str, not
     """Add a pending offer to ``username`` (of entrant ``entrant``'s place, or a new one)."""
     if not validation.storable(username):
         raise Refused("that is not a username")
-    db.add(
+    unit.add(
+        db,
         EventOffer(
             event_id=ev.id,
             entrant_id=entrant,
@@ -39,7 +41,7 @@ def offered(db: AsyncSession, ev: Event, entrant: int | None, username: str, not
             status=OfferStatus.PENDING,
             note=note or None,
             created_at=now(),
-        )
+        ),
     )
 
 
@@ -57,7 +59,7 @@ async def replace(
         async with svc.sessions() as db, db.begin():
             ev = await svc.need_event(db, event_id)
             await svc.need_director(db, ev, by)
-            e = await db.get(Entrant, entrant_id)
+            e = await unit.get(db, Entrant, entrant_id)
             if e is None or e.event_id != event_id:
                 raise NotFound("no such entrant")
             moves: Moves = []
@@ -141,7 +143,7 @@ async def apply_moves(svc: Events, event_id: str, entrant_id: int, moves: Moves)
     """Reseat the entrant's live tables (after the commit), then advance the event."""
     if moves:
         async with svc.sessions() as db:
-            e = await db.get(Entrant, entrant_id)
+            e = await unit.get(db, Entrant, entrant_id)
         for tid, seat_no in moves:
             if tid is not None and e is not None:
                 await reseat(svc, tid, seat_no, seat_of(e))
@@ -159,9 +161,9 @@ async def reseat(svc: Events, table_id: str, seat_no: int, seat: Seat) -> None:
         log.warning("table %s: seat %d not given to %s: %s", table_id, seat_no, seat.name, exc)
 
 
-async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Any) -> EventOffer:
+async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Me) -> EventOffer:
     """The pending offer to ``user`` (404 otherwise, whoever it is to)."""
-    offer = await db.get(EventOffer, offer_id)
+    offer = await unit.get(db, EventOffer, offer_id)
     mine = offer is not None and user.username is not None and offer.username == user.username
     if (
         offer is None
@@ -173,7 +175,7 @@ async def need_offer(db: AsyncSession, event_id: str, offer_id: int, user: Any) 
     return offer
 
 
-async def accept(svc: Events, event_id: str, offer_id: int, user: Any) -> None:
+async def accept(svc: Events, event_id: str, offer_id: int, user: Me) -> None:
     """``user`` takes the place offered (or enters, if invited)."""
     async with svc.lock(event_id):
         async with svc.sessions() as db, db.begin():
@@ -186,13 +188,13 @@ async def accept(svc: Events, event_id: str, offer_id: int, user: Any) -> None:
                 raise Refused(f"the event is {ev.status}")
             if await entrant_of(db, event_id, user.id) is not None:
                 raise Refused("you are already an entrant of this event")
-            person = await db.get(User, user.id)
+            person = await unit.get(db, User, user.id)
             if person is None:
                 raise NotFound("no such offer")
             may_enter(ev, person.is_bot)
             offer.status = OfferStatus.ACCEPTED
             e, moves = await taken(svc, db, ev, offer, person)
-            await db.flush()
+            await unit.flush(db)
         await apply_moves(svc, event_id, e.id, moves)
 
 
@@ -203,14 +205,14 @@ async def taken(
     checked in) or the one whose place was offered."""
     if offer.entrant_id is None:
         return await enter_person(db, ev, person, checked_in=True), []
-    found = await db.get(Entrant, offer.entrant_id)
+    found = await unit.get(db, Entrant, offer.entrant_id)
     if found is None:
         raise NotFound("no such offer")
     await seats_free(svc, db, ev, found)
     return found, await take_place(svc, db, ev, found, person, None, person.id, offer.note)
 
 
-async def decline(svc: Events, event_id: str, offer_id: int, user: Any) -> None:
+async def decline(svc: Events, event_id: str, offer_id: int, user: Me) -> None:
     """``user`` turns the offer down."""
     async with svc.sessions() as db, db.begin():
         offer = await need_offer(db, event_id, offer_id, user)

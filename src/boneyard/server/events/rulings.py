@@ -8,13 +8,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from boneyard.server.errors import NotFound, Refused
 from boneyard.server.events.absence import ABSENT, give_back
 from boneyard.server.events.service import ACTIVE, RUNNING, Events, history
 from boneyard.server.tables.clock import now
+from boneyard.store import event_games, unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.events import Event, EventAction, EventGame
 from boneyard.store.statuses import EventStatus, MatchGameStatus
 from boneyard.tournament import event_from_json
@@ -116,7 +115,7 @@ async def rule(svc: Events, event_id: str, match_id: str, body: RulingIn, by: in
                 g, "ruling", by, score_a=sa, score_b=sb, note=body.note, kind=body.kind,
                 offender=offender, winner=winner,
             )  # fmt: skip
-            await db.flush()
+            await unit.flush(db)
             await svc.record(db, ev, t, g)
             payload = {
                 "match": match_id,
@@ -141,9 +140,9 @@ async def ruled_game(
     """The game a ruling is on (one under way, or a disputed card), or a new one."""
     if game_id is None:
         g = svc.game_row(ev, match_id, await svc.next_number(db, ev, match_id), "game", a, b)
-        db.add(g)
+        unit.add(db, g)
         return g
-    found = await db.get(EventGame, game_id)
+    found = await unit.get(db, EventGame, game_id)
     if found is None or found.event_id != ev.id or found.match_id != match_id:
         raise NotFound("no such game in this match")
     if found.status not in ACTIVE:
@@ -164,13 +163,7 @@ async def penalize(svc: Events, event_id: str, match_id: str, body: PenaltyIn, b
         if body.offender not in (a, b):
             raise Refused("name the offender: one of the match's entrants")
         number = await svc.next_number(db, ev, match_id)
-        card = await db.scalar(
-            select(EventGame).where(
-                EventGame.event_id == event_id,
-                EventGame.match_id == match_id,
-                EventGame.status.in_(ACTIVE),
-            )
-        )
+        card = await event_games.match_game_in(db, event_id, match_id, ACTIVE)
         gets = b if body.offender == a else a
         payload: dict[str, Any] = {
             "match": match_id,
@@ -182,7 +175,7 @@ async def penalize(svc: Events, event_id: str, match_id: str, body: PenaltyIn, b
         }
         act = Events.action(db, ev, by, "penalty", payload, body.note)
         if card is not None:
-            await db.flush()
+            await unit.flush(db)
             penalty_entry(card, act)
         names = await svc.names(db, event_id)
         text = (
@@ -212,13 +205,7 @@ def penalty_entry(card: EventGame, act: EventAction) -> None:
 async def penalties_to_card(db: AsyncSession, ev: Event, card: EventGame) -> None:
     """Copy the 9b penalties ruled in the game ``card`` records, before it was entered, into
     its history (the printed card, the card's page and the exports show them)."""
-    acts = (
-        await db.scalars(
-            select(EventAction)
-            .where(EventAction.event_id == ev.id, EventAction.kind == "penalty")
-            .order_by(EventAction.id)
-        )
-    ).all()
+    acts = await event_games.actions(db, ev.id, "penalty")
     for act in acts:
         p = act.payload or {}
         if (
@@ -236,7 +223,7 @@ async def reopen(svc: Events, event_id: str, game_id: int, note: str, by: int) -
     async with svc.lock(event_id):
         async with svc.sessions() as db, db.begin():
             ev = await running_or_finished(svc, db, event_id, by)
-            g = await db.get(EventGame, game_id)
+            g = await unit.get(db, EventGame, game_id)
             if g is None or g.event_id != event_id:
                 raise NotFound("no such game")
             if g.final_seq is None:
@@ -278,7 +265,7 @@ async def after(db: AsyncSession, ev: Event, g: EventGame) -> str:
 async def settle(svc: Events, db: AsyncSession, ev: Event) -> None:
     """Rebuild the tournament after a result was taken back: refused (400, nothing
     changed) when another match's result or game no longer fits."""
-    await db.flush()
+    await unit.flush(db)
     t = await svc.rebuild(db, ev)
     await svc.check_consistent(db, ev, t)
     ev.bracket = t.to_json()
@@ -292,7 +279,7 @@ async def undo(svc: Events, event_id: str, action_id: int, note: str, by: int) -
     async with svc.lock(event_id):
         async with svc.sessions() as db, db.begin():
             ev = await running_or_finished(svc, db, event_id, by)
-            act = await db.get(EventAction, action_id)
+            act = await unit.get(db, EventAction, action_id)
             if act is None or act.event_id != event_id or act.kind not in UNDOABLE:
                 raise NotFound("no such ruling")
             payload = dict(act.payload or {})
@@ -326,7 +313,11 @@ async def penalty_back(
     db: AsyncSession, ev: Event, payload: dict[str, Any], by: int, note: str
 ) -> str:
     """An undone 9b penalty: its card (if it has one) says so."""
-    card = await db.get(EventGame, int(payload.get("card") or 0)) if payload.get("card") else None
+    card = (
+        await unit.get(db, EventGame, int(payload.get("card") or 0))
+        if payload.get("card")
+        else None
+    )
     if card is not None and card.event_id == ev.id:
         history(card, "penalty undone", by, note=note, points=payload.get("points"))
     return f"The 9b penalty on {payload.get('match')} no longer counts: correct the card if needed."
@@ -337,7 +328,7 @@ async def take_back(
 ) -> str:
     """Take back the result an undone action made: a ruled card goes back to what it was, a
     game ruled or forfeited at a table is played again; returns :func:`after`'s words."""
-    g = await db.get(EventGame, int(payload.get("game") or 0))
+    g = await unit.get(db, EventGame, int(payload.get("game") or 0))
     if g is None or g.event_id != ev.id:
         raise NotFound("the game of that ruling is gone")
     before = payload.get("before") or {}

@@ -17,8 +17,6 @@ import logging
 import time
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
-
 from boneyard.server.errors import DomainError
 from boneyard.server.events import start as starting
 from boneyard.server.events.background import Periodic
@@ -26,9 +24,10 @@ from boneyard.server.events.service import RUNNING, Events
 from boneyard.server.events.settings import setting
 from boneyard.server.tables.clock import aware, now
 from boneyard.server.tables.manager import DB_ERRORS
+from boneyard.store import event_games, unit
 from boneyard.store.event_queries import events_to_watch
-from boneyard.store.events import Event, EventGame
-from boneyard.store.statuses import EventStatus, MatchGameStatus
+from boneyard.store.events import Event
+from boneyard.store.statuses import EventStatus
 
 log = logging.getLogger("boneyard.events")
 
@@ -102,7 +101,7 @@ class Scheduler:
             await starting.start(self.svc, ev.id, None)
         except DomainError as exc:
             async with self.svc.sessions() as db, db.begin():
-                row = await db.get(Event, ev.id)
+                row = await unit.get(db, Event, ev.id)
                 if row is None or row.status != EventStatus.REGISTRATION:
                     return
                 row.settings = {**row.settings, "auto_start": False}
@@ -114,13 +113,7 @@ class Scheduler:
         """Look after the event's tables: record a game whose end was not recorded, deal an
         awaited hand, let a stopped bot go on."""
         async with self.svc.sessions() as db:
-            tids = (
-                await db.scalars(
-                    select(EventGame.table_id).where(
-                        EventGame.event_id == event_id, EventGame.status == MatchGameStatus.PLAYING
-                    )
-                )
-            ).all()
+            tids = await event_games.tables_in_play(db, event_id)
         tables = self.svc.tables
         for tid in tids:
             try:

@@ -15,15 +15,14 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from sqlalchemy import or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from boneyard.server.errors import NotAllowed, NotFound, Refused
 from boneyard.server.events.rulings import penalties_to_card
 from boneyard.server.events.service import ACTIVE, Events, history, rating_key
 from boneyard.server.events.settings import setting
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.clock import now
+from boneyard.store import event_games, unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.events import Entrant, Event, EventGame
 from boneyard.store.statuses import MatchGameStatus
 from boneyard.tournament import Event as Tournament
@@ -72,16 +71,10 @@ async def match_sides(
         raise Refused("scores are entered only in over-the-board events")
     t = event_from_json(ev.bracket or {})
     m = svc.need_ready(t, match_id)
-    a = await db.get(Entrant, int(m.a))
-    b = await db.get(Entrant, int(m.b))
+    a = await unit.get(db, Entrant, int(m.a))
+    b = await unit.get(db, Entrant, int(m.b))
     assert a is not None and b is not None
-    waiting = await db.scalar(
-        select(EventGame).where(
-            EventGame.event_id == event_id,
-            EventGame.match_id == match_id,
-            EventGame.status.in_(ACTIVE),
-        )
-    )
+    waiting = await event_games.match_game_in(db, event_id, match_id, ACTIVE)
     if waiting is not None:
         state = WAITING.get(waiting.status, str(waiting.status))
         raise Refused(
@@ -116,7 +109,7 @@ async def report(svc: Events, event_id: str, match_id: str, body: ReportIn, by: 
         sign(g, "a" if by == a.user_id else "b", by)
         await penalties_to_card(db, ev, g)
         history(g, "entered", by, score_a=g.score_a, score_b=g.score_b, reason=g.reason)
-        db.add(g)
+        unit.add(db, g)
         other = b if by == a.user_id else a
         await ask_to_sign(svc, db, ev, g, [other.user_id] if other.user_id else [])
 
@@ -182,7 +175,7 @@ async def for_signing(
     await penalties_to_card(db, ev, g)
     history(g, "entered by the director", by, score_a=g.score_a, score_b=g.score_b,
             reason=g.reason)  # fmt: skip
-    db.add(g)
+    unit.add(db, g)
     await ask_to_sign(svc, db, ev, g, [x.user_id for x in (a, b) if x.user_id])
 
 
@@ -220,8 +213,8 @@ async def paper_games(
         g.status, g.paper, g.by_director, g.confirmed_by = (
             MatchGameStatus.CONFIRMED, True, True, by,
         )  # fmt: skip
-        db.add(g)
-        await db.flush()
+        unit.add(db, g)
+        await unit.flush(db)
         await penalties_to_card(db, ev, g)
         history(g, "entered from the paper card", by, score_a=g.score_a, score_b=g.score_b,
                 reason=g.reason, signed="paper")  # fmt: skip
@@ -249,13 +242,13 @@ async def card_of(
     db: AsyncSession, event_id: str, game_id: int, user_id: int
 ) -> tuple[EventGame, str]:
     """The card awaiting ``user_id``'s signature, and their side (``a`` or ``b``)."""
-    g = await db.get(EventGame, game_id)
+    g = await unit.get(db, EventGame, game_id)
     if g is None or g.event_id != event_id:
         raise NotFound("no such game")
     if g.status != MatchGameStatus.REPORTED:
         raise Refused(f"that game is {g.status}, not awaiting a signature")
-    a = await db.get(Entrant, g.side_a)
-    b = await db.get(Entrant, g.side_b)
+    a = await unit.get(db, Entrant, g.side_a)
+    b = await unit.get(db, Entrant, g.side_b)
     side = "a" if a is not None and a.user_id == user_id else None
     side = "b" if b is not None and b.user_id == user_id else side
     if side is None:
@@ -313,8 +306,8 @@ async def rate_card(svc: Events, g: EventGame, ev: Event) -> None:
     over the board)."""
     try:
         async with svc.sessions() as db:
-            a = await db.get(Entrant, g.side_a)
-            b = await db.get(Entrant, g.side_b)
+            a = await unit.get(db, Entrant, g.side_a)
+            b = await unit.get(db, Entrant, g.side_b)
         keys = [player_key(x) if x is not None else None for x in (a, b)]
         if a is None or b is None or keys[0] is None or keys[1] is None:
             return
@@ -329,17 +322,7 @@ async def rate_card(svc: Events, g: EventGame, ev: Event) -> None:
 
 async def rated_cards(db: AsyncSession, entrant_id: int) -> Sequence[EventGame]:
     """The entrant's cards that were rated (signed by both, on screen or paper), in order."""
-    return (
-        await db.scalars(
-            select(EventGame)
-            .where(
-                or_(EventGame.side_a == entrant_id, EventGame.side_b == entrant_id),
-                EventGame.status == MatchGameStatus.CONFIRMED,
-                EventGame.final_seq.is_not(None),
-            )
-            .order_by(EventGame.final_seq)
-        )
-    ).all()
+    return await event_games.rated_cards(db, entrant_id)
 
 
 def sign(g: EventGame, side: str, user_id: int) -> None:

@@ -17,9 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from boneyard.core.errors import BoneyardError
 from boneyard.server import validation
 from boneyard.server.errors import NotAllowed, NotFound, Refused
@@ -29,6 +26,8 @@ from boneyard.server.events.settings import clock_rule, rebuilt, setting
 from boneyard.server.tables.clock import ClockIn, clock_settings, now
 from boneyard.server.tables.live import LiveTable
 from boneyard.server.tables.manager import TableManager
+from boneyard.store import event_games, event_people, unit
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
 from boneyard.store.models import GameTable
 from boneyard.store.seats import BotSeat, PersonSeat, Seat
@@ -127,23 +126,15 @@ class Events:
 
     async def rebuild(self, db: AsyncSession, ev: Event) -> Tournament:
         """The tournament replayed from the draw and every final result, in order."""
-        rows = (
-            await db.scalars(
-                select(EventGame)
-                .where(EventGame.event_id == ev.id, EventGame.final_seq.is_not(None))
-                .order_by(EventGame.final_seq)
-            )
-        ).all()
+        rows = await event_games.final_games(db, ev.id)
         replay = rebuilt(ev, list(ev.settings["draw"]))
         # (in a thread, off the rows: each Swiss round is paired again, seconds at 1,024)
         return await asyncio.to_thread(replay, [Final.of(g).apply for g in rows])
 
     async def record(self, db: AsyncSession, ev: Event, t: Tournament, g: EventGame) -> Tournament:
         """Make ``g`` final (next ``final_seq``) and feed it to the tournament."""
-        top = await db.scalar(
-            select(func.max(EventGame.final_seq)).where(EventGame.event_id == ev.id)
-        )
-        g.final_seq = int(top or 0) + 1
+        top = await event_games.last_final_seq(db, ev.id)
+        g.final_seq = top + 1
         g.updated_at = now()
         try:  # (in a thread: a result that ends a Swiss round pairs the next round)
             t = await asyncio.to_thread(Final.of(g).apply, t)
@@ -154,19 +145,13 @@ class Events:
             ev.status = EventStatus.FINISHED
             ev.finished_at = now()
             self.action(db, ev, None, "finish", {"champion": t.champion}, None)
-        await db.flush()
+        await unit.flush(db)
         return t
 
     async def check_consistent(self, db: AsyncSession, ev: Event, t: Tournament) -> None:
         """Refuse (400) a change after which a result or a game of another match no longer
         fits the event: the next round has started on what the change would undo."""
-        rows = (
-            await db.scalars(
-                select(EventGame).where(
-                    EventGame.event_id == ev.id, EventGame.status != MatchGameStatus.VOID
-                )
-            )
-        ).all()
+        rows = await event_games.games_not_void(db, ev.id)
         for r in rows:
             try:
                 m = t.match(r.match_id)
@@ -188,7 +173,7 @@ class Events:
             started: list[str] = []
             async with self.sessions() as db, db.begin():
                 # (the row lock serialises the event's changes across processes too)
-                ev = await db.get(Event, event_id, with_for_update=True)
+                ev = await unit.get(db, Event, event_id, for_update=True)
                 if ev is None or ev.bracket is None or ev.status not in RUNNING:
                     return
                 changed = await self._step(db, ev, started)
@@ -200,15 +185,8 @@ class Events:
     async def _step(self, db: AsyncSession, ev: Event, started: list[str]) -> bool:
         """One pass over the ready matches; true when a forfeit changed the tournament."""
         t = event_from_json(ev.bracket or {})
-        entrants = {
-            e.id: e
-            for e in (await db.scalars(select(Entrant).where(Entrant.event_id == ev.id))).all()
-        }
-        active = (
-            await db.scalars(
-                select(EventGame).where(EventGame.event_id == ev.id, EventGame.status.in_(ACTIVE))
-            )
-        ).all()
+        entrants = {e.id: e for e in await event_people.entrants(db, ev.id)}
+        active = await event_games.games_in(db, ev.id, ACTIVE)
         busy = {g.match_id for g in active}
         room = setting(ev, "max_tables") or 1_000_000
         live = sum(1 for g in active if g.status == MatchGameStatus.PLAYING)
@@ -286,16 +264,7 @@ class Events:
     async def next_number(self, db: AsyncSession, ev: Event, match_id: str) -> int:
         """The number of the match's next game: the lowest not taken by a game that counts
         or is under way, so numbers stay put after a void."""
-        taken = (
-            await db.scalars(
-                select(EventGame.number).where(
-                    EventGame.event_id == ev.id,
-                    EventGame.match_id == match_id,
-                    EventGame.kind == "game",
-                    EventGame.status != MatchGameStatus.VOID,
-                )
-            )
-        ).all()
+        taken = await event_games.numbers_taken(db, ev.id, match_id)
         return game_number(taken)
 
     async def new_table(
@@ -310,7 +279,8 @@ class Events:
         clock = clock_settings(ClockIn(per_move=rule["per_move"], grace=rule["grace"]), ev.game)
         assert clock is not None
         tid = secrets.token_hex(8)
-        db.add(
+        unit.add(
+            db,
             GameTable(
                 id=tid,
                 game=ev.game,
@@ -325,28 +295,24 @@ class Events:
                     "game": number,
                     "clock": {**clock, "timeout": rule["timeout"]},
                 },
-            )
+            ),
         )
-        await db.flush()
+        await unit.flush(db)
         row = self.game_row(ev, match_id, number, "game", a.id, b.id)
         row.table_id, row.seat_a = tid, seat_a
-        db.add(row)
+        unit.add(db, row)
         return tid
 
     async def on_game_over(self, table: LiveTable) -> None:
         """The table hook: an event game ended; record it and advance the event."""
         async with self.sessions() as db:
-            g = await db.scalar(
-                select(EventGame).where(
-                    EventGame.table_id == table.id, EventGame.status == MatchGameStatus.PLAYING
-                )
-            )
+            g = await event_games.game_playing_at(db, table.id)
         if g is None:
             return
         async with self.lock(g.event_id):
             async with self.sessions() as db, db.begin():
-                ev = await db.get(Event, g.event_id, with_for_update=True)
-                row = await db.get(EventGame, g.id)
+                ev = await unit.get(db, Event, g.event_id, for_update=True)
+                row = await unit.get(db, EventGame, g.id)
                 st = table.state
                 result = st.result() if st is not None else None
                 if (
@@ -400,8 +366,8 @@ class Events:
                 row = self.game_row(ev, match_id, 0, "forfeit", a, b)
                 row.status, row.reason, row.note = MatchGameStatus.RULED, reason, note or None
                 row.winner = b if loser == a else a
-                db.add(row)
-                await db.flush()
+                unit.add(db, row)
+                await unit.flush(db)
                 await self.record(db, ev, t, row)
                 self.action(
                     db,
@@ -420,15 +386,7 @@ class Events:
 
     async def void_active(self, db: AsyncSession, ev: Event, match_id: str, note: str) -> None:
         """Void the match's games under way; their tables stop after the commit."""
-        rows = (
-            await db.scalars(
-                select(EventGame).where(
-                    EventGame.event_id == ev.id,
-                    EventGame.match_id == match_id,
-                    EventGame.status.in_(ACTIVE),
-                )
-            )
-        ).all()
+        rows = await event_games.match_games_in(db, ev.id, match_id, ACTIVE)
         for g in rows:
             g.status, g.note, g.updated_at = MatchGameStatus.VOID, note[:500], now()
             history(g, "void", None, note=note[:200])
@@ -453,17 +411,14 @@ class Events:
             note=note or None,
             created_at=now(),
         )
-        db.add(row)
+        unit.add(db, row)
         return row
 
     # -- notifications ---------------------------------------------------------------------------
 
     async def names(self, db: AsyncSession, event_id: str) -> dict[int, str]:
         """Entrant names by id."""
-        rows = (
-            await db.execute(select(Entrant.id, Entrant.name).where(Entrant.event_id == event_id))
-        ).all()
-        return dict(rows)
+        return await event_people.entrant_names(db, event_id)
 
     async def notify_match(
         self,
@@ -475,14 +430,7 @@ class Events:
         text: str,
     ) -> None:
         """Tell the people of a match (``kind``: ``ready``, ``game_over``, ``director`` …)."""
-        users = (
-            await db.scalars(
-                select(Entrant.user_id).where(
-                    Entrant.id.in_([s for s in sides if s is not None]),
-                    Entrant.user_id.is_not(None),
-                )
-            )
-        ).all()
+        users = await event_people.accounts_of_entrants(db, [s for s in sides if s is not None])
         url = f"/events/{ev.id}/matches/{match_id}"
         await self.notes.add(
             db, [u for u in users if u is not None], kind, text, ev.name, url, ev.id
@@ -495,13 +443,7 @@ class Events:
 
     async def notify_directors(self, db: AsyncSession, ev: Event, kind: str, text: str) -> None:
         """Tell every director of ``ev``."""
-        co = (
-            await db.scalars(
-                select(EventDirector.user_id).where(
-                    EventDirector.event_id == ev.id, EventDirector.role == DIRECTOR
-                )
-            )
-        ).all()
+        co = await event_people.staff_ids(db, ev.id, DIRECTOR)
         await self.notes.add(
             db, [ev.director_id, *co], kind, text, ev.name, f"/events/{ev.id}", ev.id
         )
@@ -512,7 +454,7 @@ class Events:
     async def need_event(db: AsyncSession, event_id: str) -> Event:
         """The event (404 when there is none)."""
         ok = len(event_id) <= 32 and validation.storable(event_id)
-        ev = await db.get(Event, event_id) if ok else None
+        ev = await unit.get(db, Event, event_id) if ok else None
         if ev is None:
             raise NotFound("no such event")
         return ev
@@ -524,7 +466,7 @@ class Events:
             return False
         if ev.director_id == user_id:
             return True
-        row = await db.get(EventDirector, (ev.id, user_id))
+        row = await unit.get(db, EventDirector, (ev.id, user_id))
         return row is not None and row.role == DIRECTOR
 
     @staticmethod
@@ -534,7 +476,7 @@ class Events:
             return None
         if ev.director_id == user_id:
             return DIRECTOR
-        row = await db.get(EventDirector, (ev.id, user_id))
+        row = await unit.get(db, EventDirector, (ev.id, user_id))
         return row.role if row is not None else None
 
     async def need_director(self, db: AsyncSession, ev: Event, user_id: int) -> None:
@@ -551,7 +493,7 @@ class Events:
     async def need_running(db: AsyncSession, event_id: str) -> Event:
         """The event, which must have started and not finished."""
         found = len(event_id) <= 32 and validation.storable(event_id)
-        ev = await db.get(Event, event_id, with_for_update=True) if found else None
+        ev = await unit.get(db, Event, event_id, for_update=True) if found else None
         if ev is None:
             raise NotFound("no such event")
         if ev.status not in RUNNING or ev.bracket is None:

@@ -7,8 +7,6 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from boneyard.server.accounts.service import Accounts
 from boneyard.server.events import (
@@ -28,7 +26,8 @@ from boneyard.server.events.timeouts import on_timeout
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.live import LiveTable
 from boneyard.server.tables.manager import TableManager
-from boneyard.store.events import Event, EventGame
+from boneyard.store import event_games
+from boneyard.store.db import AsyncSession, async_sessionmaker
 
 log = logging.getLogger("boneyard.events")
 
@@ -77,11 +76,7 @@ class EventSite(Context):
     async def _rate(self, table: LiveTable) -> None:
         try:
             async with self.sessions() as db:
-                rated = await db.scalar(
-                    select(Event.rated)
-                    .join(EventGame, EventGame.event_id == Event.id)
-                    .where(EventGame.table_id == table.id)
-                )
+                rated = await event_games.rated_event_of_table(db, table.id)
             if rated is False:  # a table of an unrated event
                 return
             await ratings_store.rate_table(self.sessions, table, self.cfg.rate_bot_games)

@@ -8,14 +8,13 @@ import random
 import secrets
 from collections.abc import Sequence
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from boneyard.server.errors import NotFound, Refused
 from boneyard.server.events.service import Events, rating_key
 from boneyard.server.events.settings import create_tournament, setting
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.clock import now
+from boneyard.store import event_people, unit
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.events import Entrant, Event
 from boneyard.store.statuses import EntrantStatus, EventStatus
 from boneyard.tournament import TournamentError, seed_by_rating, seed_random
@@ -57,21 +56,13 @@ async def start(svc: Events, event_id: str, user_id: int | None) -> None:
     async with svc.lock(event_id):
         async with svc.sessions() as db, db.begin():
             found = len(event_id) <= 32
-            ev = await db.get(Event, event_id, with_for_update=True) if found else None
+            ev = await unit.get(db, Event, event_id, for_update=True) if found else None
             if ev is None:
                 raise NotFound("no such event")
             if ev.status != EventStatus.REGISTRATION:
                 raise Refused(f"the event is {ev.status}: it cannot start")
-            entrants = (
-                await db.scalars(
-                    select(Entrant)
-                    .where(
-                        Entrant.event_id == event_id,
-                        Entrant.status != EntrantStatus.WITHDRAWN,  # dropped: not in the draw
-                    )
-                    .order_by(Entrant.id)
-                )
-            ).all()
+            # (those who dropped out are not in the draw)
+            entrants = await event_people.entrants_not_withdrawn(db, event_id)
             if len(entrants) < 2:
                 raise Refused("an event needs at least 2 entrants")
             draw = await draw_order(svc.sessions, ev, entrants)

@@ -16,11 +16,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from sqlalchemy import select
-
 from boneyard.server.events.service import Events, history
 from boneyard.server.tables.clock import now
 from boneyard.server.tables.live import LiveTable
+from boneyard.store import event_games, unit
 from boneyard.store.events import Event, EventGame
 from boneyard.store.statuses import EventStatus, MatchGameStatus
 from boneyard.tournament import event_from_json
@@ -44,12 +43,8 @@ async def on_timeout(svc: Events, table: LiveTable, seat: int, version: int) -> 
     halt = False
     async with svc.lock(str(event_id)):
         async with svc.sessions() as db, db.begin():
-            g = await db.scalar(
-                select(EventGame).where(
-                    EventGame.table_id == table.id, EventGame.status == MatchGameStatus.PLAYING
-                )
-            )
-            ev = await db.get(Event, str(event_id))
+            g = await event_games.game_playing_at(db, table.id)
+            ev = await unit.get(db, Event, str(event_id))
             st = table.state
             if (
                 g is None

@@ -12,7 +12,6 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import select
 
 from boneyard.server.accounts.cookies import sign_in
 from boneyard.server.accounts.schemas import Registration
@@ -23,7 +22,7 @@ from boneyard.server.events.context import Ctx, Me
 from boneyard.server.events.entry import count_entrants, enter_person, late_entry
 from boneyard.server.events.schemas import Clean, NoteIn, RowId, UsernameIn
 from boneyard.server.events.settings import checkin_open, setting
-from boneyard.store.models import User
+from boneyard.store import accounts
 from boneyard.store.statuses import EventStatus
 
 router = APIRouter()
@@ -111,7 +110,7 @@ async def link(
     """Link a walk-in to a person's account (directors): its games and rating move there."""
     async with ctx.sessions() as db:
         await ctx.director_event(db, event_id, user)
-        person = await db.scalar(select(User).where(User.username == body.username))
+        person = await accounts.user_by_username(db, body.username)
     if person is None or person.is_guest:
         raise NotFound("no account has that username")
     found = await walkins.claim(

@@ -9,15 +9,15 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from boneyard.games.registry import get_spec
+from boneyard.server.accounts.service import Me
 from boneyard.server.events import cardtext
 from boneyard.server.events.service import DIRECTOR, SCOREKEEPER
 from boneyard.server.events.settings import DEFAULTS, checkin_open, clock_rule, setting
 from boneyard.server.rules.service import changed_options
 from boneyard.server.tables.clock import aware
+from boneyard.store import event_games, event_people, unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.event_queries import match_games
 from boneyard.store.events import Entrant, Event, EventAction, EventDirector, EventGame
 from boneyard.store.models import User
@@ -99,10 +99,7 @@ def user_ids(games: Sequence[EventGame]) -> set[int]:
 
 async def user_names(db: AsyncSession, ids: set[int]) -> dict[int, str]:
     """Display names of accounts by id."""
-    if not ids:
-        return {}
-    rows = await db.execute(select(User.id, User.display_name).where(User.id.in_(ids)))
-    return dict(rows.all())
+    return await event_people.display_names(db, ids)
 
 
 def match_json(
@@ -138,30 +135,11 @@ def match_json(
 
 async def load(db: AsyncSession, ev: Event) -> dict[str, Any]:
     """The rows an event's page needs."""
-    entrants = (
-        await db.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id))
-    ).all()
-    games = (
-        await db.scalars(
-            select(EventGame)
-            .where(EventGame.event_id == ev.id)
-            .order_by(EventGame.match_id, EventGame.id)
-        )
-    ).all()
-    actions = (
-        await db.scalars(
-            select(EventAction).where(EventAction.event_id == ev.id).order_by(EventAction.id)
-        )
-    ).all()
-    owner = await db.get(User, ev.director_id)
-    staff = (
-        await db.execute(
-            select(User.id, User.display_name, EventDirector.role)
-            .join(EventDirector, EventDirector.user_id == User.id)
-            .where(EventDirector.event_id == ev.id)
-            .order_by(EventDirector.created_at, User.id)
-        )
-    ).all()
+    entrants = await event_people.entrants(db, ev.id)
+    games = await event_games.games_in_order(db, ev.id)
+    actions = await event_games.actions(db, ev.id)
+    owner = await unit.get(db, User, ev.director_id)
+    staff = await event_people.staff(db, ev.id)
     directors = [(ev.director_id, owner.display_name if owner else "?", DIRECTOR)]
     directors += [(int(r[0]), str(r[1]), str(r[2])) for r in staff]
     who = await user_names(db, {a.user_id for a in actions if a.user_id} | user_ids(games))
@@ -174,7 +152,7 @@ async def load(db: AsyncSession, ev: Event) -> dict[str, Any]:
     }
 
 
-def base_json(ev: Event, rows: dict[str, Any], user: Any) -> dict[str, Any]:
+def base_json(ev: Event, rows: dict[str, Any], user: Me | None) -> dict[str, Any]:
     """Everything but the results."""
     entrants = rows["entrants"]
     mine = next((e for e in entrants if user is not None and e.user_id == user.id), None)
@@ -219,7 +197,7 @@ def base_json(ev: Event, rows: dict[str, Any], user: Any) -> dict[str, Any]:
     }
 
 
-def me_json(ev: Event, mine: Entrant | None, role: str | None, user: Any) -> dict[str, Any]:
+def me_json(ev: Event, mine: Entrant | None, role: str | None, user: Me | None) -> dict[str, Any]:
     """Who the viewer is in the event: their entrant, whether they direct, keep the score
     cards (``scorekeeper``: the console's cards and check-in only) or own it."""
     return {
@@ -248,7 +226,7 @@ def listed_json(ev: Event, director: str, entrants: int) -> dict[str, Any]:
 
 
 async def match_page_json(
-    db: AsyncSession, ev: Event, match_id: str, user: Any
+    db: AsyncSession, ev: Event, match_id: str, user: Me | None
 ) -> dict[str, Any] | None:
     """The match page's JSON (``None``: no such match): the match as on the event page, with
     its games, table and waits, and the few fields of the event it shows. Only the match's
@@ -260,9 +238,7 @@ async def match_page_json(
     if not found:
         return None
     r, m = found[0]
-    entrants = (
-        await db.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id))
-    ).all()
+    entrants = await event_people.entrants(db, ev.id)
     names = {e.id: e.name for e in entrants}
     rows = await match_games(db, ev.id, match_id)
     users = await user_names(db, user_ids(rows))
@@ -272,7 +248,7 @@ async def match_page_json(
     named = {"kind": t.match_kind(m.id), "title": t.match_title(m.id)}
     match = match_json(m, names, games, {"table": tables.get(m.id), "waiting": waits, **named})
     mine = next((e for e in entrants if user is not None and e.user_id == user.id), None)
-    staff = await db.get(EventDirector, (ev.id, user.id)) if user is not None else None
+    staff = await unit.get(db, EventDirector, (ev.id, user.id)) if user is not None else None
     role = DIRECTOR if user is not None and user.id == ev.director_id else None
     role = role or (staff.role if staff is not None else None)
     titles = t.round_titles()
@@ -321,7 +297,7 @@ def action_json(a: EventAction, users: dict[int, str]) -> dict[str, Any]:
     }
 
 
-async def event_json(db: AsyncSession, ev: Event, user: Any) -> dict[str, Any]:
+async def event_json(db: AsyncSession, ev: Event, user: Me | None) -> dict[str, Any]:
     """The event page's JSON: everything, and the results once the event has started."""
     rows = await load(db, ev)
     out = base_json(ev, rows, user)

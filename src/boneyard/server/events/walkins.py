@@ -18,9 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from boneyard.server import validation
 from boneyard.server.errors import NotFound, Refused
 from boneyard.server.events.entry import (
@@ -34,6 +31,9 @@ from boneyard.server.events.scorecards import player_key, rated_cards, walk_in_k
 from boneyard.server.events.service import Events
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.clock import now
+from boneyard.store import event_people, unit
+from boneyard.store import ratings as stored_ratings
+from boneyard.store.db import AsyncSession
 from boneyard.store.events import Entrant, Event
 from boneyard.store.statuses import EntrantStatus, EventStatus
 from boneyard.tournament.ratings import rate_game
@@ -162,13 +162,13 @@ async def add(
                     f"the event takes {ev.cap} entrants and has {have}: {room} more fit, "
                     f"not {len(items)} (raise the cap in Settings)"
                 )
-            rows = (await db.scalars(select(Entrant).where(Entrant.event_id == event_id))).all()
+            rows = await event_people.entrants(db, event_id)
             taken = {e.name.casefold(): e.name for e in rows}
             checked_list(items, taken, {e.seed for e in rows if e.seed is not None})
             added = [await enter_one(db, ev, w, here) for w in items]
             if any(w.seed is not None for w in items):
                 ev.settings = {**ev.settings, "seeding": "manual"}
-            await db.flush()
+            await unit.flush(db)
             names = [e.name for e in added]
             Events.action(db, ev, by, "walk_in", {"count": len(added), "names": names}, None)
         if ev.status != EventStatus.REGISTRATION:
@@ -203,17 +203,7 @@ async def drop_absent(svc: Events, event_id: str, note: str, by: int) -> int:
         ev = await director_event(svc, db, event_id, by)
         if ev.status != EventStatus.REGISTRATION:
             raise Refused("the event has started: its draw is made")
-        rows = (
-            await db.scalars(
-                select(Entrant)
-                .where(
-                    Entrant.event_id == event_id,
-                    Entrant.checked_in.is_(False),
-                    Entrant.status == EntrantStatus.REGISTERED,
-                )
-                .order_by(Entrant.id)
-            )
-        ).all()
+        rows = await event_people.entrants_not_checked_in(db, event_id)
         for e in rows:
             e.status = EntrantStatus.WITHDRAWN
         ev.settings = {**ev.settings, "checkin": "closed"}
@@ -244,9 +234,7 @@ async def claim(
         e = await find_walk_in(db, found_event, code, entrant_id)
         if await svc.role_of(db, ev, person.id) is not None:
             raise Refused(f"{person.display_name} runs this event and cannot play in it")
-        mine = await db.scalar(
-            select(Entrant.id).where(Entrant.event_id == ev.id, Entrant.user_id == person.id)
-        )
+        mine = await event_people.entrant_id_of(db, ev.id, person.id)
         if mine is not None:
             raise Refused(f"{person.display_name} is already an entrant of {ev.name}")
         may_enter(ev, bool(person.is_bot))
@@ -264,13 +252,11 @@ async def find_walk_in(
 ) -> Entrant:
     """The unclaimed walk-in with ``code``, or entrant ``entrant_id`` of ``event_id``."""
     if code is not None:
-        e = (
-            await db.scalars(select(Entrant).where(Entrant.claim_code == normal_code(code)))
-        ).first()
+        e = await event_people.entrant_by_code(db, normal_code(code))
         if e is None or e.user_id is not None or e.bot is not None:
             raise NotFound("no walk-in entry has that code: check it with the director")
         return e
-    found = await db.get(Entrant, entrant_id or 0)
+    found = await unit.get(db, Entrant, entrant_id or 0)
     if found is None or found.event_id != event_id:
         raise NotFound("no such entrant")
     if found.user_id is not None or found.bot is not None:
@@ -285,7 +271,7 @@ async def move_rating(svc: Events, game: str, entrant_id: int, person: Any) -> N
     rating does not change twice). The walk-in's row is then gone."""
     src_key, dst_key = walk_in_key(entrant_id), f"u:{person.id}"
     async with svc.sessions() as db, db.begin():
-        rows = await ratings_store.load(db, game, "2p", [src_key, dst_key])
+        rows = await stored_ratings.rating_rows(db, game, "2p", [src_key, dst_key])
         src, dst = rows.get(src_key), rows.get(dst_key)
         if src is None:
             return
@@ -295,13 +281,13 @@ async def move_rating(svc: Events, game: str, entrant_id: int, person: Any) -> N
         mine = ratings_store.as_rating(dst)
         for g in await rated_cards(db, entrant_id):
             first = g.side_a == entrant_id
-            opp = await db.get(Entrant, g.side_b if first else g.side_a)
+            opp = await unit.get(db, Entrant, g.side_b if first else g.side_a)
             key = player_key(opp) if opp is not None else None
-            found = await ratings_store.load(db, game, "2p", [key] if key else [])
+            found = await stored_ratings.rating_rows(db, game, "2p", [key] if key else [])
             theirs = ratings_store.as_rating(found.get(key or ""))
             pair = [mine, theirs] if first else [theirs, mine]
             winner = 0 if g.winner == g.side_a else 1
             new = rate_game(pair, [g.score_a or 0, g.score_b or 0], winner, "2p")
             mine = new[0 if first else 1]
         dst.mu, dst.sigma, dst.games, dst.updated_at = mine.mu, mine.sigma, mine.games, now()
-        await db.delete(src)
+        await unit.delete(db, src)

@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from boneyard.server.errors import Refused
 from boneyard.store.accounts import user_by_name
+from boneyard.store.db import AsyncSession, async_sessionmaker
 
 
 async def invited_accounts(

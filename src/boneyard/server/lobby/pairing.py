@@ -41,6 +41,7 @@ from boneyard.server.tables.clock import ClockIn, clock_settings
 from boneyard.server.tables.live import now
 from boneyard.server.tables.manager import SITE
 from boneyard.store import pairing as repo
+from boneyard.store import unit
 from boneyard.store.models import PairingWait
 from boneyard.store.seats import PersonSeat, Seat
 
@@ -181,9 +182,9 @@ class Pairing:
                 if others >= self.settings.pairing_per_address:
                     self.tables.metrics.refused.labels("pairing_address").inc()
                     raise OverLimit("too many people wait for a game from your address just now")
-                db.add(PairingWait(user_id=user.id, pool=pool.key, address=address[:64],
+                unit.add(db, PairingWait(user_id=user.id, pool=pool.key, address=address[:64],
                                    created_at=at, seen_at=at))  # fmt: skip
-                await db.flush()
+                await unit.flush(db)
             else:
                 mine.seen_at = at
             group = list(await repo.waiting(db, pool.key, fresh))[: pool.players]
@@ -314,7 +315,7 @@ class Pairing:
                 raise Refused("your wait just changed: look again")
             if row.table_id is not None and not _paired_long_ago(row, at):
                 return row.table_id
-            await db.delete(row)
+            await unit.delete(db, row)
         return None
 
     async def bot_instead(self, user: Me) -> JSON:

@@ -17,8 +17,6 @@ import time
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.games.registry import available_games, get_spec
@@ -36,6 +34,8 @@ from boneyard.server.tables.live import LiveTable, now
 from boneyard.server.tables.manager import TableManager, first_commitment
 from boneyard.server.validation import storable
 from boneyard.store import tables as repo
+from boneyard.store import unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.models import GameTable
 from boneyard.store.players import add_players
 from boneyard.store.seats import BotSeat, OpenSeat, PersonSeat, Seat, Someone
@@ -364,7 +364,8 @@ async def store_table(
     transaction ``s``; ``address``: its creator's client (the cap on open tables per address)."""
     full = not any(x.kind == SeatKind.OPEN for x in seats)
     created = now()
-    s.add(
+    unit.add(
+        s,
         GameTable(
             id=tid,
             game=game,
@@ -378,10 +379,10 @@ async def store_table(
             invite_token=access.new_invite_token() if private else None,
             bot_only=full and not any(x.kind == SeatKind.PERSON for x in seats),
             created_from=address[:64] if address else None,
-        )
+        ),
     )
-    await s.flush()
-    s.add(first_commitment(tid))  # hand 0's seed: committed before anyone adds one
+    await unit.flush(s)
+    unit.add(s, first_commitment(tid))  # hand 0's seed: committed before anyone adds one
     await add_players(s, tid, seats, created)
 
 

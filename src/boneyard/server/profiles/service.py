@@ -13,13 +13,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.core.records import record_from_json
 from boneyard.games.registry import get_spec
 from boneyard.store import tables as repo
+from boneyard.store import unit
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.models import GameTable, User
 from boneyard.store.seats import Seat
 from boneyard.store.statuses import TableStatus
@@ -71,7 +71,7 @@ async def outcome(sessions: async_sessionmaker[AsyncSession], row: GameTable) ->
     found = await asyncio.to_thread(outcome_of_record, record)
     if found is not None:
         async with sessions() as db, db.begin():
-            fresh = await db.get(GameTable, row.id)
+            fresh = await unit.get(db, GameTable, row.id)
             if fresh is not None:
                 fresh.settings = {**(fresh.settings or {}), "result": found}
     return found
@@ -108,7 +108,7 @@ async def profile(
     The history and the counts come from the per-person table index, so another person's
     tables never push a game out of it."""
     async with sessions() as db:
-        user = await db.get(User, user_id)
+        user = await unit.get(db, User, user_id)
         if user is None:
             return None
         missing = await repo.without_result(db, user_id, BACKFILL)
@@ -136,7 +136,7 @@ async def backfill(sessions: async_sessionmaker[AsyncSession], table_ids: list[s
     so that the games won are counted by the database."""
     for tid in table_ids:
         async with sessions() as db:
-            row = await db.get(GameTable, tid)
+            row = await unit.get(db, GameTable, tid)
         if row is not None:
             await outcome(sessions, row)
 

@@ -26,12 +26,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
-
+from boneyard.store import ratings as stored_ratings
+from boneyard.store import unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.events import RatedPair
-from boneyard.store.models import LogEntry
-from boneyard.store.statuses import LogKind, SeatChange
+from boneyard.store.statuses import SeatChange
 
 RATED_MIN_MOVES = 2
 """Moves each person must have made themself for a game to be rated."""
@@ -78,12 +77,7 @@ async def too_few_moves(
 ) -> bool:
     """Whether a person of the seats ``people`` made fewer than :data:`RATED_MIN_MOVES` moves
     at table ``table_id`` (its log, less what bots played for them)."""
-    rows = await db.execute(
-        select(LogEntry.seq, LogEntry.seat).where(
-            LogEntry.table_id == table_id, LogEntry.kind == LogKind.ACTION
-        )
-    )
-    actions = [(int(seq), int(seat)) for seq, seat in rows.all() if seat is not None]
+    actions = await stored_ratings.action_seats(db, table_id)
     seats = max([*people, *(s for _q, s in actions)], default=-1) + 1
     moved = own_moves(actions, changes, seats)
     return any(moved[i] < RATED_MIN_MOVES for i in people)
@@ -103,12 +97,8 @@ async def played_too_often(db: AsyncSession, keys: Sequence[str], at: datetime) 
     :data:`PAIR_GAMES_PER_DAY` times in the 24 hours before ``at``."""
     since = at - timedelta(days=1)
     for a, b in itertools.combinations(sorted(set(people_keys(keys))), 2):
-        found = await db.scalar(
-            select(func.count())
-            .select_from(RatedPair)
-            .where(RatedPair.player == a, RatedPair.opponent == b, RatedPair.rated_at > since)
-        )
-        if int(found or 0) >= PAIR_GAMES_PER_DAY:
+        found = await stored_ratings.rated_since(db, a, b, since)
+        if found >= PAIR_GAMES_PER_DAY:
             return True
     return False
 
@@ -120,18 +110,8 @@ async def note_pairs(
     has now met in ``game`` and ``category``."""
     accounts = sorted(set(people_keys(keys)))
     for a, b in itertools.permutations(accounts, 2):
-        db.add(RatedPair(game=game, category=category, player=a, opponent=b, rated_at=at))
-    await db.flush()
+        unit.add(db, RatedPair(game=game, category=category, player=a, opponent=b, rated_at=at))
+    await unit.flush(db)
     if not accounts:
         return {}
-    rows = await db.execute(
-        select(RatedPair.player, func.count(func.distinct(RatedPair.opponent)))
-        .where(
-            RatedPair.game == game,
-            RatedPair.category == category,
-            RatedPair.player.in_(accounts),
-        )
-        .group_by(RatedPair.player)
-    )
-    found = {player: int(n) for player, n in rows.all()}
-    return {a: found.get(a, 0) for a in accounts}
+    return await stored_ratings.opponents_met(db, game, category, accounts)

@@ -12,8 +12,6 @@ filtered, ordered and cut by the database (:func:`boneyard.server.ratings.store.
 
 from __future__ import annotations
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.games.registry import get_spec
@@ -21,6 +19,7 @@ from boneyard.server import validation
 from boneyard.server.errors import Refused
 from boneyard.server.ratings import eligible
 from boneyard.server.ratings import store as ratings_store
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.tournament.ratings import CATEGORIES
 
 CATEGORY_TITLES = {

@@ -19,15 +19,14 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, String, cast, func, literal, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from boneyard.core.protocol import GameResult
 from boneyard.server.ratings import eligible
 from boneyard.server.tables import tableview
 from boneyard.server.tables.live import LiveTable, now
+from boneyard.store import ratings as stored_ratings
+from boneyard.store import unit
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.events import PlayerRating
-from boneyard.store.models import User
 from boneyard.store.seats import Seat
 from boneyard.tournament.ratings import Rating, category_for, rate_game
 
@@ -55,24 +54,6 @@ def table_category(table: LiveTable) -> str:
         view = table.state.observation(None).to_json()
         partners = bool(view.get("partnerships"))
     return category_for(len(table.seats), partners)
-
-
-async def load(
-    db: AsyncSession, game: str, category: str, players: Sequence[str]
-) -> dict[str, PlayerRating]:
-    """The stored rating rows of ``players`` (missing ones are absent)."""
-    if not players:
-        return {}
-    rows = (
-        await db.scalars(
-            select(PlayerRating).where(
-                PlayerRating.game == game,
-                PlayerRating.category == category,
-                PlayerRating.player.in_(list(players)),
-            )
-        )
-    ).all()
-    return {r.player: r for r in rows}
 
 
 def as_rating(row: PlayerRating | None) -> Rating:
@@ -172,7 +153,7 @@ async def rate_result(
             log.info("a %s game of %s is not rated: the same accounts, too often", game, keys)
             return False
         met = await eligible.note_pairs(db, game, category, keys, at)
-        rows = await load(db, game, category, keys)
+        rows = await stored_ratings.rating_rows(db, game, category, keys)
         new = rate_game(
             [as_rating(rows.get(p)) for p in keys], list(scores), winner, category, list(leavers)
         )
@@ -182,7 +163,7 @@ async def rate_result(
             row = rows.get(p)
             if row is None:
                 row = PlayerRating(game=game, category=category, player=p, opponents=0)
-                db.add(row)
+                unit.add(db, row)
             row.name = name[:40]
             row.mu, row.sigma, row.games, row.updated_at = r.mu, r.sigma, r.games, at
             if row.opponents is not None:  # (None: rated before opponents were counted)
@@ -195,7 +176,7 @@ async def ordinals(
 ) -> dict[str, float]:
     """The ordinal (mu - 3 sigma) of each player; a newcomer has the default rating's."""
     async with sessions() as db:
-        rows = await load(db, game, category, sorted(set(players)))
+        rows = await stored_ratings.rating_rows(db, game, category, sorted(set(players)))
     return {p: as_rating(rows.get(p)).ordinal for p in players}
 
 
@@ -228,23 +209,9 @@ async def leaderboard(
     ``bots`` the bot accounts' (never mixed; the built-in bots' rows are old: they are not
     rated any more); with ``ranked_only``, people who have met too few opponents are left out
     (:func:`ranked`)."""
-    ordinal = PlayerRating.mu - 3 * PlayerRating.sigma  # (Rating.ordinal, in SQL)
-    where = [
-        PlayerRating.game == game,
-        PlayerRating.category == category,
-        _bot_player() if bots else ~_bot_player(),
-    ]
-    if ranked_only and not bots:
-        where.append(ranked())
+    min_opponents = eligible.RANKED_OPPONENTS if ranked_only and not bots else None
     async with sessions() as db:
-        rows = (
-            await db.scalars(
-                select(PlayerRating)
-                .where(*where)
-                .order_by(ordinal.desc(), PlayerRating.player)
-                .limit(limit)
-            )
-        ).all()
+        rows = await stored_ratings.best_ratings(db, game, category, limit, bots, min_opponents)
     return [_row(i, r, bots) for i, r in enumerate(rows)]
 
 
@@ -267,28 +234,11 @@ def _row(i: int, r: PlayerRating, bots: bool) -> dict[str, Any]:
     }
 
 
-def ranked() -> ColumnElement[bool]:
-    """Whether a rating is listed on the people's leaderboard: its player has met
-    ``RANKED_OPPONENTS`` different opponents (or was rated before opponents were counted)."""
-    return or_(
-        PlayerRating.opponents.is_(None), PlayerRating.opponents >= eligible.RANKED_OPPONENTS
-    )
-
-
-def _bot_player() -> ColumnElement[bool]:
-    """Whether a rating's player is a bot, built in (``bot:<name>``) or a bot account."""
-    robots = select(literal("u:").concat(cast(User.id, String))).where(User.is_bot.is_(True))
-    return or_(PlayerRating.player.like("bot:%"), PlayerRating.player.in_(robots))
-
-
 async def rated_people(
     sessions: async_sessionmaker[AsyncSession], game: str, category: str, unranked: bool = False
 ) -> int:
     """How many people (not bots, not bot accounts) have a rating in a game and category (with
     ``unranked``: of them, how many are not yet listed on the leaderboard)."""
-    where = [PlayerRating.game == game, PlayerRating.category == category, ~_bot_player()]
-    if unranked:
-        where.append(~ranked())
+    below = eligible.RANKED_OPPONENTS if unranked else None
     async with sessions() as db:
-        found = await db.scalar(select(func.count()).select_from(PlayerRating).where(*where))
-    return int(found or 0)
+        return await stored_ratings.people_rated(db, game, category, below)
