@@ -13,6 +13,7 @@ from alembic.config import Config
 from sqlalchemy import Connection, Engine, event
 from sqlalchemy.exc import DataError as DataError
 from sqlalchemy.exc import IntegrityError as IntegrityError
+from sqlalchemy.exc import SQLAlchemyError as SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession
 from sqlalchemy.ext.asyncio import async_sessionmaker as async_sessionmaker

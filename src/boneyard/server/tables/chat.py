@@ -21,14 +21,13 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.server.ratelimit import Limits
 from boneyard.server.tables import protocol
 from boneyard.server.tables.live import now
 from boneyard.store import chat as lines
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.models import ChatMessage
 
 if TYPE_CHECKING:

@@ -15,8 +15,6 @@ import asyncio
 import contextlib
 import logging
 
-from sqlalchemy.exc import IntegrityError
-
 from boneyard.core.errors import IllegalActionError
 from boneyard.core.protocol import JSON, GameState
 from boneyard.server.tables import between, fairness, tableview
@@ -24,6 +22,7 @@ from boneyard.server.tables import commands as cmd
 from boneyard.server.tables.hub import DB_ERRORS, Hub
 from boneyard.server.tables.live import LiveTable, now, scores_at
 from boneyard.store import livetables
+from boneyard.store.db import IntegrityError
 from boneyard.store.models import HandSeed
 from boneyard.store.statuses import TableStatus
 from boneyard.store.writer import Row, Write, entry_row, seed_row

@@ -17,9 +17,6 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from boneyard.core.errors import BoneyardError
 from boneyard.server.metrics import Metrics
 from boneyard.server.tables.actor import Command, TableEvent
@@ -27,6 +24,7 @@ from boneyard.server.tables.between import Breaks
 from boneyard.server.tables.broadcast import Broadcaster
 from boneyard.server.tables.clock import TurnClock
 from boneyard.server.tables.live import CLAIM_AFTER, STALL_AFTER, LiveTable
+from boneyard.store.db import AsyncSession, SQLAlchemyError, async_sessionmaker
 from boneyard.store.seats import Seat
 from boneyard.store.statuses import SeatChange
 from boneyard.store.writer import LogWriter, Row

@@ -283,8 +283,8 @@ class LiveTable:
         }
 
     def _event_ref(self) -> JSON:
-        s = self.settings
-        return {"id": s.get("event"), "match": s.get("match"), "game": s.get("game")}
+        on = self.settings
+        return {"id": on.get("event"), "match": on.get("match"), "game": on.get("game")}
 
     def waits_for_seeds(self) -> bool:
         """Whether this table was created full and waits for its players' seeds to deal."""

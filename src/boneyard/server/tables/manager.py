@@ -22,8 +22,6 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from boneyard.core.protocol import JSON
 from boneyard.server.metrics import Metrics
 from boneyard.server.tables import between, tableview
@@ -47,6 +45,7 @@ from boneyard.server.tables.replay import inspect_log as inspect_log
 from boneyard.server.tables.results import Results
 from boneyard.server.tables.seatwriter import SeatWriter
 from boneyard.server.tables.starter import Starter
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.seats import Seat
 from boneyard.store.statuses import SeatChange
 from boneyard.store.writer import LogWriter

@@ -13,8 +13,6 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from sqlalchemy.exc import IntegrityError
-
 from boneyard.core.errors import IllegalActionError
 from boneyard.core.protocol import Action
 from boneyard.games.registry import get_spec
@@ -22,6 +20,7 @@ from boneyard.server.tables import commands as cmd
 from boneyard.server.tables.hub import DB_ERRORS, Hub, StaleError, UnavailableError
 from boneyard.server.tables.live import LiveTable, now
 from boneyard.server.tables.movelog import hands_of
+from boneyard.store.db import IntegrityError
 from boneyard.store.statuses import TableStatus
 from boneyard.store.writer import entry_row
 

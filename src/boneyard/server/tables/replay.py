@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON, GameState
 from boneyard.games.registry import get_spec
@@ -18,6 +16,7 @@ from boneyard.server.tables import fairness
 from boneyard.server.tables.live import LiveTable, scores_at, seat_names
 from boneyard.server.tables.movelog import hands_of
 from boneyard.store import livetables
+from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.models import HandSeed, LogEntry
 from boneyard.store.statuses import TableStatus
 

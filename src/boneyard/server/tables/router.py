@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
+from boneyard.server.accounts.service import Me
 from boneyard.server.tables.access import MAX_TOKEN, invite_json
 from boneyard.server.tables.chat import Chat, ChatError
 from boneyard.server.tables.commands import Reclaim
@@ -49,7 +50,7 @@ def router(
         await socket.serve(websocket, table_id)
 
     @r.post("/api/tables/{table_id}/reclaim")
-    async def reclaim(table_id: str, user: Any = User) -> JSON:
+    async def reclaim(table_id: str, user: Me = User) -> JSON:
         """Take back the seat a bot took when your clock ran out."""
         table = await tables.get(table_id) if len(table_id) <= 32 else None
         if table is None:
@@ -61,7 +62,7 @@ def router(
         return {**table.public_json(), "your_seat": seat}
 
     @r.post("/api/tables/{table_id}/again")
-    async def again(table_id: str, user: Any = User) -> JSON:
+    async def again(table_id: str, user: Me = User) -> JSON:
         """A new table of this finished game's game and options: you, the same bots, the other
         people's seats open for anyone."""
         table = await endings.lobby.need_table(table_id)
@@ -76,12 +77,12 @@ def router(
         return {**created.public_json(), **invite_json(created)}
 
     @r.get("/api/me/mutes")
-    async def list_mutes(user: Any = User) -> JSON:
+    async def list_mutes(user: Me = User) -> JSON:
         """Whom you muted (their chat is hidden from you on every table)."""
         return {"muted": await chat.muted(user.id)}
 
     @r.post("/api/me/mutes")
-    async def add_mute(body: MuteIn, user: Any = User) -> JSON:
+    async def add_mute(body: MuteIn, user: Me = User) -> JSON:
         """Mute a person's chat."""
         try:
             return {"muted": await chat.mute(user.id, body.user_id)}
@@ -89,7 +90,7 @@ def router(
             raise HTTPException(400, str(exc)) from None
 
     @r.delete("/api/me/mutes/{user_id}")
-    async def remove_mute(user_id: int, user: Any = User) -> JSON:
+    async def remove_mute(user_id: int, user: Me = User) -> JSON:
         """Unmute a person."""
         try:
             return {"muted": await chat.mute(user.id, user_id, on=False)}

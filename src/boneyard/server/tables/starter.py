@@ -16,14 +16,13 @@ import contextlib
 import logging
 from datetime import datetime, timedelta
 
-from sqlalchemy.exc import IntegrityError
-
 from boneyard.core.errors import BoneyardError
 from boneyard.server.tables import commands as cmd
 from boneyard.server.tables import fairness
 from boneyard.server.tables.hub import DB_ERRORS, Hub
 from boneyard.server.tables.live import LiveTable, now, seat_names
 from boneyard.store import livetables
+from boneyard.store.db import IntegrityError
 from boneyard.store.statuses import TableStatus
 
 log = logging.getLogger("boneyard.server")
