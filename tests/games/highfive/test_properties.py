@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from boneyard.core.records import record_from_json
 from boneyard.core.tiles import DOUBLE_SIX
-from boneyard.games.fives import NUM_TILES, TILES, ids_of
+from boneyard.games.fives.layout import NUM_TILES, TILES, ids_of
 from boneyard.games.highfive import SPEC, HighFiveState
 from boneyard.games.highfive.state import TARGET
 

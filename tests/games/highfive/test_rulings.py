@@ -8,7 +8,7 @@ import pytest
 
 from boneyard.core.errors import IllegalActionError
 from boneyard.core.tiles import DOUBLE_SIX, Tile
-from boneyard.games.fives import pips_of_mask
+from boneyard.games.fives.layout import pips_of_mask
 from boneyard.games.highfive import DRAW, PASS, HighFiveState, Play, ReturnTile, Ruling
 
 T = Tile.parse

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from boneyard.core.records import JSON
 from boneyard.core.state import PLAYING
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import Availability, FivesLayout
-from boneyard.games.fives_play import (
+from boneyard.games.fives.layout import Availability, FivesLayout
+from boneyard.games.fives.play import (
     DRAW,
     PASS,
     PLAYS,

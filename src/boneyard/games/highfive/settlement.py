@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from boneyard.core.tiles import round5
-from boneyard.games.fives import TILE_ID, pips_of_mask
-from boneyard.games.fives_events import Drew
+from boneyard.games.fives.events import Drew
+from boneyard.games.fives.layout import TILE_ID, pips_of_mask
 
 if TYPE_CHECKING:
     from boneyard.games.highfive.state import HighFiveState

@@ -1,7 +1,7 @@
 """The High Five rules (RULES §1): one whole game to 150, hand after hand.
 
 The state is driven by deals (:meth:`HighFiveState.start_hand` from a record, or
-:meth:`~boneyard.games.fives_state.FivesState.deal_random` with an injected generator) and by
+:meth:`~boneyard.games.fives.state.FivesState.deal_random` with an injected generator) and by
 actions. Under ``enforcement = "strict"`` only legal actions are accepted; ``detect`` also accepts
 draws and passes while holding a playable tile and penalises them; ``tabletop`` records a physical
 game and applies the referee's rulings (§1.10, :mod:`boneyard.games.highfive.rulings`). ``apply``
@@ -26,7 +26,8 @@ from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
 from boneyard.core.state import AWAIT_DEAL, PLAYING
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import (
+from boneyard.games.fives.events import Drew, Passed, Placed
+from boneyard.games.fives.layout import (
     DOUBLE_MASK,
     END_A,
     HI,
@@ -40,15 +41,14 @@ from boneyard.games.fives import (
     TILES,
     ids_of,
 )
-from boneyard.games.fives_events import Drew, Passed, Placed
-from boneyard.games.fives_play import (
+from boneyard.games.fives.play import (
     PLAYS,
     can_place,
     deal_ids,
     default_port,
     play_ids,
 )
-from boneyard.games.fives_state import FivesState
+from boneyard.games.fives.state import FivesState
 from boneyard.games.highfive import rulings, settlement
 from boneyard.games.highfive.actions import (
     DRAW,

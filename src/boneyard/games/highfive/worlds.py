@@ -26,7 +26,7 @@ under the strict rules from the sampled deal, so a world that breaks any rule is
 the real one). While rejection succeeds, each consistent hidden-hand set is equally likely for
 one hidden hand (2 players); the sequential fallback is consistent but not exactly uniform.
 :meth:`sample` does not use the other seats' earlier choices as evidence (Perfect Information
-Monte Carlo); :meth:`~boneyard.games.fives_worlds.HiddenDeal.infer` does: the sampler records
+Monte Carlo); :meth:`~boneyard.games.fives.worlds.HiddenDeal.infer` does: the sampler records
 each hidden seat's free choices, and worlds are drawn in proportion to their likelihood.
 
 Earlier hands of the game are not reconstructed: a sampled world only counts them, so it is
@@ -48,7 +48,7 @@ import random
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.state import PLAYING
-from boneyard.games.fives import (
+from boneyard.games.fives.layout import (
     IS_DOUBLE,
     PIP_MASK,
     PIPS,
@@ -58,8 +58,8 @@ from boneyard.games.fives import (
     FivesLayout,
     ids_of,
 )
-from boneyard.games.fives_play import PLAYS, default_port
-from boneyard.games.fives_worlds import (
+from boneyard.games.fives.play import PLAYS, default_port
+from boneyard.games.fives.worlds import (
     FULL,
     HiddenDeal,
     Options,
@@ -284,7 +284,7 @@ def hand_playout(state: HighFiveState, seat: int, rng: random.Random) -> float:
 def playable_mask(values: list[int]) -> int:
     """Tiles matching any of the end ``values``.
 
-    >>> from boneyard.games.fives import TILES, ids_of
+    >>> from boneyard.games.fives.layout import TILES, ids_of
     >>> [str(TILES[t]) for t in ids_of(playable_mask([0]))]
     ['0-0', '0-1', '0-2', '0-3', '0-4', '0-5', '0-6']
     """

@@ -19,10 +19,10 @@ Constraints enforced (RULES §4.4: a seat that can place must place, and draws o
 * every sampled world is then replayed under the rules from its set-up (``early_block``
   included), so a world breaking any rule is rejected.
 
-Sampling and its exactness are those of :class:`boneyard.games.fives_worlds.HiddenDeal`
+Sampling and its exactness are those of :class:`boneyard.games.fives.worlds.HiddenDeal`
 (rejection sampling, then constrained sequential sampling, then an exhaustive randomised search);
 :meth:`sample` does not read the other seats' choices among placements (Perfect Information
-Monte Carlo), :meth:`~boneyard.games.fives_worlds.HiddenDeal.infer` weighs worlds by them (every
+Monte Carlo), :meth:`~boneyard.games.fives.worlds.HiddenDeal.infer` weighs worlds by them (every
 free placement of a hidden seat is recorded with what each tile could have done there). Earlier
 hands are not reconstructed: a world is for search, not for writing a record.
 
@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.tiles import Tile
-from boneyard.games.fives_worlds import (
+from boneyard.games.fives.worlds import (
     HiddenDeal,
     Options,
     SeatHistory,

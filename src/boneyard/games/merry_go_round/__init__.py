@@ -2,7 +2,7 @@
 
 All Fives scoring (1 point per 5 pips, exactly 61 to win) with the Sebastopol opening: the first
 tile of a hand is a double, the *set*, and its four edges are covered before play opens. It lies
-on the shared Fives layout (:mod:`boneyard.games.fives`). Rule decisions:
+on the shared Fives layout (:mod:`boneyard.games.fives.layout`). Rule decisions:
 docs/rules-notes.md (Merry-Go-Round).
 
 >>> import random
@@ -25,12 +25,12 @@ from boneyard.core.errors import BoneyardError
 from boneyard.core.options import OptionsMemo, option_fields
 from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import Availability
-from boneyard.games.fives_events import FivesEvent
-from boneyard.games.fives_figures import fives_view
-from boneyard.games.fives_lines import fives_lines
-from boneyard.games.fives_play import Play as AnyPlay
-from boneyard.games.fives_text import after_on, at_value, open_values, parse_move
+from boneyard.games.fives.events import FivesEvent
+from boneyard.games.fives.figures import fives_view
+from boneyard.games.fives.layout import Availability
+from boneyard.games.fives.lines import fives_lines
+from boneyard.games.fives.play import Play as AnyPlay
+from boneyard.games.fives.text import after_on, at_value, open_values, parse_move
 from boneyard.games.merry_go_round.actions import (
     DRAW,
     PASS,

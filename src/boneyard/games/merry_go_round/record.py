@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from boneyard.core.errors import BoneyardError, RecordError
 from boneyard.core.records import JSON, Record
-from boneyard.games.fives_record import (
+from boneyard.games.fives.record import (
     check_in_hand,
     check_turn,
     drawn_tile,

@@ -6,7 +6,7 @@ order), before play opens on every end. Each placement scores ``count / 5`` poin
 open-end count is a positive multiple of five, unless that would take the side past the target.
 
 The state is driven by deals (:meth:`MerryGoRoundState.start_hand` from a record, or
-:meth:`~boneyard.games.fives_state.FivesState.deal_random` with an injected generator) and by
+:meth:`~boneyard.games.fives.state.FivesState.deal_random` with an injected generator) and by
 actions, of which only legal ones are accepted; ``apply`` returns the event.
 
 >>> import random
@@ -27,7 +27,8 @@ from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
 from boneyard.core.state import AWAIT_DEAL, PLAYING
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import (
+from boneyard.games.fives.events import Drew, FivesEvent, Passed, Placed
+from boneyard.games.fives.layout import (
     DOUBLE_MASK,
     IS_DOUBLE,
     LO,
@@ -43,9 +44,8 @@ from boneyard.games.fives import (
     ids_of,
     pips_of_mask,
 )
-from boneyard.games.fives_events import Drew, FivesEvent, Passed, Placed
-from boneyard.games.fives_play import deal_ids, default_port, play_ids
-from boneyard.games.fives_state import FivesState
+from boneyard.games.fives.play import deal_ids, default_port, play_ids
+from boneyard.games.fives.state import FivesState
 from boneyard.games.merry_go_round.actions import (
     DRAW,
     PASS,

@@ -12,7 +12,7 @@ boneyard and the reserve, subject to what the history proves (RULES §2):
   ``forced_play`` neither did a seat that drew (without it a draw proves nothing);
 
 tiles drawn later are exempt. The sampling and its exactness are those of
-:class:`boneyard.games.fives_worlds.HiddenDeal`; every world is replayed under the rules.
+:class:`boneyard.games.fives.worlds.HiddenDeal`; every world is replayed under the rules.
 
 >>> import random
 >>> from boneyard.games.merry_go_round.state import MerryGoRoundState
@@ -29,7 +29,7 @@ import random
 from typing import Any
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
-from boneyard.games.fives import (
+from boneyard.games.fives.layout import (
     DOUBLE_MASK,
     IS_DOUBLE,
     PIP_MASK,
@@ -38,8 +38,8 @@ from boneyard.games.fives import (
     Availability,
     FivesLayout,
 )
-from boneyard.games.fives_play import default_port
-from boneyard.games.fives_worlds import (
+from boneyard.games.fives.play import default_port
+from boneyard.games.fives.worlds import (
     FULL,
     HiddenDeal,
     SeatHistory,

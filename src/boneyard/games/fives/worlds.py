@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from boneyard.core.errors import BoneyardError
-from boneyard.games.fives import ids_of
-from boneyard.games.fives_play import Play
+from boneyard.games.fives.layout import ids_of
+from boneyard.games.fives.play import Play
 from boneyard.games.inference import Choice, PlayModel, log_likelihood, resample
 
 S = TypeVar("S")
@@ -437,7 +437,7 @@ class PlayoutState(Protocol):
         ...
 
     def points_if(self, play: Any) -> int:
-        """The points ``play`` (the game's :class:`~boneyard.games.fives_play.Play`) would
+        """The points ``play`` (the game's :class:`~boneyard.games.fives.play.Play`) would
         score now."""
         ...
 
