@@ -53,7 +53,7 @@ def games(draw: st.DrawFn) -> tuple[HighFiveState, list[tuple[int, ...]]]:
             order = draw(st.permutations(range(NUM_TILES)))
             k = state.hand_size()
             hands = [[TILES[t] for t in order[i * k : (i + 1) * k]] for i in range(players)]
-            state.start_hand(hands, [TILES[t] for t in order[players * k :]])
+            state.deal_hand(hands, [TILES[t] for t in order[players * k :]])
             continue
         actions = state.legal_actions()
         state.apply(actions[draw(st.integers(0, len(actions) - 1))])

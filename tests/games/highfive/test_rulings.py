@@ -31,7 +31,7 @@ def start(
             tiles.append(spare.pop(0))
         deal.append(tiles)
     state = HighFiveState(len(hands), options)
-    state.start_hand(deal, [T(t) for t in boneyard_first or []] + spare + rest)
+    state.deal_hand(deal, [T(t) for t in boneyard_first or []] + spare + rest)
     return state
 
 

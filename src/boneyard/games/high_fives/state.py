@@ -263,17 +263,19 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
                 pos += LAYOUT_SIZE
         self._start(leader, tuple(deals), layout, bytes(ids[pos:]))
 
-    def start_pass(
+    def deal_hand(
         self,
-        leader: object,
         deals: Sequence[Sequence[Sequence[Tile]]],
         layout: Sequence[Tile],
         extra: Sequence[Tile],
+        leader: object,
     ) -> None:
-        """Start the next pass from an explicit set-up (replay; tests).
+        """Deal the next pass as given (replay; tests): the seats' tiles, the tiles left, and
+        the seat that leads.
 
-        ``deals[k][i]`` is seat ``i``'s tiles in deal ``k``; ``leader`` is whatever the record
-        says (checked here). Raises :class:`RecordError` (with ``event`` None) when the set-up
+        ``deals[k][i]`` is seat ``i``'s tiles in deal ``k``; ``layout`` the first deal's layout
+        and ``extra`` the tiles nobody is dealt; ``leader`` is whatever the record says (checked
+        here). Raises :class:`RecordError` (with ``event`` None) when the set-up
         breaks the schedule or the leader rule.
         """
         h = self.hands_dealt

@@ -48,7 +48,7 @@ class HighFiveReader:
         """Deal hand ``h`` (its events are read one by one afterwards)."""
         deal, bone, events = read_hand(state, record, h)
         try:
-            state.start_hand(deal, bone)
+            state.deal_hand(deal, bone)
         except BoneyardError as exc:
             raise RecordError(str(exc), h, None) from None
         return events

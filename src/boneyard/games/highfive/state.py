@@ -1,6 +1,6 @@
 """The High Five rules (RULES §1): one whole game to 150, hand after hand.
 
-The state is driven by deals (:meth:`HighFiveState.start_hand` from a record, or
+The state is driven by deals (:meth:`HighFiveState.deal_hand` from a record, or
 :meth:`~boneyard.games.fives.state.FivesState.deal_random` with an injected generator) and by
 actions. Under ``enforcement = "strict"`` only legal actions are accepted; ``detect`` also accepts
 draws and passes while holding a playable tile and penalises them; ``tabletop`` records a physical
@@ -180,17 +180,18 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
     def _deal_hook(self, hands: list[list[int]], bone: list[int], rng: random.Random) -> None:
         self._begin(hands, bone)
 
-    def start_hand(self, deal: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> None:
-        """Start the next hand from an explicit deal (a record, a physical table)."""
+    def deal_hand(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> None:
+        """Deal the next hand as given (a record, a physical table): each seat's tiles, then
+        the boneyard in draw order. The rules name the first player."""
         self.check_deal()
-        if len(deal) != self.n:
-            raise BoneyardError(f"the deal must have {self.n} hands, not {len(deal)}")
-        hands, bone = deal_ids(deal, boneyard)
+        if len(hands) != self.n:
+            raise BoneyardError(f"the deal must have {self.n} hands, not {len(hands)}")
+        ids, bone = deal_ids(hands, boneyard)
         size = self.hand_size()
-        for i, h in enumerate(hands):
+        for i, h in enumerate(ids):
             if len(h) != size and not self.tabletop:
                 raise BoneyardError(f"seat {i} is dealt {len(h)} tiles; each player gets {size}")
-        self._begin(hands, bone)
+        self._begin(ids, bone)
 
     def _begin(self, hands: list[list[int]], bone: list[int]) -> None:
         self._start(hands, bone)

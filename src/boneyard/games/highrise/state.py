@@ -282,9 +282,11 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         )
         self._begin(setup, basement, hands, pile)
 
-    def deal(self, setup: HandSetup) -> None:
-        """Start the next hand from an explicit set-up (replay); raises :class:`BoneyardError`
-        with a reason and changes nothing when the set-up is not a valid Highrise deal."""
+    def deal_hand(self, setup: HandSetup) -> None:
+        """Deal the next hand as given (replay, search): the seats' tiles, the pile in draw
+        order and the starter, with the basement, in the one :class:`HandSetup` value the state
+        keeps; raises :class:`BoneyardError` with a reason and changes nothing when the set-up
+        is not a valid Highrise deal."""
         if not self.awaiting_deal:
             raise BoneyardError("the current hand is not over")
         self._check_setup(setup)

@@ -185,7 +185,7 @@ class WorldSampler(HiddenDeal[HighriseState]):
             tuple(tiles[t] for t in order),
         )
         try:
-            world.deal(setup)
+            world.deal_hand(setup)
             for action in self.actions:
                 world.apply(action)
         except (IllegalActionError, BoneyardError):

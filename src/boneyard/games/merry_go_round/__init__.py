@@ -95,7 +95,7 @@ def parse_action(obs: MerryGoRoundObservation, text: str) -> MerryGoRoundAction:
     >>> deal = ["5-5 5-6 3-5 1-2 1-3 1-4 2-3".split(), "0-5 4-5 0-2 0-1 0-3 0-4 0-6".split()]
     >>> rest = [t for t in DOUBLE_SIX if not any(str(t) in h for h in deal)]
     >>> s = MerryGoRoundState(2, {"first_setter": 0})
-    >>> s.start_hand([[Tile.parse(t) for t in h] for h in deal], rest)
+    >>> s.deal_hand([[Tile.parse(t) for t in h] for h in deal], rest)
     >>> parse_action(s.observation(0), "5-5")
     Play(tile=Tile(lo=5, hi=5), on=None, port=None, touch=None, call=None)
     >>> s.apply(parse_action(s.observation(0), "5-5")).points  # the set 5-5 counts 10: 2 points

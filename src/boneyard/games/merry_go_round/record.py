@@ -49,7 +49,7 @@ class MerryGoRoundReader:
         """Deal hand ``h``; hand 0's setter is the seat of its first event."""
         deal, bone, events = read_hand(state, record, h)
         try:
-            state.start_hand(deal, bone, first_setter(state, events))
+            state.deal_hand(deal, bone, first_setter(state, events))
         except BoneyardError as exc:
             raise RecordError(str(exc), h, None) from None
         return events

@@ -5,7 +5,7 @@ is the spinner, and the *cross* follows: its two sides, then its two ends (or al
 order), before play opens on every end. Each placement scores ``count / 5`` points when the
 open-end count is a positive multiple of five, unless that would take the side past the target.
 
-The state is driven by deals (:meth:`MerryGoRoundState.start_hand` from a record, or
+The state is driven by deals (:meth:`MerryGoRoundState.deal_hand` from a record, or
 :meth:`~boneyard.games.fives.state.FivesState.deal_random` with an injected generator) and by
 actions, of which only legal ones are accepted; ``apply`` returns the event.
 
@@ -207,22 +207,23 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             setter = randbelow(rng, self.n) if first == "random" else first
         self._begin(hands, bone, setter)
 
-    def start_hand(
+    def deal_hand(
         self,
-        deal: Sequence[Sequence[Tile]],
+        hands: Sequence[Sequence[Tile]],
         boneyard: Sequence[Tile],
         setter: int | None = None,
     ) -> None:
-        """Start the next hand from an explicit deal (a record, a physical table).
+        """Deal the next hand as given (a record, a physical table): each seat's tiles, the
+        boneyard in draw order, and the seat that sets.
 
         ``setter`` is needed only for the first hand under ``first_setter = "random"``; given
         anywhere else it must agree with the rules (RULES §2.3).
         """
         self.check_deal()
-        if len(deal) != self.n:
-            raise BoneyardError(f"the deal must have {self.n} hands, not {len(deal)}")
-        hands, bone = deal_ids(deal, boneyard)
-        for i, h in enumerate(hands):
+        if len(hands) != self.n:
+            raise BoneyardError(f"the deal must have {self.n} hands, not {len(hands)}")
+        ids, bone = deal_ids(hands, boneyard)
+        for i, h in enumerate(ids):
             if len(h) != HAND_SIZE:
                 raise BoneyardError(f"seat {i} is dealt {len(h)} tiles; every player draws 7")
         expected = self.next_setter
@@ -236,7 +237,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             raise BoneyardError(f"seat {setter} is not at this table")
         elif expected is not None and setter != expected:
             raise BoneyardError(f"seat {expected} sets this hand, not seat {setter}")
-        self._begin(hands, bone, setter)
+        self._begin(ids, bone, setter)
 
     def _begin(self, hands: list[list[int]], bone: list[int], setter: int) -> None:
         self._start(hands, bone)
