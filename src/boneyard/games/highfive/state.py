@@ -65,7 +65,7 @@ from boneyard.games.highfive.events import HighFiveEvent, Returned
 from boneyard.games.highfive.observation import HighFiveObservation, layout_policy, observe
 from boneyard.games.highfive.options import HighFiveOptions
 from boneyard.games.highfive.rulings import Undo
-from boneyard.games.highfive.settlement import TARGET
+from boneyard.games.highfive.settlement import TARGET, creditor_of, payer_of
 from boneyard.games.walk import undone
 
 HAND_SIZE: Final = {2: 7, 3: 6, 4: 5}
@@ -156,16 +156,12 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         return self.hands_dealt - (1 if self.phase >= PLAYING else 0)
 
     def payer(self, seat: int) -> int:
-        """The seat that pays ``seat``'s scores (RULES §1.2)."""
-        if self.n == 4:
-            return (seat + 2) % 4
-        return (seat - 1) % self.n
+        """The seat that pays ``seat``'s scores (RULES §1.2, :func:`settlement.payer_of`)."""
+        return payer_of(seat, self.n)
 
     def creditor(self, seat: int) -> int:
         """The seat that ``seat`` pays."""
-        if self.n == 4:
-            return (seat + 2) % 4
-        return (seat + 1) % self.n
+        return creditor_of(seat, self.n)
 
     def options_json(self) -> JSON:
         """The record's ``options``: the preset and every key that differs from it."""
@@ -445,7 +441,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
             scores = True
         if self.call_required and action.call != count:
             scores = False
-        payer = (seat + 2) % 4 if self.n == 4 else (seat - 1) % self.n
+        payer = payer_of(seat, self.n)
         if domino and not self.play_scores_first:
             award = self._pay(payer, seat, settlement.domino_bonus(self, seat))
             points = 0
