@@ -88,6 +88,8 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
     """One game of High Fives; see the module docstring and :mod:`boneyard.core.protocol`."""
 
     game: ClassVar[str] = GAME
+    ACTIONS: ClassVar[tuple[type, ...]] = (Turn, Claim)
+    ACTIONS_NAMED: ClassVar[str] = "a High Fives action"
     SEAT_NAME: ClassVar[str] = "Player"
     COPY_SHARED: ClassVar[tuple[str, ...]] = (
         *GameBase.COPY_SHARED,
@@ -407,10 +409,9 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
                     return True
         return False
 
-    def apply(self, action: object) -> HighFivesEvent:
+    def _apply(self, action: HighFivesAction) -> HighFivesEvent:
         """Take a whole turn (or a claim step) and return its event; raises
-        :class:`IllegalActionError`, changing nothing, if it is illegal (typed ``object``: the
-        compiled build refuses anything that is not an action in those words too)."""
+        :class:`IllegalActionError`, changing nothing, if it is illegal."""
         if self.phase != PLAYING:
             if self.is_over:
                 raise IllegalActionError("the game is over")
@@ -432,7 +433,6 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         t, x, cmask, _pairs = check_turn(
             action, seat, hand_mask, self.row, row_mask, allowed, self.options, self.pending
         )
-        assert isinstance(action, Turn)
         return self._take(seat, action, t, x, tuple(bits(cmask)), allowed)
 
     def _take(

@@ -76,6 +76,8 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
     """A High Five game in progress (2–4 players). See the module docstring."""
 
     game: ClassVar[str] = "highfive"
+    ACTIONS: ClassVar[tuple[type, ...]] = (Play, Draw, Pass, ReturnTile, Ruling)
+    ACTIONS_NAMED: ClassVar[str] = "a High Five action"
     COPY_SHARED: ClassVar[tuple[str, ...]] = (
         *FivesState.COPY_SHARED,
         "options",
@@ -271,7 +273,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
 
     # --- applying ---------------------------------------------------------------------------
 
-    def apply(self, action: HighFiveAction) -> HighFiveEvent:
+    def _apply(self, action: HighFiveAction) -> HighFiveEvent:
         """Apply an action of the current seat (or a referee's ruling); return its event."""
         if type(action) is Play and self.phase == PLAYING:
             self._play(action)
@@ -289,10 +291,8 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
             self._draw()
         elif isinstance(action, Pass):
             self._pass()
-        elif isinstance(action, ReturnTile):
-            self.return_tile(action.position)
         else:
-            raise IllegalActionError(f"{action!r} is not a High Five action")
+            self.return_tile(action.position)
         return self.events[-1]
 
     def resolve(self, action: Play) -> tuple[int, int, int]:

@@ -126,6 +126,8 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
     """One game of Highrise (all its hands). See :mod:`boneyard.core.protocol` for the contract."""
 
     game: ClassVar[str] = GAME
+    ACTIONS: ClassVar[tuple[type, ...]] = (Place, Draw, Pass)
+    ACTIONS_NAMED: ClassVar[str] = "a Highrise action"
     SEAT_NAME: ClassVar[str] = "Player"
     COPY_SHARED: ClassVar[tuple[str, ...]] = (
         *GameBase.COPY_SHARED,
@@ -459,11 +461,9 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         tiles = sorted({self.tiles[p[0]] for p in raw})
         return ", ".join(str(t) for t in tiles)
 
-    def apply(self, action: object) -> HighriseEvent:
+    def _apply(self, action: HighriseAction) -> HighriseEvent:
         """Apply an action of the current seat and return its event; raises
-        :class:`IllegalActionError` (nothing changed) when the rules forbid it, or when it is
-        not a Highrise action at all (typed ``object`` so that the compiled build refuses
-        anything in those words too)."""
+        :class:`IllegalActionError` (nothing changed) when the rules forbid it."""
         if self.is_over:
             raise IllegalActionError("the game is over")
         if self.hand_over:
@@ -472,10 +472,8 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
             self._apply_place(action)
         elif isinstance(action, Draw):
             self._apply_draw()
-        elif isinstance(action, Pass):
-            self._apply_pass()
         else:
-            raise IllegalActionError(f"{action!r} is not a Highrise action")
+            self._apply_pass()
         return self.events[-1]
 
     def _where(self, action: Place) -> tuple[int, int, int, int, int, int]:

@@ -91,6 +91,8 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
     """A Merry-Go-Round game in progress (2–4 players). See the module docstring."""
 
     game: ClassVar[str] = "merry-go-round"
+    ACTIONS: ClassVar[tuple[type, ...]] = (Play, Draw, Pass)
+    ACTIONS_NAMED: ClassVar[str] = "a Merry-Go-Round action"
     COPY_SHARED: ClassVar[tuple[str, ...]] = (
         *FivesState.COPY_SHARED,
         "options",
@@ -302,7 +304,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
 
     # --- applying ---------------------------------------------------------------------------
 
-    def apply(self, action: MerryGoRoundAction) -> FivesEvent:
+    def _apply(self, action: MerryGoRoundAction) -> FivesEvent:
         """Apply an action of the current seat and return its event; raises
         IllegalActionError and changes nothing when it is not legal."""
         if not self.in_hand:
@@ -313,10 +315,8 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             return self._play(action)  # its event, without reading the list back
         if isinstance(action, Draw):
             self._draw()
-        elif isinstance(action, Pass):
-            self._pass()
         else:
-            raise IllegalActionError(f"{action!r} is not a Merry-Go-Round action")
+            self._pass()
         return self.events[-1]
 
     def resolve(self, action: Play) -> tuple[int, int, int]:
