@@ -88,7 +88,6 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
     """One game of High Fives; see the module docstring and :mod:`boneyard.core.protocol`."""
 
     game: ClassVar[str] = GAME
-    ACTIONS: ClassVar[tuple[type, ...]] = (Turn, Claim)
     ACTIONS_NAMED: ClassVar[str] = "a High Fives action"
     SEAT_NAME: ClassVar[str] = "Player"
     COPY_SHARED: ClassVar[tuple[str, ...]] = (
@@ -408,6 +407,10 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
                 if a is action:
                     return True
         return False
+
+    def _is_action(self, action: object) -> bool:
+        """Whether ``action`` is one of this game's actions (:meth:`GameBase._is_action`)."""
+        return isinstance(action, (Turn, Claim))
 
     def _apply(self, action: HighFivesAction) -> HighFivesEvent:
         """Take a whole turn (or a claim step) and return its event; raises

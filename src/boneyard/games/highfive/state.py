@@ -76,7 +76,6 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
     """A High Five game in progress (2–4 players). See the module docstring."""
 
     game: ClassVar[str] = "highfive"
-    ACTIONS: ClassVar[tuple[type, ...]] = (Play, Draw, Pass, ReturnTile, Ruling)
     ACTIONS_NAMED: ClassVar[str] = "a High Five action"
     COPY_SHARED: ClassVar[tuple[str, ...]] = (
         *FivesState.COPY_SHARED,
@@ -272,6 +271,10 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         return count
 
     # --- applying ---------------------------------------------------------------------------
+
+    def _is_action(self, action: object) -> bool:
+        """Whether ``action`` is one of this game's actions (:meth:`GameBase._is_action`)."""
+        return isinstance(action, (Play, Draw, Pass, ReturnTile, Ruling))
 
     def _apply(self, action: HighFiveAction) -> HighFiveEvent:
         """Apply an action of the current seat (or a referee's ruling); return its event."""

@@ -126,7 +126,6 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
     """One game of Highrise (all its hands). See :mod:`boneyard.core.protocol` for the contract."""
 
     game: ClassVar[str] = GAME
-    ACTIONS: ClassVar[tuple[type, ...]] = (Place, Draw, Pass)
     ACTIONS_NAMED: ClassVar[str] = "a Highrise action"
     SEAT_NAME: ClassVar[str] = "Player"
     COPY_SHARED: ClassVar[tuple[str, ...]] = (
@@ -460,6 +459,10 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         raw = self.raw_placements()
         tiles = sorted({self.tiles[p[0]] for p in raw})
         return ", ".join(str(t) for t in tiles)
+
+    def _is_action(self, action: object) -> bool:
+        """Whether ``action`` is one of this game's actions (:meth:`GameBase._is_action`)."""
+        return isinstance(action, (Place, Draw, Pass))
 
     def _apply(self, action: HighriseAction) -> HighriseEvent:
         """Apply an action of the current seat and return its event; raises

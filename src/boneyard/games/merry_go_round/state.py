@@ -91,7 +91,6 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
     """A Merry-Go-Round game in progress (2–4 players). See the module docstring."""
 
     game: ClassVar[str] = "merry-go-round"
-    ACTIONS: ClassVar[tuple[type, ...]] = (Play, Draw, Pass)
     ACTIONS_NAMED: ClassVar[str] = "a Merry-Go-Round action"
     COPY_SHARED: ClassVar[tuple[str, ...]] = (
         *FivesState.COPY_SHARED,
@@ -303,6 +302,10 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
         return points
 
     # --- applying ---------------------------------------------------------------------------
+
+    def _is_action(self, action: object) -> bool:
+        """Whether ``action`` is one of this game's actions (:meth:`GameBase._is_action`)."""
+        return isinstance(action, (Play, Draw, Pass))
 
     def _apply(self, action: MerryGoRoundAction) -> FivesEvent:
         """Apply an action of the current seat and return its event; raises
