@@ -18,10 +18,10 @@ HOT_MODULES = [
     # compiled class may only extend another compiled class, so the whole hierarchy is here.
     "src/boneyard/core/state.py",
     "src/boneyard/core/chance.py",
-    "src/boneyard/games/fives.py",
-    "src/boneyard/games/fives_play.py",
-    "src/boneyard/games/fives_events.py",
-    "src/boneyard/games/fives_state.py",
+    "src/boneyard/games/fives/layout.py",
+    "src/boneyard/games/fives/play.py",
+    "src/boneyard/games/fives/events.py",
+    "src/boneyard/games/fives/state.py",
     "src/boneyard/games/highfive/events.py",
     "src/boneyard/games/highfive/state.py",
     "src/boneyard/games/highfive/actions.py",
@@ -40,7 +40,7 @@ HOT_MODULES = [
     "src/boneyard/games/highrise/tower.py",
     # The learners' fast paths and batches: self-play reads every decision through them.
     "src/boneyard/games/batch.py",
-    "src/boneyard/games/fives_fast.py",
+    "src/boneyard/games/fives/fast.py",
     "src/boneyard/games/highfive/fast.py",
     "src/boneyard/games/merry_go_round/fast.py",
     "src/boneyard/games/high_fives/fast.py",

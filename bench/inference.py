@@ -34,7 +34,7 @@ from rich.console import Console
 
 from boneyard.bots import make_bot
 from boneyard.bots.expert import READING, ExpertBot
-from boneyard.games.fives import TILE_ID
+from boneyard.games.fives.layout import TILE_ID
 from boneyard.games.inference import (
     PlayModel,
     Style,

@@ -14,7 +14,7 @@ from boneyard.bots.analysis import analyse, hint
 from boneyard.bots.expert import ExpertBot, action_values, search_for, value_of
 from boneyard.core.errors import BoneyardError
 from boneyard.core.records import record_from_json
-from boneyard.games.fives import ids_of
+from boneyard.games.fives.layout import ids_of
 from boneyard.games.highfive.state import HighFiveState
 from boneyard.games.highfive.worlds import WorldSampler, hand_playout
 from boneyard.games.registry import available_games, get_spec, play_out

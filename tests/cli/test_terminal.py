@@ -16,7 +16,7 @@ from rich.console import Console
 from boneyard.bots import GreedyBot
 from boneyard.cli.play import TerminalGame
 from boneyard.core.records import record_from_json
-from boneyard.games.fives_text import strip_markup
+from boneyard.games.fives.text import strip_markup
 from boneyard.games.registry import get_spec, play_out
 from tests.cli.terminal import Terminal
 

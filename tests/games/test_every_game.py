@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
 
-from boneyard.core.errors import BoneyardError
+from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import dump_record
 from boneyard.games.registry import available_games, get_spec
 from tests.records.build import HERE as RECORDS
@@ -34,6 +35,21 @@ def test_observation_of_every_seat_and_a_spectator(game: str) -> None:
     state.deal_random(random.Random(1))
     for seat in (None, 0, 1):
         assert state.observation(seat).seat == seat
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("thing", ["5-2", None, 7, ("5-2",)], ids=repr)
+def test_apply_refuses_what_is_not_an_action_of_the_game(game: str, thing: object) -> None:
+    """``apply`` takes the game's action type; anything else is an illegal action in the
+    game's words, in the compiled build too (whose own check would raise a TypeError), and
+    changes nothing."""
+    state = get_spec(game).new_game(2, {})
+    state.deal_random(random.Random(1))
+    before = state.record()
+    words = f"^{re.escape(repr(thing))} is not a {get_spec(game).title.split(' (')[0]} action$"
+    with pytest.raises(IllegalActionError, match=words):
+        state.apply(thing)  # type: ignore[arg-type]
+    assert state.record() == before
 
 
 GOLDEN = sorted(RECORDS.glob("*/*.json"))

@@ -11,8 +11,8 @@ import pytest
 
 from boneyard.bots import GreedyBot, RandomBot
 from boneyard.bots.expert import READING
-from boneyard.games.fives import PIP_MASK, TILE_ID
-from boneyard.games.fives_events import Drew
+from boneyard.games.fives.events import Drew
+from boneyard.games.fives.layout import PIP_MASK, TILE_ID
 from boneyard.games.highfive.state import HighFiveState
 from boneyard.games.highfive.worlds import WorldSampler
 from boneyard.games.highrise import new_game as new_highrise

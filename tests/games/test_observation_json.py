@@ -22,7 +22,7 @@ from boneyard.bots.expert import ExpertBot
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import GameState
 from boneyard.core.tiles import Tile
-from boneyard.games.fives_play import Play
+from boneyard.games.fives.play import Play
 from boneyard.games.registry import get_spec
 
 SETTINGS = settings(max_examples=25, deadline=None)

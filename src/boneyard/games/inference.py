@@ -79,7 +79,7 @@ class Choice:
     """One earlier play of a hidden seat, as evidence about its hand.
 
     ``moment`` is the play's moment in the sampler's numbering (the one of
-    :class:`~boneyard.games.fives_worlds.SeatHistory`); ``later`` the tiles the seat played at
+    :class:`~boneyard.games.fives.worlds.SeatHistory`); ``later`` the tiles the seat played at
     that moment or after (it held them then); ``draw_from`` the index of its first draw after
     the moment (the tiles it drew from there on it did not hold yet). ``chosen`` is the
     ``(points, pips)`` of the play made; ``options`` gives, for every tile the seat might have

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from boneyard.core.records import record_from_json
 from boneyard.core.tiles import DOUBLE_SIX
-from boneyard.games.fives import NUM_TILES, TILES, ids_of
+from boneyard.games.fives.layout import NUM_TILES, TILES, ids_of
 from boneyard.games.highfive import SPEC, HighFiveState
 from boneyard.games.highfive.state import TARGET
 
@@ -53,7 +53,7 @@ def games(draw: st.DrawFn) -> tuple[HighFiveState, list[tuple[int, ...]]]:
             order = draw(st.permutations(range(NUM_TILES)))
             k = state.hand_size()
             hands = [[TILES[t] for t in order[i * k : (i + 1) * k]] for i in range(players)]
-            state.start_hand(hands, [TILES[t] for t in order[players * k :]])
+            state.deal_hand(hands, [TILES[t] for t in order[players * k :]])
             continue
         actions = state.legal_actions()
         state.apply(actions[draw(st.integers(0, len(actions) - 1))])

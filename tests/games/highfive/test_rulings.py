@@ -8,7 +8,7 @@ import pytest
 
 from boneyard.core.errors import IllegalActionError
 from boneyard.core.tiles import DOUBLE_SIX, Tile
-from boneyard.games.fives import pips_of_mask
+from boneyard.games.fives.layout import pips_of_mask
 from boneyard.games.highfive import DRAW, PASS, HighFiveState, Play, ReturnTile, Ruling
 
 T = Tile.parse
@@ -31,7 +31,7 @@ def start(
             tiles.append(spare.pop(0))
         deal.append(tiles)
     state = HighFiveState(len(hands), options)
-    state.start_hand(deal, [T(t) for t in boneyard_first or []] + spare + rest)
+    state.deal_hand(deal, [T(t) for t in boneyard_first or []] + spare + rest)
     return state
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from boneyard.games.fives import pips_of_mask
+from boneyard.games.fives.layout import pips_of_mask
 from tests.games.highfive.helpers import (
     RECORDS,
     events_of,

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from boneyard.bots import GreedyBot, RandomBot
-from boneyard.games.fives import PIP_MASK, TILE_ID
-from boneyard.games.fives_events import Drew, Passed, Placed
+from boneyard.games.fives.events import Drew, Passed, Placed
+from boneyard.games.fives.layout import PIP_MASK, TILE_ID
 from boneyard.games.highfive import Play
 from boneyard.games.highfive.state import HighFiveState
 from boneyard.games.highfive.worlds import WorldSampler, sample_world
@@ -113,7 +113,7 @@ def test_big6_pending_keeps_higher_doubles_out_of_other_hands() -> None:
 
 
 def test_first_hand_deals_no_double_above_the_lead() -> None:
-    from boneyard.games.fives import IS_DOUBLE
+    from boneyard.games.fives.layout import IS_DOUBLE
 
     rng = random.Random(9)
     checked = 0

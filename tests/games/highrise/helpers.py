@@ -120,7 +120,7 @@ def make_setup(
 def dealt(deal: Sequence[Sequence[str]], players: int = 2, **options: Any) -> HighriseState:
     """A game with its first hand dealt on the T-HR-14 basement."""
     state = new_game(players, options)
-    state.deal(make_setup(deal))
+    state.deal_hand(make_setup(deal))
     return state
 
 

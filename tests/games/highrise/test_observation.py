@@ -217,7 +217,7 @@ def test_render_before_the_deal_and_after_the_game() -> None:
 
 def test_observation_json_round_numbers() -> None:
     state = new_game(3, {"base_layout": "2x8_one_row"})
-    state.deal(
+    state.deal_hand(
         make_setup(
             [
                 ["5-2", "W-3", "0-0", "1-2", "4-5"],

@@ -54,7 +54,7 @@ def test_early_block_right_after_the_deal() -> None:
     low = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
     options = {"tileset": low + high, "early_block": True}
     state = new_game(2, options)
-    state.deal(
+    state.deal_hand(
         make_setup([low[:5], low[5:10]], basement=high, pile=low[10:], tileset=state.tileset)
     )
     assert state.hand_over and state.events == []
@@ -75,7 +75,7 @@ def test_early_block_right_after_the_deal() -> None:
     ]
     # under the literal rule the same deal is played out: draws, then passes
     literal = new_game(2, {"tileset": low + high, "early_block": False})
-    literal.deal(
+    literal.deal_hand(
         make_setup([low[:5], low[5:10]], basement=high, pile=low[10:], tileset=literal.tileset)
     )
     assert literal.legal_actions() == (Draw(),)
@@ -107,7 +107,7 @@ def test_actions_when_nobody_is_to_act() -> None:
     assert state.awaiting_deal and state.current_seat is None and state.legal_actions() == ()
     with pytest.raises(IllegalActionError, match="must be dealt first"):
         state.apply(Pass())
-    state.deal(make_setup(T15_DEAL))
+    state.deal_hand(make_setup(T15_DEAL))
     with pytest.raises(BoneyardError, match="not over"):
         state.deal_random(random.Random(1))
     with pytest.raises(IllegalActionError, match="not a Highrise action"):
@@ -128,9 +128,9 @@ def test_deal_checks_the_setup() -> None:
     ]
     for setup, why in bad:
         with pytest.raises(BoneyardError, match=why):
-            state.deal(setup)
+            state.deal_hand(setup)
         assert state.awaiting_deal and state.hand_number == -1
-    state.deal(good)
+    state.deal_hand(good)
     assert state.hand_number == 0
 
 

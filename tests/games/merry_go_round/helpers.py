@@ -99,7 +99,7 @@ def state_with(
     """A state whose first hand is dealt from named tiles, ``setter`` to set."""
     s = MerryGoRoundState(len(deal), {"first_setter": setter, **(options or {})})
     hands, bone = fixed_hand(deal, boneyard_first)
-    s.start_hand(hands, bone)
+    s.deal_hand(hands, bone)
     return s
 
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from boneyard.bots import GreedyBot, RandomBot
 from boneyard.core.records import record_from_json
-from boneyard.games.fives import NUM_TILES, SIDE_A, SIDE_B, ids_of
-from boneyard.games.fives_events import Placed
+from boneyard.games.fives.events import Placed
+from boneyard.games.fives.layout import NUM_TILES, SIDE_A, SIDE_B, ids_of
 from boneyard.games.merry_go_round import SPEC, MerryGoRoundState, Play
 from boneyard.games.merry_go_round.observation import count_with
 from boneyard.games.registry import play_out

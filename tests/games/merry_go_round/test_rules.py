@@ -174,7 +174,7 @@ def test_pass_left_obligation_with_boneyard_exhausted() -> None:
     seat1 = doubles
     bone = singles[7:]
     s = MerryGoRoundState(2, {"first_setter": 0})
-    s.start_hand([[T(t) for t in seat0], [T(t) for t in seat1]], [T(t) for t in bone])
+    s.deal_hand([[T(t) for t in seat0], [T(t) for t in seat1]], [T(t) for t in bone])
     for _ in range(14):
         s.apply(DRAW)
     assert s.legal_actions() == [PASS]

@@ -402,7 +402,7 @@ def find_hand(players: int, want: Any, tries: int = 400000) -> list[dict[str, An
 
 
 def hand_pips(state: HighFiveState) -> list[int]:
-    from boneyard.games.fives import pips_of_mask
+    from boneyard.games.fives.layout import pips_of_mask
 
     return [pips_of_mask(h) for h in state.hands]
 

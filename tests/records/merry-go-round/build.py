@@ -19,8 +19,8 @@ from typing import Any
 
 from boneyard.bots import GreedyBot
 from boneyard.core.tiles import DOUBLE_SIX, Tile
-from boneyard.games.fives import pips_of_mask
-from boneyard.games.fives_events import Placed
+from boneyard.games.fives.events import Placed
+from boneyard.games.fives.layout import pips_of_mask
 from boneyard.games.merry_go_round import MerryGoRoundState
 
 T = Tile.parse

@@ -121,7 +121,7 @@ class HighFivesReader:
             )
         hand = record.hands[h]
         leader, deals, layout, extra = _setup(hand, h)
-        state.start_pass(leader, deals, layout, extra)
+        state.deal_hand(deals, layout, extra, leader)
         return event_list(hand, h)
 
     def action(self, state: HighFivesState, ev: JSON, h: int, i: int) -> Turn:

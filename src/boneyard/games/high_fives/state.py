@@ -88,6 +88,7 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
     """One game of High Fives; see the module docstring and :mod:`boneyard.core.protocol`."""
 
     game: ClassVar[str] = GAME
+    ACTIONS_NAMED: ClassVar[str] = "a High Fives action"
     SEAT_NAME: ClassVar[str] = "Player"
     COPY_SHARED: ClassVar[tuple[str, ...]] = (
         *GameBase.COPY_SHARED,
@@ -263,17 +264,19 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
                 pos += LAYOUT_SIZE
         self._start(leader, tuple(deals), layout, bytes(ids[pos:]))
 
-    def start_pass(
+    def deal_hand(
         self,
-        leader: object,
         deals: Sequence[Sequence[Sequence[Tile]]],
         layout: Sequence[Tile],
         extra: Sequence[Tile],
+        leader: object,
     ) -> None:
-        """Start the next pass from an explicit set-up (replay; tests).
+        """Deal the next pass as given (replay; tests): the seats' tiles, the tiles left, and
+        the seat that leads.
 
-        ``deals[k][i]`` is seat ``i``'s tiles in deal ``k``; ``leader`` is whatever the record
-        says (checked here). Raises :class:`RecordError` (with ``event`` None) when the set-up
+        ``deals[k][i]`` is seat ``i``'s tiles in deal ``k``; ``layout`` the first deal's layout
+        and ``extra`` the tiles nobody is dealt; ``leader`` is whatever the record says (checked
+        here). Raises :class:`RecordError` (with ``event`` None) when the set-up
         breaks the schedule or the leader rule.
         """
         h = self.hands_dealt
@@ -405,10 +408,13 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
                     return True
         return False
 
-    def apply(self, action: object) -> HighFivesEvent:
+    def _is_action(self, action: object) -> bool:
+        """Whether ``action`` is one of this game's actions (:meth:`GameBase._is_action`)."""
+        return isinstance(action, (Turn, Claim))
+
+    def _apply(self, action: HighFivesAction) -> HighFivesEvent:
         """Take a whole turn (or a claim step) and return its event; raises
-        :class:`IllegalActionError`, changing nothing, if it is illegal (typed ``object``: the
-        compiled build refuses anything that is not an action in those words too)."""
+        :class:`IllegalActionError`, changing nothing, if it is illegal."""
         if self.phase != PLAYING:
             if self.is_over:
                 raise IllegalActionError("the game is over")
@@ -430,7 +436,6 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         t, x, cmask, _pairs = check_turn(
             action, seat, hand_mask, self.row, row_mask, allowed, self.options, self.pending
         )
-        assert isinstance(action, Turn)
         return self._take(seat, action, t, x, tuple(bits(cmask)), allowed)
 
     def _take(

@@ -19,9 +19,9 @@ from boneyard.core.cards import CardRule
 from boneyard.core.options import OptionsMemo, option_fields
 from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import Availability
-from boneyard.games.fives_figures import fives_view
-from boneyard.games.fives_text import after_on, at_value, open_values, parse_move
+from boneyard.games.fives.figures import fives_view
+from boneyard.games.fives.layout import Availability
+from boneyard.games.fives.text import after_on, at_value, open_values, parse_move
 from boneyard.games.highfive.actions import (
     DRAW,
     PASS,

@@ -1,6 +1,6 @@
 """High Five actions: frozen values with their record form (RECORDS.md §2).
 
-A placement, a draw and a pass are the Fives actions (:mod:`boneyard.games.fives_play`); High
+A placement, a draw and a pass are the Fives actions (:mod:`boneyard.games.fives.play`); High
 Five adds the box grace rule's returned tile and the referee's rulings.
 """
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from boneyard.core.tiles import Tile
-from boneyard.games.fives_play import DRAW, PASS, Draw, Pass, Play
+from boneyard.games.fives.play import DRAW, PASS, Draw, Pass, Play
 
 RULING_KINDS = (
     "BOGUS_DRAW",

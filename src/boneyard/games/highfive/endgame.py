@@ -26,7 +26,7 @@ from typing import Final
 
 from boneyard.core.state import PLAYING
 from boneyard.core.tiles import round5
-from boneyard.games.fives import (
+from boneyard.games.fives.layout import (
     HI,
     LO,
     PIP_MASK,

@@ -1,4 +1,4 @@
-"""High Five's events: the Fives events (:mod:`boneyard.games.fives_events`) and the referee's
+"""High Five's events: the Fives events (:mod:`boneyard.games.fives.events`) and the referee's
 two: a tile put back under the grace rule, and a ruling (RULES §1.10, docs/records.md).
 
 >>> from boneyard.core.tiles import Tile
@@ -13,8 +13,8 @@ from typing import Final
 from boneyard.core.records import JSON
 from boneyard.core.state import Value
 from boneyard.core.tiles import Tile
-from boneyard.games.fives_events import Drew, Passed, Placed
-from boneyard.games.fives_play import PublicEvent
+from boneyard.games.fives.events import Drew, Passed, Placed
+from boneyard.games.fives.play import PublicEvent
 from boneyard.games.highfive.actions import Ruling
 
 

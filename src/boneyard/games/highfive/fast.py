@@ -4,7 +4,7 @@ seat's vector read straight from a state. Compiled with the engine (setup.py).""
 from __future__ import annotations
 
 from boneyard.core.state import PLAYING
-from boneyard.games.fives_fast import NO_BYTES, fives_numbers, seat_numbers
+from boneyard.games.fives.fast import NO_BYTES, fives_numbers, seat_numbers
 from boneyard.games.highfive.state import HighFiveState
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from boneyard.core.tiles import round5
 from boneyard.core.words import Ending, awards, kept, pip_count, pips, scoring
+from boneyard.games.highfive.settlement import payer_of
 
 
 def explain_hand_end(e: Ending) -> list[str]:
@@ -31,7 +32,7 @@ def _scoring(e: Ending) -> list[str]:
         if every:
             total = sum(pips(h) for i, h in enumerate(hands) if i != seat)
             return f"the others' {pip_count(total)}, rounded to {round5(total)},"
-        p = (seat + 2) % 4 if n == 4 else (seat - 1) % n
+        p = payer_of(seat, n)
         return f"{names[p]}'s {pip_count(pips(hands[p]))}, rounded to {round5(pips(hands[p]))},"
 
     if reason == "domino" and w is not None:

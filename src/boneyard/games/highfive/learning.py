@@ -1,4 +1,4 @@
-"""High Five as a learner sees it (:mod:`boneyard.games.fives_learning`): the Fives ids and
+"""High Five as a learner sees it (:mod:`boneyard.games.fives.learning`): the Fives ids and
 vector, scores scaled by the target (150), then per seat from the observer its chips left / 150
 (the fast path: :mod:`boneyard.games.highfive.fast`)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boneyard.games.fives_learning import fives_fast, fives_learning
+from boneyard.games.fives.learning import fives_fast, fives_learning
 from boneyard.games.highfive.fast import read
 from boneyard.games.highfive.settlement import TARGET
 from boneyard.games.learning import FastPath, Segment, View

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
-from boneyard.games.fives_lines import fives_lines
+from boneyard.games.fives.lines import fives_lines
 from boneyard.games.highfive.events import HighFiveEvent, Returned, Ruled
 
 

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from boneyard.core.records import JSON
 from boneyard.core.state import PLAYING
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import Availability, FivesLayout
-from boneyard.games.fives_play import (
+from boneyard.games.fives.layout import Availability, FivesLayout
+from boneyard.games.fives.play import (
     DRAW,
     PASS,
     PLAYS,
@@ -31,6 +31,7 @@ from boneyard.games.fives_play import (
 )
 from boneyard.games.highfive.actions import RETURN_TILE, HighFiveAction, Play
 from boneyard.games.highfive.options import HighFiveOptions
+from boneyard.games.highfive.settlement import payer_of
 
 if TYPE_CHECKING:
     from boneyard.games.highfive.state import HighFiveState
@@ -86,8 +87,7 @@ class HighFiveObservation:
         if self.options.payment_cap != "chips":
             return count
         n = self.num_seats
-        payer = (self.seat + 2) % 4 if n == 4 else (self.seat - 1) % n
-        return min(count, self.chips_left[payer])
+        return min(count, self.chips_left[payer_of(self.seat, n)])
 
     def action_weight(self, action: object) -> int:
         """The pips of the tile played (heaviest first); -1 for draws and passes."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from boneyard.core.errors import BoneyardError, RecordError
 from boneyard.core.records import JSON, Record, tile_list
 from boneyard.core.tiles import DOUBLE_SIX
-from boneyard.games.fives_record import (
+from boneyard.games.fives.record import (
     check_in_hand,
     check_turn,
     drawn_tile,
@@ -48,7 +48,7 @@ class HighFiveReader:
         """Deal hand ``h`` (its events are read one by one afterwards)."""
         deal, bone, events = read_hand(state, record, h)
         try:
-            state.start_hand(deal, bone)
+            state.deal_hand(deal, bone)
         except BoneyardError as exc:
             raise RecordError(str(exc), h, None) from None
         return events

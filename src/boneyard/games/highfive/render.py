@@ -1,6 +1,6 @@
 """Text views of a High Five table for the terminal (Rich markup, no I/O).
 
-The layout drawing and the move wording are the Fives games' (:mod:`boneyard.games.fives_text`).
+The layout drawing and the move wording are the Fives games' (:mod:`boneyard.games.fives.text`).
 
 >>> from boneyard.core.tiles import Tile
 >>> from boneyard.games.highfive.actions import DRAW, Play
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from boneyard.games.fives_text import (
+from boneyard.games.fives.text import (
     counted,
     describe_move,
     draw_layout,

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from boneyard.core.errors import IllegalActionError
 from boneyard.core.state import PLAYING
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import TILE_ID, TILES, ids_of
-from boneyard.games.fives_events import Placed
+from boneyard.games.fives.events import Placed
+from boneyard.games.fives.layout import TILE_ID, TILES, ids_of
 from boneyard.games.highfive import settlement
 from boneyard.games.highfive.actions import RULING_KINDS, Ruling
 from boneyard.games.highfive.events import Ruled

@@ -11,13 +11,32 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from boneyard.core.tiles import round5
-from boneyard.games.fives import TILE_ID, pips_of_mask
-from boneyard.games.fives_events import Drew
+from boneyard.games.fives.events import Drew
+from boneyard.games.fives.layout import TILE_ID, pips_of_mask
 
 if TYPE_CHECKING:
     from boneyard.games.highfive.state import HighFiveState
 
 TARGET: Final = 150
+
+
+def payer_of(seat: int, n: int) -> int:
+    """The seat that pays ``seat``'s scores at a table of ``n`` (RULES §1.2): the seat across
+    with four players, else the seat before it in turn order.
+
+    >>> payer_of(0, 4), payer_of(0, 3), payer_of(2, 2)
+    (2, 2, 1)
+    """
+    return (seat + 2) % 4 if n == 4 else (seat - 1) % n
+
+
+def creditor_of(seat: int, n: int) -> int:
+    """The seat that ``seat`` pays: the one whose payer it is (:func:`payer_of`).
+
+    >>> all(payer_of(creditor_of(s, n), n) == s for n in (2, 3, 4) for s in range(n))
+    True
+    """
+    return (seat + 2) % 4 if n == 4 else (seat + 1) % n
 
 
 def domino_bonus(state: HighFiveState, winner: int) -> int:

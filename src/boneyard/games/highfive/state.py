@@ -1,7 +1,7 @@
 """The High Five rules (RULES §1): one whole game to 150, hand after hand.
 
-The state is driven by deals (:meth:`HighFiveState.start_hand` from a record, or
-:meth:`~boneyard.games.fives_state.FivesState.deal_random` with an injected generator) and by
+The state is driven by deals (:meth:`HighFiveState.deal_hand` from a record, or
+:meth:`~boneyard.games.fives.state.FivesState.deal_random` with an injected generator) and by
 actions. Under ``enforcement = "strict"`` only legal actions are accepted; ``detect`` also accepts
 draws and passes while holding a playable tile and penalises them; ``tabletop`` records a physical
 game and applies the referee's rulings (§1.10, :mod:`boneyard.games.highfive.rulings`). ``apply``
@@ -26,7 +26,8 @@ from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
 from boneyard.core.state import AWAIT_DEAL, PLAYING
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import (
+from boneyard.games.fives.events import Drew, Passed, Placed
+from boneyard.games.fives.layout import (
     DOUBLE_MASK,
     END_A,
     HI,
@@ -40,15 +41,14 @@ from boneyard.games.fives import (
     TILES,
     ids_of,
 )
-from boneyard.games.fives_events import Drew, Passed, Placed
-from boneyard.games.fives_play import (
+from boneyard.games.fives.play import (
     PLAYS,
     can_place,
     deal_ids,
     default_port,
     play_ids,
 )
-from boneyard.games.fives_state import FivesState
+from boneyard.games.fives.state import FivesState
 from boneyard.games.highfive import rulings, settlement
 from boneyard.games.highfive.actions import (
     DRAW,
@@ -65,7 +65,7 @@ from boneyard.games.highfive.events import HighFiveEvent, Returned
 from boneyard.games.highfive.observation import HighFiveObservation, layout_policy, observe
 from boneyard.games.highfive.options import HighFiveOptions
 from boneyard.games.highfive.rulings import Undo
-from boneyard.games.highfive.settlement import TARGET
+from boneyard.games.highfive.settlement import TARGET, creditor_of, payer_of
 from boneyard.games.walk import undone
 
 HAND_SIZE: Final = {2: 7, 3: 6, 4: 5}
@@ -76,6 +76,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
     """A High Five game in progress (2–4 players). See the module docstring."""
 
     game: ClassVar[str] = "highfive"
+    ACTIONS_NAMED: ClassVar[str] = "a High Five action"
     COPY_SHARED: ClassVar[tuple[str, ...]] = (
         *FivesState.COPY_SHARED,
         "options",
@@ -156,16 +157,12 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
         return self.hands_dealt - (1 if self.phase >= PLAYING else 0)
 
     def payer(self, seat: int) -> int:
-        """The seat that pays ``seat``'s scores (RULES §1.2)."""
-        if self.n == 4:
-            return (seat + 2) % 4
-        return (seat - 1) % self.n
+        """The seat that pays ``seat``'s scores (RULES §1.2, :func:`settlement.payer_of`)."""
+        return payer_of(seat, self.n)
 
     def creditor(self, seat: int) -> int:
         """The seat that ``seat`` pays."""
-        if self.n == 4:
-            return (seat + 2) % 4
-        return (seat + 1) % self.n
+        return creditor_of(seat, self.n)
 
     def options_json(self) -> JSON:
         """The record's ``options``: the preset and every key that differs from it."""
@@ -180,17 +177,18 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
     def _deal_hook(self, hands: list[list[int]], bone: list[int], rng: random.Random) -> None:
         self._begin(hands, bone)
 
-    def start_hand(self, deal: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> None:
-        """Start the next hand from an explicit deal (a record, a physical table)."""
+    def deal_hand(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> None:
+        """Deal the next hand as given (a record, a physical table): each seat's tiles, then
+        the boneyard in draw order. The rules name the first player."""
         self.check_deal()
-        if len(deal) != self.n:
-            raise BoneyardError(f"the deal must have {self.n} hands, not {len(deal)}")
-        hands, bone = deal_ids(deal, boneyard)
+        if len(hands) != self.n:
+            raise BoneyardError(f"the deal must have {self.n} hands, not {len(hands)}")
+        ids, bone = deal_ids(hands, boneyard)
         size = self.hand_size()
-        for i, h in enumerate(hands):
+        for i, h in enumerate(ids):
             if len(h) != size and not self.tabletop:
                 raise BoneyardError(f"seat {i} is dealt {len(h)} tiles; each player gets {size}")
-        self._begin(hands, bone)
+        self._begin(ids, bone)
 
     def _begin(self, hands: list[list[int]], bone: list[int]) -> None:
         self._start(hands, bone)
@@ -274,7 +272,11 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
 
     # --- applying ---------------------------------------------------------------------------
 
-    def apply(self, action: HighFiveAction) -> HighFiveEvent:
+    def _is_action(self, action: object) -> bool:
+        """Whether ``action`` is one of this game's actions (:meth:`GameBase._is_action`)."""
+        return isinstance(action, (Play, Draw, Pass, ReturnTile, Ruling))
+
+    def _apply(self, action: HighFiveAction) -> HighFiveEvent:
         """Apply an action of the current seat (or a referee's ruling); return its event."""
         if type(action) is Play and self.phase == PLAYING:
             self._play(action)
@@ -292,10 +294,8 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
             self._draw()
         elif isinstance(action, Pass):
             self._pass()
-        elif isinstance(action, ReturnTile):
-            self.return_tile(action.position)
         else:
-            raise IllegalActionError(f"{action!r} is not a High Five action")
+            self.return_tile(action.position)
         return self.events[-1]
 
     def resolve(self, action: Play) -> tuple[int, int, int]:
@@ -444,7 +444,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
             scores = True
         if self.call_required and action.call != count:
             scores = False
-        payer = (seat + 2) % 4 if self.n == 4 else (seat - 1) % self.n
+        payer = payer_of(seat, self.n)
         if domino and not self.play_scores_first:
             award = self._pay(payer, seat, settlement.domino_bonus(self, seat))
             points = 0

@@ -26,7 +26,7 @@ under the strict rules from the sampled deal, so a world that breaks any rule is
 the real one). While rejection succeeds, each consistent hidden-hand set is equally likely for
 one hidden hand (2 players); the sequential fallback is consistent but not exactly uniform.
 :meth:`sample` does not use the other seats' earlier choices as evidence (Perfect Information
-Monte Carlo); :meth:`~boneyard.games.fives_worlds.HiddenDeal.infer` does: the sampler records
+Monte Carlo); :meth:`~boneyard.games.fives.worlds.HiddenDeal.infer` does: the sampler records
 each hidden seat's free choices, and worlds are drawn in proportion to their likelihood.
 
 Earlier hands of the game are not reconstructed: a sampled world only counts them, so it is
@@ -48,22 +48,22 @@ import random
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.state import PLAYING
-from boneyard.games.fives import (
+from boneyard.games.fives.layout import (
     IS_DOUBLE,
     PIP_MASK,
     PIPS,
-    PORT_CODE,
     TILE_ID,
     Availability,
     FivesLayout,
     ids_of,
+    mask_of,
 )
-from boneyard.games.fives_play import PLAYS, default_port
-from boneyard.games.fives_worlds import (
+from boneyard.games.fives.play import PLAYS
+from boneyard.games.fives.worlds import (
     FULL,
+    FivesHistory,
     HiddenDeal,
     Options,
-    SeatHistory,
     allowed_masks,
     greedy_action,
     read_choices,
@@ -71,6 +71,7 @@ from boneyard.games.fives_worlds import (
 from boneyard.games.highfive.actions import DRAW, PASS, Play
 from boneyard.games.highfive.endgame import solve
 from boneyard.games.highfive.observation import HighFiveObservation
+from boneyard.games.highfive.settlement import payer_of
 from boneyard.games.highfive.state import HighFiveState
 from boneyard.games.registry import GameSearch
 
@@ -96,91 +97,74 @@ class WorldSampler(HiddenDeal[HighFiveState]):
             raise BoneyardError("there is no hand in play to sample")
         self.obs = obs
         self.tries = tries
+        self.me = obs.seat
         n = obs.num_seats
-        me = obs.seat
-        self.me = me
         policy = (
             Availability.SIDES_FIRST
             if obs.options.spinner_ends_need_both_sides
             else Availability.ANY
         )
-        seats = [SeatHistory() for _ in range(n)]
-        lay = FivesLayout()
-        played_mask = 0
-        my_drawn: dict[int, int] = {}
-        self.plays: list[Play | None] = []
-        """Per history event: the play to replay (None for a draw or pass)."""
         # The scores and chips when the hand began: the replay then pays every play of the
         # history exactly as it was paid (a payer short of chips included).
-        self.start_scores = list(obs.scores)
-        self.start_chips = list(obs.chips_left)
-        for ev in obs.history:
-            if ev.kind == "play" and ev.points:
-                self.start_scores[ev.seat] -= ev.points
-                self.start_chips[_payer(ev.seat, n)] += ev.points
+        self.start_scores, self.start_chips = _hand_start(obs)
+        scan = FivesHistory(n, self.me, policy, 1)
+        self.plays: list[Play | None] = []
+        """Per history event: the play to replay (None for a draw or pass)."""
+        read = self._read(scan)
+        self.seats = scan.seats
+        self.my_drawn = scan.my_drawn
+        my_hand = mask_of([TILE_ID[own] for own in obs.hand])
+        self.hide(n, scan.played_mask, my_hand, obs.hand_sizes, obs.boneyard_size)
+        forbid = self._big6()
+        self.allowed = allowed_masks(self.seats, self.others, self.unseen, forbid)
+        self.choices = read_choices(self.seats, read)
+        first = obs.history[0].seat if obs.history else obs.current_seat
+        self.leader: int | None = None if self.big6 or self.big6_led else first
+
+    def _read(self, scan: FivesHistory) -> list[tuple[int, int, tuple[int, int], Options]]:
+        """Read the history on ``scan`` and list the plays to replay; the hidden seats' free
+        choices, each with what every tile it might have held could have done instead."""
+        obs = self.obs
         chips = self.start_chips.copy()
         read: list[tuple[int, int, tuple[int, int], Options]] = []
         for index, ev in enumerate(obs.history):
-            info = seats[ev.seat]
             if ev.kind == "play":
                 assert ev.tile is not None
                 tile = TILE_ID[ev.tile]
-                if ev.seat != me and (ev.on is not None or not IS_DOUBLE[tile]):
+                payer = payer_of(ev.seat, obs.num_seats)
+                if ev.seat != self.me and (ev.on is not None or not IS_DOUBLE[tile]):
                     # A free choice of a hidden seat (a double lead may have been the Big 6
-                    # call): what every tile it might have held could have done instead.
-                    cap = chips[_payer(ev.seat, n)] if obs.options.payment_cap == "chips" else 999
-                    options = _options(lay, policy, played_mask, cap)
+                    # call).
+                    cap = chips[payer] if obs.options.payment_cap == "chips" else 999
+                    options = _options(scan.lay, scan.policy, scan.played_mask, cap)
                     read.append((ev.seat, index + 1, (ev.points, PIPS[tile]), options))
-                chips[_payer(ev.seat, n)] -= ev.points
-                if ev.on is None:
-                    lay.place(tile)
-                    self.plays.append(Play(ev.tile))
-                else:
-                    anchor = TILE_ID[ev.on]
-                    code = (
-                        PORT_CODE[ev.port]
-                        if ev.port is not None
-                        else default_port(lay, policy, tile, anchor)
-                    )
-                    lay.place(tile, anchor, code)
-                    self.plays.append(Play(ev.tile, ev.on, ev.port))
-                played_mask |= 1 << tile
-                info.played[tile] = index + 1
+                chips[payer] -= ev.points
+                scan.place(index, ev)
+                self.plays.append(Play(ev.tile) if ev.on is None else Play(ev.tile, ev.on, ev.port))
             elif ev.kind in ("draw", "pass"):
-                mask = 0
-                for value, _a, _c in lay.available(policy):
-                    mask |= PIP_MASK[value]
-                info.checks.append((index + 1, mask))
-                if ev.kind == "draw":
-                    info.draws.append(index + 1)
-                    if ev.seat == me:
-                        assert ev.tile is not None
-                        my_drawn[index] = TILE_ID[ev.tile]
+                scan.check(index, ev, scan.open_mask())
                 self.plays.append(None)
             else:
                 raise BoneyardError(f"cannot sample a hand with a {ev.kind!r} event")
-        self.seats = seats
-        self.my_hand = 0
-        for own in obs.hand:
-            self.my_hand |= 1 << TILE_ID[own]
-        self.my_drawn = my_drawn
-        self.unseen = FULL & ~self.my_hand & ~played_mask
-        self.others = [s for s in range(n) if s != me]
-        self.sizes = obs.hand_sizes
-        if self.unseen.bit_count() != sum(self.sizes[s] for s in self.others) + obs.boneyard_size:
-            raise BoneyardError("the observation's tile counts do not add up")
-        # Pending Big 6 call: the seat to lead holds the highest double dealt.
+        return read
+
+    def _big6(self) -> int:
+        """Read the Big 6 call; the tiles no hidden seat may hold now.
+
+        A pending call: the seat to lead holds the highest double dealt. The first hand of a
+        game opens with the call: the lead was the highest double dealt, so no seat was dealt
+        a higher one (a check before every event, moment 0; history events are moments 1,
+        2, ...). Later hands open with it only after some outcomes of the previous hand, which
+        the observation does not show: not assumed.
+        """
+        obs = self.obs
         self.big6 = obs.big6_lead and not obs.history
         forbid = 0
-        if self.big6 and obs.current_seat == me:
+        if self.big6 and obs.current_seat == self.me:
             top = max((TILE_ID[h] for h in obs.hand if IS_DOUBLE[TILE_ID[h]]), default=-1)
             for d in range(28):
                 if IS_DOUBLE[d] and d > top:
                     forbid |= 1 << d
-        # The first hand of a game opens with the Big 6 call: the lead was the highest double
-        # dealt, so no seat was dealt a higher one (a check before every event, moment 0;
-        # history events are moments 1, 2, ...). Later hands open with it only after some
-        # outcomes of the previous hand, which the observation does not show: not assumed.
         self.big6_led = False
         if obs.history and obs.hand_number == 0:
             lead = obs.history[0]
@@ -192,13 +176,9 @@ class WorldSampler(HiddenDeal[HighFiveState]):
                 for d in range(led + 1, 28):
                     if IS_DOUBLE[d]:
                         higher |= 1 << d
-                for info in seats:
+                for info in self.seats:
                     info.checks.insert(0, (0, higher))
-        self.seats = seats
-        self.allowed = allowed_masks(seats, self.others, self.unseen, forbid)
-        self.choices = read_choices(seats, read)
-        first = obs.history[0].seat if obs.history else obs.current_seat
-        self.leader: int | None = None if self.big6 or self.big6_led else first
+        return forbid
 
     def build(
         self, hands: dict[int, int], draws: dict[int, list[int]], rng: random.Random
@@ -235,9 +215,16 @@ class WorldSampler(HiddenDeal[HighFiveState]):
         return state
 
 
-def _payer(seat: int, n: int) -> int:
-    """The seat that pays ``seat``'s scores (RULES §1.2)."""
-    return (seat + 2) % 4 if n == 4 else (seat - 1) % n
+def _hand_start(obs: HighFiveObservation) -> tuple[list[int], list[int]]:
+    """The scores and the chips when the hand began: those now, less every play of the
+    history (paid by the scorer's payer)."""
+    scores = list(obs.scores)
+    chips = list(obs.chips_left)
+    for ev in obs.history:
+        if ev.kind == "play" and ev.points:
+            scores[ev.seat] -= ev.points
+            chips[payer_of(ev.seat, obs.num_seats)] += ev.points
+    return scores, chips
 
 
 def _options(lay: FivesLayout, policy: int, placed: int, cap: int) -> Options:
@@ -284,7 +271,7 @@ def hand_playout(state: HighFiveState, seat: int, rng: random.Random) -> float:
 def playable_mask(values: list[int]) -> int:
     """Tiles matching any of the end ``values``.
 
-    >>> from boneyard.games.fives import TILES, ids_of
+    >>> from boneyard.games.fives.layout import TILES, ids_of
     >>> [str(TILES[t]) for t in ids_of(playable_mask([0]))]
     ['0-0', '0-1', '0-2', '0-3', '0-4', '0-5', '0-6']
     """

@@ -53,7 +53,7 @@ class HighriseReader:
         hand_doc = record.hands[h]
         setup = _setup(state, hand_doc, h)
         try:
-            state.deal(setup)
+            state.deal_hand(setup)
         except BoneyardError as exc:
             raise RecordError(str(exc), h, None) from None
         return event_list(hand_doc, h)

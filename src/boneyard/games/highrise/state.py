@@ -126,6 +126,7 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
     """One game of Highrise (all its hands). See :mod:`boneyard.core.protocol` for the contract."""
 
     game: ClassVar[str] = GAME
+    ACTIONS_NAMED: ClassVar[str] = "a Highrise action"
     SEAT_NAME: ClassVar[str] = "Player"
     COPY_SHARED: ClassVar[tuple[str, ...]] = (
         *GameBase.COPY_SHARED,
@@ -282,9 +283,11 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         )
         self._begin(setup, basement, hands, pile)
 
-    def deal(self, setup: HandSetup) -> None:
-        """Start the next hand from an explicit set-up (replay); raises :class:`BoneyardError`
-        with a reason and changes nothing when the set-up is not a valid Highrise deal."""
+    def deal_hand(self, setup: HandSetup) -> None:
+        """Deal the next hand as given (replay, search): the seats' tiles, the pile in draw
+        order and the starter, with the basement, in the one :class:`HandSetup` value the state
+        keeps; raises :class:`BoneyardError` with a reason and changes nothing when the set-up
+        is not a valid Highrise deal."""
         if not self.awaiting_deal:
             raise BoneyardError("the current hand is not over")
         self._check_setup(setup)
@@ -457,11 +460,13 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
         tiles = sorted({self.tiles[p[0]] for p in raw})
         return ", ".join(str(t) for t in tiles)
 
-    def apply(self, action: object) -> HighriseEvent:
+    def _is_action(self, action: object) -> bool:
+        """Whether ``action`` is one of this game's actions (:meth:`GameBase._is_action`)."""
+        return isinstance(action, (Place, Draw, Pass))
+
+    def _apply(self, action: HighriseAction) -> HighriseEvent:
         """Apply an action of the current seat and return its event; raises
-        :class:`IllegalActionError` (nothing changed) when the rules forbid it, or when it is
-        not a Highrise action at all (typed ``object`` so that the compiled build refuses
-        anything in those words too)."""
+        :class:`IllegalActionError` (nothing changed) when the rules forbid it."""
         if self.is_over:
             raise IllegalActionError("the game is over")
         if self.hand_over:
@@ -470,10 +475,8 @@ class HighriseState(GameBase[HighriseAction, HighriseEvent, HighriseObservation]
             self._apply_place(action)
         elif isinstance(action, Draw):
             self._apply_draw()
-        elif isinstance(action, Pass):
-            self._apply_pass()
         else:
-            raise IllegalActionError(f"{action!r} is not a Highrise action")
+            self._apply_pass()
         return self.events[-1]
 
     def _where(self, action: Place) -> tuple[int, int, int, int, int, int]:

@@ -19,10 +19,10 @@ Constraints enforced (RULES §4.4: a seat that can place must place, and draws o
 * every sampled world is then replayed under the rules from its set-up (``early_block``
   included), so a world breaking any rule is rejected.
 
-Sampling and its exactness are those of :class:`boneyard.games.fives_worlds.HiddenDeal`
+Sampling and its exactness are those of :class:`boneyard.games.fives.worlds.HiddenDeal`
 (rejection sampling, then constrained sequential sampling, then an exhaustive randomised search);
 :meth:`sample` does not read the other seats' choices among placements (Perfect Information
-Monte Carlo), :meth:`~boneyard.games.fives_worlds.HiddenDeal.infer` weighs worlds by them (every
+Monte Carlo), :meth:`~boneyard.games.fives.worlds.HiddenDeal.infer` weighs worlds by them (every
 free placement of a hidden seat is recorded with what each tile could have done there). Earlier
 hands are not reconstructed: a world is for search, not for writing a record.
 
@@ -43,14 +43,14 @@ from typing import Any, NamedTuple
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.tiles import Tile
-from boneyard.games.fives_worlds import (
+from boneyard.games.fives.worlds import (
     HiddenDeal,
     Options,
     SeatHistory,
     allowed_masks,
     read_choices,
 )
-from boneyard.games.highrise.actions import Draw, Pass, Place
+from boneyard.games.highrise.actions import Draw, HighriseAction, Pass, Place
 from boneyard.games.highrise.observation import HighriseObservation
 from boneyard.games.highrise.options import CARRY_OVER, HighriseOptions
 from boneyard.games.highrise.state import GAME_SPACERS, HandSetup, HighriseState
@@ -82,89 +82,114 @@ class WorldSampler(HiddenDeal[HighriseState]):
             raise BoneyardError("the observation does not show the basement of the hand")
         self.obs = obs
         self.tries = tries
+        self.me = obs.seat
         n = obs.num_seats
-        me = obs.seat
-        self.me = me
-        template = HighriseState(n, obs_options(obs))
-        self.template = template
-        tiles = template.tileset
-        faces = [(t.lo, t.hi) for t in tiles.tiles]
-        self.faces = faces
-        geo = GEOMETRIES[obs.base_layout]
+        self.template = HighriseState(n, obs_options(obs))
+        tiles = self.template.tileset
+        self.faces = [(t.lo, t.hi) for t in tiles.tiles]
+        everything = (1 << len(self.faces)) - 1
+        tower, seen = self._basement()
+        self.seats = [SeatHistory() for _ in range(n)]
+        self.my_drawn = {}
+        self.events: list[_Event] = []
+        self.actions: list[HighriseAction] = []
+        seen, read = self._read(tower, seen, everything)
+        my_hand = 0
+        for t in obs.hand:
+            my_hand |= 1 << tiles.index(t)
+        self.hide(n, seen, my_hand, obs.hand_sizes, obs.pile_size, everything)
+        self.allowed = allowed_masks(self.seats, self.others, self.unseen)
+        self.choices = read_choices(self.seats, read)
+        self.starter = obs.starter if obs.starter is not None else obs.current_seat
+
+    def _basement(self) -> tuple[Tower, int]:
+        """The tower as the hand began (the basement, the spacers then) and the basement's
+        tiles."""
+        obs = self.obs
+        tiles = self.template.tileset
         used = sum(1 for _s, a in obs.history if type(a) is Place and a.spacer is not None)
         self.start_spacers = obs.spacers_left + used
         basement = [(tiles.index(Tile.of(u, lo)), u, lo) for u, lo in obs.basement]
-        tower = Tower.from_basement(
-            geo, basement, self.start_spacers, obs_options(obs).wild_on_wild_value == 7
-        )
-        everything = (1 << len(faces)) - 1
+        wild7 = obs_options(obs).wild_on_wild_value == 7
+        geo = GEOMETRIES[obs.base_layout]
+        tower = Tower.from_basement(geo, basement, self.start_spacers, wild7)
         seen = 0
         for tid, _u, _l in basement:
             seen |= 1 << tid
-        seats = [SeatHistory() for _ in range(n)]
-        my_drawn: dict[int, int] = {}
-        self.events: list[_Event] = []
-        self.actions: list[Any] = []
-        history = obs.history
+        return tower, seen
+
+    def _read(
+        self, tower: Tower, seen: int, everything: int
+    ) -> tuple[int, list[tuple[int, int, tuple[int, int], Options]]]:
+        """Read the history on ``tower`` and list the events and actions to replay; the tiles
+        seen then, and the hidden seats' free choices."""
         read: list[tuple[int, int, tuple[int, int], Options]] = []
-        values = template.values
-        for k, (seat, action) in enumerate(history):
-            info = seats[seat]
+        for k, (seat, action) in enumerate(self.obs.history):
             if type(action) is Place:
-                tid = tiles.index(action.tile)
-                i, j = geo.index(action.cells[0]), geo.index(action.cells[1])
-                fa, fb = action.faces
-                if i > j:
-                    i, j, fa, fb = j, i, fb, fa
-                # A free choice of a hidden seat (right after its draw it could place only the
-                # tile drawn): what every tile it might have held could have done instead.
-                drew = k > 0 and history[k - 1][0] == seat and type(history[k - 1][1]) is Draw
-                if seat != me and not drew:
-                    options = _options(tower, faces, everything & ~seen, values)
-                    made = tower.copy().place(tid, i, j, fa, fb)[1]
-                    read.append((seat, 2 * k + 1, (made, values[tid]), options))
-                tower.place(tid, i, j, fa, fb)
-                info.played[tid] = 2 * k + 1
-                seen |= 1 << tid
-                self.events.append(_Event("play", seat))
-                self.actions.append(Place(action.faces, action.cells, action.spacer))
+                seen |= 1 << self._read_place(k, seat, action, tower, everything & ~seen, read)
             else:
-                mask = 0
-                for tid, (x, y) in enumerate(faces):
-                    if tower.fits(x, y):
-                        mask |= 1 << tid
-                info.checks.append((2 * k, mask))
-                if type(action) is Draw:
-                    info.draws.append(2 * k + 1)
-                    placed_next = (
-                        k + 1 < len(history)
-                        and history[k + 1][0] == seat
-                        and type(history[k + 1][1]) is Place
-                    ) or (k + 1 == len(history) and obs.current_seat == seat)
-                    if not placed_next:
-                        info.checks.append((2 * k + 2, mask))
-                    if seat == me:
-                        if action.tile is None:
-                            raise BoneyardError("the observation hides the seat's own draw")
-                        my_drawn[k] = tiles.index(action.tile)
-                    self.events.append(_Event("draw", seat))
-                    self.actions.append(Draw())
-                else:
-                    self.events.append(_Event("pass", seat))
-                    self.actions.append(Pass())
-        self.seats = seats
-        self.my_hand = 0
-        for t in obs.hand:
-            self.my_hand |= 1 << tiles.index(t)
-        self.my_drawn = my_drawn
-        self.unseen = everything & ~seen & ~self.my_hand
-        self.others = [s for s in range(n) if s != me]
-        self.sizes = obs.hand_sizes
-        if self.unseen.bit_count() != sum(self.sizes[s] for s in self.others) + obs.pile_size:
-            raise BoneyardError("the observation's tile counts do not add up")
-        self.allowed = allowed_masks(seats, self.others, self.unseen)
-        self.choices = read_choices(seats, read)
-        self.starter = obs.starter if obs.starter is not None else obs.current_seat
+                self._read_check(k, seat, action, tower)
+        return seen, read
+
+    def _read_place(
+        self,
+        k: int,
+        seat: int,
+        action: Place,
+        tower: Tower,
+        free: int,
+        read: list[tuple[int, int, tuple[int, int], Options]],
+    ) -> int:
+        """Place event ``k`` on ``tower`` and return its tile. A free choice of a hidden seat
+        (right after its draw it could place only the tile drawn) goes to ``read``, with what
+        every tile of ``free`` it might have held could have done instead."""
+        history = self.obs.history
+        geo = tower.geometry
+        tid = self.template.tileset.index(action.tile)
+        i, j = geo.index(action.cells[0]), geo.index(action.cells[1])
+        fa, fb = action.faces
+        if i > j:
+            i, j, fa, fb = j, i, fb, fa
+        drew = k > 0 and history[k - 1][0] == seat and type(history[k - 1][1]) is Draw
+        if seat != self.me and not drew:
+            values = self.template.values
+            options = _options(tower, self.faces, free, values)
+            made = tower.copy().place(tid, i, j, fa, fb)[1]
+            read.append((seat, 2 * k + 1, (made, values[tid]), options))
+        tower.place(tid, i, j, fa, fb)
+        self.seats[seat].played[tid] = 2 * k + 1
+        self.events.append(_Event("play", seat))
+        self.actions.append(Place(action.faces, action.cells, action.spacer))
+        return tid
+
+    def _read_check(self, k: int, seat: int, action: HighriseAction, tower: Tower) -> None:
+        """A draw or pass, event ``k``: its seat held no placeable tile before it, nor after a
+        draw it did not place at once (the observer's own draw shows its tile)."""
+        history = self.obs.history
+        info = self.seats[seat]
+        mask = 0
+        for tid, (x, y) in enumerate(self.faces):
+            if tower.fits(x, y):
+                mask |= 1 << tid
+        info.checks.append((2 * k, mask))
+        if type(action) is Draw:
+            info.draws.append(2 * k + 1)
+            placed_next = (
+                k + 1 < len(history)
+                and history[k + 1][0] == seat
+                and type(history[k + 1][1]) is Place
+            ) or (k + 1 == len(history) and self.obs.current_seat == seat)
+            if not placed_next:
+                info.checks.append((2 * k + 2, mask))
+            if seat == self.me:
+                if action.tile is None:
+                    raise BoneyardError("the observation hides the seat's own draw")
+                self.my_drawn[k] = self.template.tileset.index(action.tile)
+            self.events.append(_Event("draw", seat))
+            self.actions.append(Draw())
+        else:
+            self.events.append(_Event("pass", seat))
+            self.actions.append(Pass())
 
     def build(
         self, hands: dict[int, int], draws: dict[int, list[int]], rng: random.Random
@@ -185,7 +210,7 @@ class WorldSampler(HiddenDeal[HighriseState]):
             tuple(tiles[t] for t in order),
         )
         try:
-            world.deal(setup)
+            world.deal_hand(setup)
             for action in self.actions:
                 world.apply(action)
         except (IllegalActionError, BoneyardError):

@@ -2,7 +2,7 @@
 
 All Fives scoring (1 point per 5 pips, exactly 61 to win) with the Sebastopol opening: the first
 tile of a hand is a double, the *set*, and its four edges are covered before play opens. It lies
-on the shared Fives layout (:mod:`boneyard.games.fives`). Rule decisions:
+on the shared Fives layout (:mod:`boneyard.games.fives.layout`). Rule decisions:
 docs/rules-notes.md (Merry-Go-Round).
 
 >>> import random
@@ -25,12 +25,12 @@ from boneyard.core.errors import BoneyardError
 from boneyard.core.options import OptionsMemo, option_fields
 from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import Availability
-from boneyard.games.fives_events import FivesEvent
-from boneyard.games.fives_figures import fives_view
-from boneyard.games.fives_lines import fives_lines
-from boneyard.games.fives_play import Play as AnyPlay
-from boneyard.games.fives_text import after_on, at_value, open_values, parse_move
+from boneyard.games.fives.events import FivesEvent
+from boneyard.games.fives.figures import fives_view
+from boneyard.games.fives.layout import Availability
+from boneyard.games.fives.lines import fives_lines
+from boneyard.games.fives.play import Play as AnyPlay
+from boneyard.games.fives.text import after_on, at_value, open_values, parse_move
 from boneyard.games.merry_go_round.actions import (
     DRAW,
     PASS,
@@ -95,7 +95,7 @@ def parse_action(obs: MerryGoRoundObservation, text: str) -> MerryGoRoundAction:
     >>> deal = ["5-5 5-6 3-5 1-2 1-3 1-4 2-3".split(), "0-5 4-5 0-2 0-1 0-3 0-4 0-6".split()]
     >>> rest = [t for t in DOUBLE_SIX if not any(str(t) in h for h in deal)]
     >>> s = MerryGoRoundState(2, {"first_setter": 0})
-    >>> s.start_hand([[Tile.parse(t) for t in h] for h in deal], rest)
+    >>> s.deal_hand([[Tile.parse(t) for t in h] for h in deal], rest)
     >>> parse_action(s.observation(0), "5-5")
     Play(tile=Tile(lo=5, hi=5), on=None, port=None, touch=None, call=None)
     >>> s.apply(parse_action(s.observation(0), "5-5")).points  # the set 5-5 counts 10: 2 points

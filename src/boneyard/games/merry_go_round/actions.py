@@ -1,4 +1,4 @@
-"""Merry-Go-Round actions: the Fives actions (:mod:`boneyard.games.fives_play`), whose first play
+"""Merry-Go-Round actions: the Fives actions (:mod:`boneyard.games.fives.play`), whose first play
 of a hand is the *set* (RECORDS.md §2).
 
 >>> from boneyard.core.tiles import Tile
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from boneyard.games import fives_play
-from boneyard.games.fives_play import DRAW, PASS, Draw, Pass, PlayTable
+from boneyard.games.fives import play as fives_play
+from boneyard.games.fives.play import DRAW, PASS, Draw, Pass, PlayTable
 
 
 class Play(fives_play.Play):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from boneyard.core.state import PLAYING
-from boneyard.games.fives_fast import NO_BYTES, fives_numbers, seat_numbers
+from boneyard.games.fives.fast import NO_BYTES, fives_numbers, seat_numbers
 from boneyard.games.merry_go_round.state import MerryGoRoundState
 
 STAGES: Final = ("set", "cross_sides", "cross_ends", "cross", "open", "idle")

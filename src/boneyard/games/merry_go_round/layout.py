@@ -3,14 +3,14 @@
 A Merry-Go-Round hand has one spinner, the set; every later double is a plain one. So once the
 set is down exactly four ports are open: the set's four edges at first, then the far end of each
 arm. :class:`CrossLayout` keeps them, in the order they opened, packed in one int instead of the
-base class's two lists: 12 bits a port, lowest first (:data:`~boneyard.games.fives_play.FIELD`:
+base class's two lists: 12 bits a port, lowest first (:data:`~boneyard.games.fives.play.FIELD`:
 its slot, its value, and whether its tile is a plain double). In the compiled build a placement
 then replaces one port with a few shifts, where the lists cost a pop from the middle and two
 appends of boxed ints, and a listing reads its ports without a list lookup. The ports open to
 play (the cross first) are packed the same way after each placement. The base class's lists are
 rebuilt when something else asks for them (:meth:`CrossLayout._sync`).
 
->>> from boneyard.games.fives import Availability, tile_id
+>>> from boneyard.games.fives.layout import Availability, tile_id
 >>> lay = CrossLayout(Availability.CROSS_SIDES_THEN_ENDS)
 >>> lay.place(tile_id(5, 5))
 >>> lay.join_listed(lay.policy, tile_id(5, 6), tile_id(5, 5), END_A)
@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from boneyard.core.errors import IllegalActionError
-from boneyard.games.fives import (
+from boneyard.games.fives.layout import (
     A_CROSS_SIDES_THEN_ENDS,
     END_A,
     END_B,
@@ -48,7 +48,7 @@ from boneyard.games.fives import (
     Availability,
     FivesLayout,
 )
-from boneyard.games.fives_play import FIELD, FIELD_BITS
+from boneyard.games.fives.play import FIELD, FIELD_BITS
 
 if TYPE_CHECKING:  # a native 64-bit int once compiled, a plain int otherwise
     from mypy_extensions import i64
@@ -69,7 +69,7 @@ _SLOT_PART: Final = FIELD ^ 15
 
 class CrossLayout(FivesLayout):
     """A Fives layout with one spinner, the set, played under one of the cross policies
-    (:class:`~boneyard.games.fives.Availability`). See the module docstring."""
+    (:class:`~boneyard.games.fives.layout.Availability`). See the module docstring."""
 
     __slots__ = ("_crossed", "_ports", "_stale", "policy", "ready", "ready_count")
 

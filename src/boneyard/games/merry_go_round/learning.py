@@ -1,4 +1,4 @@
-"""Merry-Go-Round as a learner sees it (:mod:`boneyard.games.fives_learning`): the Fives ids and
+"""Merry-Go-Round as a learner sees it (:mod:`boneyard.games.fives.learning`): the Fives ids and
 vector, scores scaled by the game's target (61 unless its options say), then its stage (``set``,
 ``cross_sides``, ``cross_ends``, ``cross``, ``open``, ``idle``: one flag each) and whether seats
 play as partners (the fast path: :mod:`boneyard.games.merry_go_round.fast`)."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boneyard.games.fives_learning import fives_fast, fives_learning
+from boneyard.games.fives.learning import fives_fast, fives_learning
 from boneyard.games.learning import FastPath, Segment, View
 from boneyard.games.merry_go_round.fast import STAGES, read
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from boneyard.core.records import JSON
 from boneyard.core.state import PLAYING
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import LO, Availability, FivesLayout
-from boneyard.games.fives_play import (
+from boneyard.games.fives.layout import LO, Availability, FivesLayout
+from boneyard.games.fives.play import (
     PlacedView,
     PublicEvent,
     ends_from_json,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from boneyard.core.errors import BoneyardError, RecordError
 from boneyard.core.records import JSON, Record
-from boneyard.games.fives_record import (
+from boneyard.games.fives.record import (
     check_in_hand,
     check_turn,
     drawn_tile,
@@ -49,7 +49,7 @@ class MerryGoRoundReader:
         """Deal hand ``h``; hand 0's setter is the seat of its first event."""
         deal, bone, events = read_hand(state, record, h)
         try:
-            state.start_hand(deal, bone, first_setter(state, events))
+            state.deal_hand(deal, bone, first_setter(state, events))
         except BoneyardError as exc:
             raise RecordError(str(exc), h, None) from None
         return events

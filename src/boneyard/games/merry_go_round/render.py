@@ -1,6 +1,6 @@
 """Text views of a Merry-Go-Round table for the terminal (Rich markup, no I/O).
 
-The layout drawing and the move wording are the Fives games' (:mod:`boneyard.games.fives_text`):
+The layout drawing and the move wording are the Fives games' (:mod:`boneyard.games.fives.text`):
 both games lie on the same Fives layout, so there is one drawing of it.
 
 >>> from boneyard.core.tiles import Tile
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from boneyard.games.fives_text import counted, describe_move, esc, hand_lines, layout_lines
+from boneyard.games.fives.text import counted, describe_move, esc, hand_lines, layout_lines
 from boneyard.games.merry_go_round.actions import MerryGoRoundAction
 from boneyard.games.merry_go_round.observation import MerryGoRoundObservation
 

@@ -5,8 +5,8 @@ is the spinner, and the *cross* follows: its two sides, then its two ends (or al
 order), before play opens on every end. Each placement scores ``count / 5`` points when the
 open-end count is a positive multiple of five, unless that would take the side past the target.
 
-The state is driven by deals (:meth:`MerryGoRoundState.start_hand` from a record, or
-:meth:`~boneyard.games.fives_state.FivesState.deal_random` with an injected generator) and by
+The state is driven by deals (:meth:`MerryGoRoundState.deal_hand` from a record, or
+:meth:`~boneyard.games.fives.state.FivesState.deal_random` with an injected generator) and by
 actions, of which only legal ones are accepted; ``apply`` returns the event.
 
 >>> import random
@@ -27,7 +27,8 @@ from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
 from boneyard.core.state import AWAIT_DEAL, PLAYING
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import (
+from boneyard.games.fives.events import Drew, FivesEvent, Passed, Placed
+from boneyard.games.fives.layout import (
     DOUBLE_MASK,
     IS_DOUBLE,
     LO,
@@ -43,9 +44,8 @@ from boneyard.games.fives import (
     ids_of,
     pips_of_mask,
 )
-from boneyard.games.fives_events import Drew, FivesEvent, Passed, Placed
-from boneyard.games.fives_play import deal_ids, default_port, play_ids
-from boneyard.games.fives_state import FivesState
+from boneyard.games.fives.play import deal_ids, default_port, play_ids
+from boneyard.games.fives.state import FivesState
 from boneyard.games.merry_go_round.actions import (
     DRAW,
     PASS,
@@ -91,6 +91,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
     """A Merry-Go-Round game in progress (2–4 players). See the module docstring."""
 
     game: ClassVar[str] = "merry-go-round"
+    ACTIONS_NAMED: ClassVar[str] = "a Merry-Go-Round action"
     COPY_SHARED: ClassVar[tuple[str, ...]] = (
         *FivesState.COPY_SHARED,
         "options",
@@ -207,22 +208,23 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             setter = randbelow(rng, self.n) if first == "random" else first
         self._begin(hands, bone, setter)
 
-    def start_hand(
+    def deal_hand(
         self,
-        deal: Sequence[Sequence[Tile]],
+        hands: Sequence[Sequence[Tile]],
         boneyard: Sequence[Tile],
         setter: int | None = None,
     ) -> None:
-        """Start the next hand from an explicit deal (a record, a physical table).
+        """Deal the next hand as given (a record, a physical table): each seat's tiles, the
+        boneyard in draw order, and the seat that sets.
 
         ``setter`` is needed only for the first hand under ``first_setter = "random"``; given
         anywhere else it must agree with the rules (RULES §2.3).
         """
         self.check_deal()
-        if len(deal) != self.n:
-            raise BoneyardError(f"the deal must have {self.n} hands, not {len(deal)}")
-        hands, bone = deal_ids(deal, boneyard)
-        for i, h in enumerate(hands):
+        if len(hands) != self.n:
+            raise BoneyardError(f"the deal must have {self.n} hands, not {len(hands)}")
+        ids, bone = deal_ids(hands, boneyard)
+        for i, h in enumerate(ids):
             if len(h) != HAND_SIZE:
                 raise BoneyardError(f"seat {i} is dealt {len(h)} tiles; every player draws 7")
         expected = self.next_setter
@@ -236,7 +238,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             raise BoneyardError(f"seat {setter} is not at this table")
         elif expected is not None and setter != expected:
             raise BoneyardError(f"seat {expected} sets this hand, not seat {setter}")
-        self._begin(hands, bone, setter)
+        self._begin(ids, bone, setter)
 
     def _begin(self, hands: list[list[int]], bone: list[int], setter: int) -> None:
         self._start(hands, bone)
@@ -301,7 +303,11 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
 
     # --- applying ---------------------------------------------------------------------------
 
-    def apply(self, action: MerryGoRoundAction) -> FivesEvent:
+    def _is_action(self, action: object) -> bool:
+        """Whether ``action`` is one of this game's actions (:meth:`GameBase._is_action`)."""
+        return isinstance(action, (Play, Draw, Pass))
+
+    def _apply(self, action: MerryGoRoundAction) -> FivesEvent:
         """Apply an action of the current seat and return its event; raises
         IllegalActionError and changes nothing when it is not legal."""
         if not self.in_hand:
@@ -312,10 +318,8 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
             return self._play(action)  # its event, without reading the list back
         if isinstance(action, Draw):
             self._draw()
-        elif isinstance(action, Pass):
-            self._pass()
         else:
-            raise IllegalActionError(f"{action!r} is not a Merry-Go-Round action")
+            self._pass()
         return self.events[-1]
 
     def resolve(self, action: Play) -> tuple[int, int, int]:

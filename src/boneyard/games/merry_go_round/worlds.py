@@ -12,7 +12,7 @@ boneyard and the reserve, subject to what the history proves (RULES §2):
   ``forced_play`` neither did a seat that drew (without it a draw proves nothing);
 
 tiles drawn later are exempt. The sampling and its exactness are those of
-:class:`boneyard.games.fives_worlds.HiddenDeal`; every world is replayed under the rules.
+:class:`boneyard.games.fives.worlds.HiddenDeal`; every world is replayed under the rules.
 
 >>> import random
 >>> from boneyard.games.merry_go_round.state import MerryGoRoundState
@@ -26,27 +26,22 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
-from boneyard.games.fives import (
+from boneyard.games.fives.layout import (
     DOUBLE_MASK,
     IS_DOUBLE,
-    PIP_MASK,
-    PORT_CODE,
     TILE_ID,
     Availability,
-    FivesLayout,
+    mask_of,
 )
-from boneyard.games.fives_play import default_port
-from boneyard.games.fives_worlds import (
-    FULL,
+from boneyard.games.fives.worlds import (
+    FivesHistory,
     HiddenDeal,
-    SeatHistory,
     allowed_masks,
     greedy_action,
 )
-from boneyard.games.merry_go_round.actions import DRAW, PASS, Play
+from boneyard.games.merry_go_round.actions import DRAW, PASS, MerryGoRoundAction, Play
 from boneyard.games.merry_go_round.observation import MerryGoRoundObservation
 from boneyard.games.merry_go_round.state import MerryGoRoundState
 from boneyard.games.registry import GameSearch
@@ -65,86 +60,56 @@ class WorldSampler(HiddenDeal[MerryGoRoundState]):
             raise BoneyardError("there is no hand in play to sample")
         self.obs = obs
         self.tries = tries
+        self.me = obs.seat
         n = obs.num_seats
-        me = obs.seat
-        self.me = me
-        opts = obs.options
         policy = (
             Availability.CROSS_SIDES_THEN_ENDS
-            if opts.cross_order == "sides_then_ends"
+            if obs.options.cross_order == "sides_then_ends"
             else Availability.CROSS_ANY_ORDER
         )
-        highest = opts.set_double_choice == "highest"
-        seats = [SeatHistory() for _ in range(n)]
-        lay = FivesLayout()
-        played_mask = 0
-        my_drawn: dict[int, int] = {}
-        self.plays: list[Any] = []
+        scan = FivesHistory(n, self.me, policy, 0)
+        self.plays: list[MerryGoRoundAction] = []
         """Per history event: the action to replay."""
-        for index, ev in enumerate(obs.history):
-            info = seats[ev.seat]
-            if ev.kind == "play":
-                assert ev.tile is not None
-                tile = TILE_ID[ev.tile]
-                if ev.on is None:
-                    if highest:
-                        higher = 0
-                        for d in range(tile + 1, 28):
-                            if IS_DOUBLE[d]:
-                                higher |= 1 << d
-                        info.checks.append((index, higher))
-                    lay.place(tile)
-                    self.plays.append(Play(ev.tile))
-                else:
-                    anchor = TILE_ID[ev.on]
-                    code = (
-                        PORT_CODE[ev.port]
-                        if ev.port is not None
-                        else default_port(lay, policy, tile, anchor)
-                    )
-                    lay.place(tile, anchor, code)
-                    self.plays.append(Play(ev.tile, ev.on, ev.port))
-                played_mask |= 1 << tile
-                info.played[tile] = index
-            elif ev.kind in ("draw", "pass"):
-                if lay.empty:
-                    mask = DOUBLE_MASK
-                elif ev.kind == "pass" or opts.forced_play:
-                    mask = 0
-                    for value, _a, _c in lay.available(policy):
-                        mask |= PIP_MASK[value]
-                else:
-                    mask = 0
-                info.checks.append((index, mask))
-                if ev.kind == "draw":
-                    info.draws.append(index)
-                    if ev.seat == me:
-                        assert ev.tile is not None
-                        my_drawn[index] = TILE_ID[ev.tile]
-                self.plays.append(DRAW if ev.kind == "draw" else PASS)
-            else:
-                raise BoneyardError(f"cannot sample a hand with a {ev.kind!r} event")
-        self.seats = seats
-        self.my_hand = 0
-        for own in obs.hand:
-            self.my_hand |= 1 << TILE_ID[own]
-        self.my_drawn = my_drawn
-        self.unseen = FULL & ~self.my_hand & ~played_mask
-        self.others = [s for s in range(n) if s != me]
-        self.sizes = obs.hand_sizes
-        hidden = sum(self.sizes[s] for s in self.others) + obs.boneyard_size + obs.reserve
-        if self.unseen.bit_count() != hidden:
-            raise BoneyardError("the observation's tile counts do not add up")
-        self.allowed = allowed_masks(seats, self.others, self.unseen)
+        self._read(scan)
+        self.seats = scan.seats
+        self.my_drawn = scan.my_drawn
+        my_hand = mask_of([TILE_ID[own] for own in obs.hand])
+        undealt = obs.boneyard_size + obs.reserve
+        self.hide(n, scan.played_mask, my_hand, obs.hand_sizes, undealt)
+        self.allowed = allowed_masks(self.seats, self.others, self.unseen)
         self.setter = obs.history[0].seat if obs.history else obs.current_seat
         # Each side's score when the hand began: the replay then scores (and busts) every play
         # of the history exactly as it happened.
-        sides = ((0, 2), (1, 3)) if obs.partnerships else tuple((i,) for i in range(n))
-        self.start_scores = [obs.scores[members[0]] for members in sides]
-        for ev in obs.history:
-            if ev.kind == "play" and ev.points:
-                k = next(k for k, members in enumerate(sides) if ev.seat in members)
-                self.start_scores[k] -= ev.points
+        self.start_scores = _start_scores(obs)
+
+    def _read(self, scan: FivesHistory) -> None:
+        """Read the history on ``scan`` and list the actions to replay: a set under "highest
+        double" proves its seat held no higher double; a draw or pass, no playable tile (a
+        draw before any set, no double; a draw without forced play, nothing)."""
+        opts = self.obs.options
+        for index, ev in enumerate(self.obs.history):
+            if ev.kind == "play":
+                assert ev.tile is not None
+                tile = TILE_ID[ev.tile]
+                if ev.on is None and opts.set_double_choice == "highest":
+                    higher = 0
+                    for d in range(tile + 1, 28):
+                        if IS_DOUBLE[d]:
+                            higher |= 1 << d
+                    scan.seats[ev.seat].checks.append((index, higher))
+                scan.place(index, ev)
+                self.plays.append(Play(ev.tile) if ev.on is None else Play(ev.tile, ev.on, ev.port))
+            elif ev.kind in ("draw", "pass"):
+                if scan.lay.empty:
+                    mask = DOUBLE_MASK
+                elif ev.kind == "pass" or opts.forced_play:
+                    mask = scan.open_mask()
+                else:
+                    mask = 0
+                scan.check(index, ev, mask)
+                self.plays.append(DRAW if ev.kind == "draw" else PASS)
+            else:
+                raise BoneyardError(f"cannot sample a hand with a {ev.kind!r} event")
 
     def build(
         self, hands: dict[int, int], draws: dict[int, list[int]], rng: random.Random
@@ -167,6 +132,17 @@ class WorldSampler(HiddenDeal[MerryGoRoundState]):
         state.set_side_scores([obs.scores[members[0]] for members in state.sides])
         state.hands_dealt = obs.hand_number + 1
         return state
+
+
+def _start_scores(obs: MerryGoRoundObservation) -> list[int]:
+    """Each side's score when the hand began (a side: a partnership, or one seat)."""
+    sides = ((0, 2), (1, 3)) if obs.partnerships else tuple((i,) for i in range(obs.num_seats))
+    scores = [obs.scores[members[0]] for members in sides]
+    for ev in obs.history:
+        if ev.kind == "play" and ev.points:
+            k = next(k for k, members in enumerate(sides) if ev.seat in members)
+            scores[k] -= ev.points
+    return scores
 
 
 def hand_playout(state: MerryGoRoundState, seat: int, rng: random.Random) -> float:

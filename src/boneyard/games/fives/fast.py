@@ -1,6 +1,6 @@
 """The fast path of the Fives games' learners (High Five, Merry-Go-Round): ids and raw numbers
 read straight from a state (:class:`~boneyard.games.learning.FastPath`; the layout of the
-numbers is :mod:`boneyard.games.fives_learning`'s).
+numbers is :mod:`boneyard.games.fives.learning`'s).
 
 Compiled with mypyc with the engine (setup.py): a learner's self-play calls it for every
 decision, so it costs about as much as the engine's own step.
@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from boneyard.games.fives import FivesLayout
-from boneyard.games.fives_play import Draw, Pass, Play
+from boneyard.games.fives.layout import FivesLayout
+from boneyard.games.fives.play import Draw, Pass, Play
 
 DRAW_ID: Final = 28 * 141
-"""The ids of :class:`~boneyard.games.fives_learning.FivesCodec`: a draw, a pass, a returned
+"""The ids of :class:`~boneyard.games.fives.learning.FivesCodec`: a draw, a pass, a returned
 tile (a placement: ``tile * 141 + where``)."""
 PASS_ID: Final = DRAW_ID + 1
 RETURN_ID: Final = DRAW_ID + 2

@@ -22,7 +22,7 @@ from typing import Any, Protocol, TypeVar
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import Tile
-from boneyard.games.fives_play import Draw, Pass, PlacedView, Play
+from boneyard.games.fives.play import Draw, Pass, PlacedView, Play
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)

@@ -7,8 +7,8 @@ from typing import Any
 
 from boneyard.core.errors import FigureError
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import PORT_CODE, Availability, FivesLayout, tile_id
-from boneyard.games.fives_play import ends_json, ends_view, placed_views
+from boneyard.games.fives.layout import PORT_CODE, Availability, FivesLayout, tile_id
+from boneyard.games.fives.play import ends_json, ends_view, placed_views
 
 JSON = dict[str, Any]
 

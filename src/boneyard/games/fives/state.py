@@ -17,8 +17,8 @@ from boneyard.core.errors import IllegalActionError
 from boneyard.core.records import JSON
 from boneyard.core.state import OVER, GameBase
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import A_ANY, TILES, FivesLayout, ids_of
-from boneyard.games.fives_play import (
+from boneyard.games.fives.layout import A_ANY, TILES, FivesLayout, ids_of
+from boneyard.games.fives.play import (
     ALL_IDS,
     NAMES,
     PlacedView,

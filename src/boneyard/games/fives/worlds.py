@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from boneyard.core.errors import BoneyardError
-from boneyard.games.fives import ids_of
-from boneyard.games.fives_play import Play
+from boneyard.games.fives.layout import PIP_MASK, PORT_CODE, TILE_ID, FivesLayout, ids_of
+from boneyard.games.fives.play import Play, PublicEvent, default_port
 from boneyard.games.inference import Choice, PlayModel, log_likelihood, resample
 
 S = TypeVar("S")
@@ -55,11 +55,68 @@ class SeatHistory:
         return last
 
 
+class FivesHistory:
+    """A Fives hand's public history read in order, as a sampler needs it: the layout as it
+    grew, each seat's :class:`SeatHistory`, the tiles played and the observer's own draws.
+
+    ``first`` is the moment of event 0 (High Five keeps moment 0 for a check that comes before
+    every event); event ``index`` happens at moment ``index + first``.
+    """
+
+    def __init__(self, n: int, me: int, policy: int, first: int) -> None:
+        self.seats = [SeatHistory() for _ in range(n)]
+        self.lay = FivesLayout()
+        self.played_mask = 0
+        """The tiles on the table."""
+        self.my_drawn: dict[int, int] = {}
+        """Event index -> the tile the observer drew then."""
+        self.me = me
+        self.policy = policy
+        self.first = first
+
+    def place(self, index: int, ev: PublicEvent) -> None:
+        """Lay the tile of play ``index`` where it was laid."""
+        assert ev.tile is not None
+        tile = TILE_ID[ev.tile]
+        lay = self.lay
+        if ev.on is None:
+            lay.place(tile)
+        else:
+            anchor = TILE_ID[ev.on]
+            code = (
+                PORT_CODE[ev.port]
+                if ev.port is not None
+                else default_port(lay, self.policy, tile, anchor)
+            )
+            lay.place(tile, anchor, code)
+        self.played_mask |= 1 << tile
+        self.seats[ev.seat].played[tile] = index + self.first
+
+    def open_mask(self) -> int:
+        """The tiles that match an end open to play now."""
+        mask = 0
+        for value, _a, _c in self.lay.available(self.policy):
+            mask |= PIP_MASK[value]
+        return mask
+
+    def check(self, index: int, ev: PublicEvent, mask: int) -> None:
+        """Draw or pass ``index``: its seat held no tile of ``mask`` then (the observer's own
+        draw shows its tile)."""
+        info = self.seats[ev.seat]
+        info.checks.append((index + self.first, mask))
+        if ev.kind == "draw":
+            info.draws.append(index + self.first)
+            if ev.seat == self.me:
+                assert ev.tile is not None
+                self.my_drawn[index] = TILE_ID[ev.tile]
+
+
 class HiddenDeal(Generic[S]):
     """Samples the hidden hands and hidden draws of the other seats; the game builds the world.
 
-    A subclass sets :attr:`me`, :attr:`seats`, :attr:`unseen`, :attr:`others`, :attr:`sizes`
-    (hand sizes by seat) and :attr:`allowed` (per hidden seat, the tiles it may hold now: see
+    A subclass sets :attr:`me`, :attr:`seats`, :attr:`my_drawn`, then through :meth:`hide`
+    :attr:`my_hand`, :attr:`unseen`, :attr:`others` and :attr:`sizes` (hand sizes by seat),
+    then :attr:`allowed` (per hidden seat, the tiles it may hold now: see
     :func:`allowed_masks`), and implements :meth:`build`.
     """
 
@@ -74,6 +131,26 @@ class HiddenDeal(Generic[S]):
     my_drawn: dict[int, int]
     choices: Sequence[Choice] = ()
     """The hidden seats' earlier plays, as evidence for :meth:`infer` (none: nothing read)."""
+
+    def hide(
+        self,
+        n: int,
+        seen: int,
+        my_hand: int,
+        sizes: tuple[int, ...],
+        undealt: int,
+        everything: int = FULL,
+    ) -> None:
+        """Set the observer's hand, the unseen tiles (of ``everything``, all but the observer's
+        and those ``seen``), the hidden seats and every seat's hand size; raises
+        :class:`BoneyardError` when the unseen tiles are not the hidden hands and the
+        ``undealt`` tiles (the boneyard, a reserve) together."""
+        self.my_hand = my_hand
+        self.unseen = everything & ~my_hand & ~seen
+        self.others = [s for s in range(n) if s != self.me]
+        self.sizes = sizes
+        if self.unseen.bit_count() != sum(sizes[s] for s in self.others) + undealt:
+            raise BoneyardError("the observation's tile counts do not add up")
 
     def build(
         self, hands: dict[int, int], draws: dict[int, list[int]], rng: random.Random
@@ -437,7 +514,7 @@ class PlayoutState(Protocol):
         ...
 
     def points_if(self, play: Any) -> int:
-        """The points ``play`` (the game's :class:`~boneyard.games.fives_play.Play`) would
+        """The points ``play`` (the game's :class:`~boneyard.games.fives.play.Play`) would
         score now."""
         ...
 

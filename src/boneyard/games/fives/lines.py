@@ -1,7 +1,7 @@
 """Replay lines of the Fives events (RECORDS.md §5), built from the events, outside the rules.
 
 >>> from boneyard.core.tiles import Tile
->>> from boneyard.games.fives_events import Placed
+>>> from boneyard.games.fives.events import Placed
 >>> fives_lines(Placed(1, Tile(0, 4), Tile(0, 5), None, 10, 10, (10, 20), "play"), 0, 3)
 ... # doctest: +NORMALIZE_WHITESPACE
 [{'hand': 0, 'event': 3, 'seat': 1, 'type': 'play', 'tile': '0-4', 'count': 10, 'points': 10,
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
-from boneyard.games.fives_events import Drew, FivesEvent, Placed
+from boneyard.games.fives.events import Drew, FivesEvent, Placed
 
 
 def event_line(

@@ -22,8 +22,8 @@ from typing import Any, Protocol, TypeVar
 from boneyard.core.errors import BoneyardError, RecordError
 from boneyard.core.records import JSON, Record, event_list, tile_field, tile_list
 from boneyard.core.tiles import DOUBLE_SIX, Tile
-from boneyard.games.fives import TILES
-from boneyard.games.fives_play import Play
+from boneyard.games.fives.layout import TILES
+from boneyard.games.fives.play import Play
 
 A = TypeVar("A")
 P = TypeVar("P", bound=Play)

@@ -2,7 +2,7 @@
 did, as immutable values (RECORDS.md §2).
 
 ``apply`` returns one; the state keeps those of the hand in play, and the record, the replay
-lines (:mod:`boneyard.games.fives_lines`), the observations' history and the move logs are built
+lines (:mod:`boneyard.games.fives.lines`), the observations' history and the move logs are built
 from them. Each carries the scores right after it, as its replay line shows them.
 
 >>> from boneyard.core.tiles import Tile
@@ -20,7 +20,7 @@ from typing import Final
 from boneyard.core.records import JSON
 from boneyard.core.state import Value
 from boneyard.core.tiles import Tile
-from boneyard.games.fives_play import PublicEvent
+from boneyard.games.fives.play import PublicEvent
 
 
 class Placed(Value):

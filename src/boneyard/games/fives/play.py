@@ -1,12 +1,12 @@
 """Play on the Fives layout, shared by High Five and Merry-Go-Round (RULES §1.3, §2.2).
 
-Both games place tiles on a :class:`~boneyard.games.fives.FivesLayout` and differ in their
+Both games place tiles on a :class:`~boneyard.games.fives.layout.FivesLayout` and differ in their
 rules, not in how a placement is named, found, dealt, shown or written down. This module holds
 that common part: the actions (:class:`Play`, :class:`Draw`, :class:`Pass`), the interned plays
 and the placements of a hand (:class:`PlayTable`), dealing (:func:`deal_ids`)
 and the public views of the table (:class:`PlacedView`, :class:`PublicEvent`).
 
->>> from boneyard.games.fives import Availability, mask_of, tile_id
+>>> from boneyard.games.fives.layout import Availability, mask_of, tile_id
 >>> lay = FivesLayout()
 >>> lay.place(tile_id(5, 5))
 >>> hand = mask_of([tile_id(0, 5), tile_id(5, 6), tile_id(1, 2)])
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
 from boneyard.core.tiles import Tile
-from boneyard.games.fives import (
+from boneyard.games.fives.layout import (
     HI,
     LO,
     NUM_SLOTS,
@@ -343,7 +343,7 @@ class PublicEvent:
 def placed_views(lay: FivesLayout) -> tuple[PlacedView, ...]:
     """Every placed tile of ``lay`` in placement order, with the end it joins.
 
-    >>> from boneyard.games.fives import tile_id
+    >>> from boneyard.games.fives.layout import tile_id
     >>> lay = FivesLayout()
     >>> lay.place(tile_id(5, 5)); lay.place(tile_id(0, 5), tile_id(5, 5), SIDE_A)
     >>> [(str(p.tile), p.role, str(p.on), p.port, p.joined) for p in placed_views(lay)]

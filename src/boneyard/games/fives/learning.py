@@ -19,7 +19,7 @@ from typing import Any
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import DOUBLE_SIX
-from boneyard.games.fives_fast import fives_ids
+from boneyard.games.fives.fast import fives_ids
 from boneyard.games.learning import (
     Encoder,
     EventForm,
@@ -98,7 +98,7 @@ def fives_fast(
 ) -> FastPath:
     """A Fives game's fast path: ``read(state, seat)`` gives the number columns of
     :data:`FIVES_LAYOUT`, then the seats' (tiles held / 28, score / ``target``), then
-    ``extra``'s (:mod:`boneyard.games.fives_fast`)."""
+    ``extra``'s (:mod:`boneyard.games.fives.fast`)."""
 
     return FastPath(
         layout=(*FIVES_LAYOUT, *seat_columns(players, 28.0, target), *extra),
