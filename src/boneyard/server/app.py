@@ -4,8 +4,9 @@ Build one with :func:`create_app`; ``boneyard serve`` runs it with uvicorn. See 
 """
 
 import os
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -47,7 +48,7 @@ from boneyard.server.tables.seating import Seating
 from boneyard.server.tables.ws import TableSocket
 from boneyard.server.webfiles import WEB
 from boneyard.server.workers import Workers
-from boneyard.store.db import make_engine, migrate, sessionmaker, sqlite_url
+from boneyard.store.db import AsyncEngine, make_engine, migrate, sessionmaker, sqlite_url
 
 WS_MAX_FRAME = 16 * 1024
 """The largest WebSocket frame ``boneyard serve`` reads at all (uvicorn's ``ws_max_size``):
@@ -98,10 +99,9 @@ def create_app(
     """
     cfg = (settings or SiteSettings()).checked()
     engine = make_engine(database_url(db))
-    sessions = sessionmaker(engine)
     shared = broadcast or os.environ.get("BONEYARD_BROADCAST_URL")
     tables = TableManager(
-        sessions,
+        sessionmaker(engine),
         bot_delay=bot_delay,
         broadcaster=make_broadcaster(shared),
         seed_window=SEED_WINDOW if seed_window is None else seed_window,
@@ -116,69 +116,113 @@ def create_app(
     )
     if connections is not None:
         tables.metrics.watch_connections(connections)
-    rate = Limits(storage_for(shared), limits)
-    accounts = Accounts(sessions, cfg, rate, tables.metrics)
-    lobby = Lobby(tables, accounts)
-    endings = Endings(tables, lobby)
-    workers = Workers(cfg)
-    replays = Replays(workers, rate, tables.metrics)
-    analyses = Analyses(workers, cfg.analysis_worlds, rate, tables.metrics)
-    turn_clock = tables.clock
-    Seating(tables)  # (the seat commands: join, abandon, reclaim, reseat)
-    table_chat = Chat(sessions, rate, tables)
-    event_site = EventSite(tables, sessions, accounts, ERRORS)
+    services = Services.of(tables, cfg, Limits(storage_for(shared), limits))
+    span = lifespan(engine, services, gc_pacing)
+    app = FastAPI(title="Boneyard", version=__version__, lifespan=span)
+    services.hand_out(app)
+    mount(app, services, limits)
+    return app
+
+
+@dataclass(frozen=True)
+class Services:
+    """The site's services, one of each per app: built together because each takes the ones
+    before it, and handed to the routes' dependencies (boneyard.server.deps) by ``app.state``."""
+
+    tables: TableManager
+    rate: Limits
+    accounts: Accounts
+    lobby: Lobby
+    endings: Endings
+    workers: Workers
+    replays: Replays
+    analyses: Analyses
+    chat: Chat
+    events: EventSite
+
+    @classmethod
+    def of(cls, tables: TableManager, cfg: SiteSettings, rate: Limits) -> "Services":
+        """The services around ``tables`` under the operator's settings ``cfg``."""
+        sessions, metrics = tables.sessions, tables.metrics
+        accounts = Accounts(sessions, cfg, rate, metrics)
+        lobby = Lobby(tables, accounts)
+        workers = Workers(cfg)
+        Seating(tables)  # (the seat commands: join, abandon, reclaim, reseat)
+        return cls(
+            tables=tables,
+            rate=rate,
+            accounts=accounts,
+            lobby=lobby,
+            endings=Endings(tables, lobby),
+            workers=workers,
+            replays=Replays(workers, rate, metrics),
+            analyses=Analyses(workers, cfg.analysis_worlds, rate, metrics),
+            chat=Chat(sessions, rate, tables),
+            events=EventSite(tables, sessions, accounts, ERRORS),
+        )
+
+    def hand_out(self, app: FastAPI) -> None:
+        """The services the routes' dependencies hand out (boneyard.server.deps)."""
+        app.state.tables = self.tables
+        app.state.sessions = self.tables.sessions
+        app.state.accounts = self.accounts
+        app.state.lobby = self.lobby
+        app.state.pairing = Pairing(self.lobby)
+        app.state.botapi = BotApi(self.accounts, self.lobby)
+        app.state.replays = self.replays
+        app.state.analyses = self.analyses
+        app.state.workers = self.workers
+        app.state.events = self.events
+
+
+def lifespan(
+    engine: AsyncEngine, s: Services, gc_pacing: bool
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The app's start (the schema, the accounts, the tables and clocks resumed, the background
+    work) and its end (each service closed, the tables last, then the database)."""
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def span(_app: FastAPI) -> AsyncIterator[None]:
         await migrate(engine)
-        await accounts.load()
-        await tables.resume_all()
-        turn_clock.resume_all()
-        await tables.start_background()
-        event_site.start()
+        await s.accounts.load()
+        await s.tables.resume_all()
+        s.tables.clock.resume_all()
+        await s.tables.start_background()
+        s.events.start()
         pacer = GcPacer() if gc_pacing else None
         if pacer is not None:
             pacer.start()
         yield
         if pacer is not None:
             await pacer.stop()
-        await analyses.close()
-        await workers.close()
-        await event_site.close()
-        await turn_clock.close()
-        await tables.breaks.close()
-        await tables.close()
+        await s.analyses.close()
+        await s.workers.close()
+        await s.events.close()
+        await s.tables.clock.close()
+        await s.tables.breaks.close()
+        await s.tables.close()
         await engine.dispose()
 
-    app = FastAPI(title="Boneyard", version=__version__, lifespan=lifespan)
-    # The services the routes' dependencies hand out (boneyard.server.deps):
-    app.state.tables = tables
-    app.state.sessions = sessions
-    app.state.accounts = accounts
-    app.state.lobby = lobby
-    app.state.pairing = Pairing(lobby)
-    app.state.botapi = BotApi(accounts, lobby)
-    app.state.replays = replays
-    app.state.analyses = analyses
-    app.state.workers = workers
-    app.state.events = event_site
-    app.add_middleware(CsrfMiddleware, secret=lambda: accounts.csrf_secret)
+    return span
+
+
+def mount(app: FastAPI, s: Services, limits: Mapping[str, str] | None) -> None:
+    """The middleware, the error handlers and every domain's routes on ``app``."""
+    app.add_middleware(CsrfMiddleware, secret=lambda: s.accounts.csrf_secret)
     app.add_middleware(BodyLimit, limits={"/api/replays": MAX_UPLOAD, "/api/analysis": MAX_UPLOAD})
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals too
     validation.install(app)  # 422 answers that cannot fail on odd input
-    handlers.install(app, tables.metrics, DB_ERRORS)
+    handlers.install(app, s.tables.metrics, DB_ERRORS)
     app.add_exception_handler(HTTPException, pwa.not_found)  # (an HTML 404 outside /api/)
-
     for router in (accounts_router, lobby_router, botapi_router, replays_router):
         app.include_router(router)
     app.include_router(ratings_router)  # (its /leaderboard page before the events' pages)
-    app.include_router(event_site.router)
+    app.include_router(s.events.router)
     local = Limits(LocalStorage(), limits)  # per-socket counters: a socket lives in one process
-    socket = TableSocket(tables, accounts, table_chat, rate, local)
-    app.include_router(tables_router(tables, socket, table_chat, endings, deps.need_user, ERRORS))
+    socket = TableSocket(s.tables, s.accounts, s.chat, s.rate, local)
+    app.include_router(tables_router(s.tables, socket, s.chat, s.endings, deps.need_user, ERRORS))
     app.include_router(site.router)
     app.include_router(pwa.router)
     app.include_router(profiles_router)
     app.include_router(rules_router)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
-    return app

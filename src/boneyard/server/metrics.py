@@ -31,7 +31,11 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
-        r = self.registry
+        self._play(self.registry)
+        self._health(self.registry)
+
+    def _play(self, r: CollectorRegistry) -> None:
+        """The tables, their sockets and how long a move and a commit take."""
         self.live_tables = Gauge("boneyard_live_tables", "Tables held in memory", registry=r)
         self.sockets = Gauge("boneyard_connected_sockets", "Open table sockets", registry=r)
         self.actions = Counter(
@@ -61,6 +65,9 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
+
+    def _health(self, r: CollectorRegistry) -> None:
+        """What went wrong or was refused, and what the loop and Redis are doing."""
         self.db_errors = Counter(
             "boneyard_db_errors", "Database operations that failed (not counting races)", registry=r
         )

@@ -14,9 +14,10 @@ from sqlalchemy import Connection, Engine, event
 from sqlalchemy.exc import DataError as DataError
 from sqlalchemy.exc import IntegrityError as IntegrityError
 from sqlalchemy.exc import SQLAlchemyError as SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine as AsyncEngine
 from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession
 from sqlalchemy.ext.asyncio import async_sessionmaker as async_sessionmaker
+from sqlalchemy.ext.asyncio import create_async_engine
 
 # The session's type and the database's errors are re-exported (the redundant ``as``): the server
 # holds sessions and answers a unique key's 409 or a value's 400 without importing SQLAlchemy,

@@ -306,22 +306,7 @@ def game_table(
         if n not in used:
             rows.append({"cls": "blank", "cells": [n, "", "", "", "", "", ""]})
     rows.sort(key=lambda r: int(r["cells"][0]))
-    for g in (g for g in m["games"] if g["kind"] == "forfeit"):
-        rows.append(
-            {
-                "cls": "void" if g["status"] == "void" else "",
-                "game": g["id"],
-                "cells": [
-                    "—",
-                    "",
-                    "",
-                    g["winner_name"] or "",
-                    cardtext.how(g, names, users),
-                    "",
-                    "",
-                ],
-            }
-        )
+    rows += [forfeit_row(g, names, users) for g in m["games"] if g["kind"] == "forfeit"]
     cols = [
         ("Game", 10.0, "c"),
         (a, 22.0, "r"),
@@ -332,6 +317,13 @@ def game_table(
         (f"Signed {b}", 29.0, "l"),
     ]
     return table(cols, rows, 8.0, 7.5, cls="card-table")
+
+
+def forfeit_row(g: dict[str, Any], names: dict[int, str], users: dict[int, str]) -> dict[str, Any]:
+    """A forfeit's line under the games: no number, no scores, no signatures."""
+    how = cardtext.how(g, names, users)
+    cells = ["—", "", "", g["winner_name"] or "", how, "", ""]
+    return {"cls": "void" if g["status"] == "void" else "", "game": g["id"], "cells": cells}
 
 
 def history(

@@ -14,14 +14,14 @@ records: the worker processes run them (:mod:`.jobs`), the service (:mod:`.servi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from boneyard.core.errors import RecordError
 from boneyard.core.protocol import JSON, GameState
 from boneyard.core.records import Record, record_from_json
 from boneyard.core.words import reveal
-from boneyard.games.registry import get_spec
+from boneyard.games.registry import AnySpec, get_spec
 from boneyard.server.tables import handend, tableview
 
 if TYPE_CHECKING:
@@ -44,24 +44,9 @@ def replay_steps(record: Record) -> JSON:
 
     Raises :class:`RecordError` (the game's replay error) when the record does not replay.
     """
+    _check_size(record)
     spec = get_spec(record.game)
-    for h, hand in enumerate(record.hands):
-        if not isinstance(hand.get("events", []), list):
-            raise RecordError("events must be a list", h, None)
-    events = sum(len(h.get("events") or []) for h in record.hands)
-    if events > MAX_EVENTS:
-        raise RecordError(f"the record is too long to view (over {MAX_EVENTS} events)")
-    lines = list(spec.replay(record))
-    by_event: dict[tuple[int, int], list[JSON]] = {}
-    ends: dict[int, JSON] = {}
-    game_end: JSON | None = None
-    for line in lines:
-        if line.get("type") == "hand_end" and isinstance(line.get("hand"), int):
-            ends[line["hand"]] = line
-        elif line.get("type") == "game_end":
-            game_end = line
-        elif isinstance(line.get("hand"), int) and isinstance(line.get("event"), int):
-            by_event.setdefault((line["hand"], line["event"]), []).append(line)
+    by_event, ends, game_end = _index_lines(spec.replay(record))
     names = list(record.seats)
     steps: list[JSON] = []
     applied: JSON | None = None  # the step of the event just applied: its view comes next
@@ -85,15 +70,7 @@ def replay_steps(record: Record) -> JSON:
         seat = state.current_seat
         who = names[seat] if seat is not None and seat < len(names) else "?"
         found = by_event.get((h, i), [])
-        legal = spec.legal_match(state, pos.action)
-        shown = legal if type(legal) is type(pos.action) else pos.action
-        text = f"{who} {spec.describe_action(shown)}"
-        drawn = next((x.get("tile") for x in found if x.get("type") == "draw"), None)
-        if drawn:
-            text += f" ({drawn})"
-        points = sum(int(x.get("points") or 0) for x in found)
-        if points and "point" not in text:
-            text += f": {points} points"
+        text = _step_text(spec, state, pos.action, who, found)
         applied = {"hand": h, "event": i, "seat": seat, "text": text, "lines": found}
     if game_end is not None and steps:
         steps[-1]["game_end"] = game_end
@@ -109,6 +86,48 @@ def replay_steps(record: Record) -> JSON:
         "ending": ending if isinstance(ending, dict) else None,
         "record": record.to_json(),
     }
+
+
+def _check_size(record: Record) -> None:
+    """Refuse a record whose hands are not lists of events, or too long to view."""
+    for h, hand in enumerate(record.hands):
+        if not isinstance(hand.get("events", []), list):
+            raise RecordError("events must be a list", h, None)
+    events = sum(len(h.get("events") or []) for h in record.hands)
+    if events > MAX_EVENTS:
+        raise RecordError(f"the record is too long to view (over {MAX_EVENTS} events)")
+
+
+def _index_lines(
+    lines: Iterable[JSON],
+) -> tuple[dict[tuple[int, int], list[JSON]], dict[int, JSON], JSON | None]:
+    """The replay's lines by (hand, event), each hand's end by hand, and the game's end."""
+    by_event: dict[tuple[int, int], list[JSON]] = {}
+    ends: dict[int, JSON] = {}
+    game_end: JSON | None = None
+    for line in lines:
+        if line.get("type") == "hand_end" and isinstance(line.get("hand"), int):
+            ends[line["hand"]] = line
+        elif line.get("type") == "game_end":
+            game_end = line
+        elif isinstance(line.get("hand"), int) and isinstance(line.get("event"), int):
+            by_event.setdefault((line["hand"], line["event"]), []).append(line)
+    return by_event, ends, game_end
+
+
+def _step_text(spec: AnySpec, state: GameState, action: Any, who: str, found: list[JSON]) -> str:
+    """ "Ann plays 5-5 on 5-0 (3-4): 10 points": the move in the game's words, the tile drawn
+    and the points the replay's lines give it."""
+    legal = spec.legal_match(state, action)
+    shown = legal if type(legal) is type(action) else action
+    text = f"{who} {spec.describe_action(shown)}"
+    drawn = next((x.get("tile") for x in found if x.get("type") == "draw"), None)
+    if drawn:
+        text += f" ({drawn})"
+    points = sum(int(x.get("points") or 0) for x in found)
+    if points and "point" not in text:
+        text += f": {points} points"
+    return text
 
 
 def _hand_end(record: Record, h: int, line: JSON, step: JSON, before: list[list[str]]) -> JSON:
