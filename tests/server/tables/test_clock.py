@@ -182,8 +182,8 @@ def test_a_clock_that_ran_out_while_the_server_was_down_gets_its_grace(db_path: 
         tid = clock_table(c, {"per_move": 30, "grace": 200, "bot": "greedy"})
         before = my_clock(c, tid)
     time.sleep(max(0.0, before["grace_until"] - time.time()) + 0.3)
+    started = time.time()  # (before the start: the clocks resume while the app starts up)
     with TestClient(make_app(db_path, clock_scale=SCALE)) as c2:
-        started = time.time()
         use(c2, ann)
         with c2.websocket_connect(f"/ws/tables/{tid}") as ws:
             first = ws.receive_json()
