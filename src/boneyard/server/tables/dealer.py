@@ -63,6 +63,7 @@ class Dealer:
         """Deal the awaited hand on a copy of the state, commit, then take it (a command's
         handler); returns whether it did. Another process that dealt first wins."""
         before = table.checkpoint()
+        assert before.state is not None  # (a deal is awaited: the game has a state)
         table.state = before.state.copy()
         try:
             await self.advance(table, [], [])

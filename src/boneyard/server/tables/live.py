@@ -80,9 +80,10 @@ class Client:
 class Checkpoint:
     """A live table's game as it was before a command (:meth:`LiveTable.roll_back`)."""
 
-    state: GameState
+    state: GameState | None
     hand_scores: list[Scores]
     seeds: dict[int, tuple[str, str]]
+    version: int
     mark: Mark
 
 
@@ -191,15 +192,18 @@ class LiveTable:
         return self.movelog
 
     def checkpoint(self) -> Checkpoint:
-        """What a command that commits may have to take back: the state, the hand scores, the
-        dealt seeds and the move log (the state itself is never changed in place: a command
-        applies to a copy and puts it in place)."""
-        assert self.state is not None
-        return Checkpoint(self.state, list(self.hand_scores), dict(self.seeds), self.log().mark())
+        """What a command that commits, or a catch-up that replays another process's log, may
+        have to take back: the state, the hand scores, the dealt seeds, the version and the move
+        log (the state itself is never changed in place: a command applies to a copy and puts
+        it in place)."""
+        scores, seeds = list(self.hand_scores), dict(self.seeds)
+        return Checkpoint(self.state, scores, seeds, self.version, self.log().mark())
 
     def roll_back(self, to: Checkpoint) -> None:
-        """Take the table back to ``to``: a commit that failed leaves memory as the database."""
+        """Take the table back to ``to``: a commit or a replay that failed leaves memory as the
+        database."""
         self.state, self.hand_scores, self.seeds = to.state, to.hand_scores, to.seeds
+        self.version = to.version
         self.log().reset(to.mark)
 
     def reseat_clients(self) -> None:

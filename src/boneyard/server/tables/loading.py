@@ -165,18 +165,16 @@ class Loader:
     ) -> None:
         """Replay the log ``entries`` another process wrote (on a copy: all or nothing)."""
         take_seeds(table, seeds, entries)
-        old = table.state
+        before = table.checkpoint()
         state = (
-            old.copy()
-            if old is not None
+            before.state.copy()
+            if before.state is not None
             else fairness.new_state(table.game, table.options, seat_names(table.seats))
         )
-        scores, version, mark = list(table.hand_scores), table.version, table.log().mark()
         try:
             replay_entries(table, state, entries)
         except Exception:
-            table.hand_scores, table.version = scores, version
-            table.log().reset(mark)
+            table.roll_back(before)
             raise
         table.state = state
         if not self.hub.breaks.resume(table):  # (dealt here or elsewhere: no pause left)

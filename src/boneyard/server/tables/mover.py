@@ -65,6 +65,7 @@ class Mover:
         """Apply on a copy, commit, then move the live state (a command's handler, in the actor)."""
         before = table.checkpoint()
         st = before.state
+        assert st is not None  # (act: the game has started)
         new = st.copy()
         new.apply(action)
         entry = entry_row(table.id, table.version + 1, "action", seat, action.to_event(), now())
