@@ -1,5 +1,5 @@
 """The domain errors carry the status and the words the routes answer with. (Route functions are
-held to a screen by tests/server/site/test_structure.py; the services and the events' working modules
+held to a screen by tests/server/tables/test_shape.py; the services and the events' working modules
 import no web framework: an import-linter contract in pyproject.toml.)"""
 
 from __future__ import annotations
