@@ -424,6 +424,9 @@ def test_an_absent_opponent_is_claimed_against_at_a_table_with_a_clock_too(db_pa
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             msg = ws.receive_json()
             assert msg["claim_after"] == 60 and msg["stall"] is None  # (the clock: no stall)
+            # Bob noticed away at the claim's own moment (the stored time rounded up: 0 s away,
+            # as CI met it): he is away, not at the table
+            table.away[1] = time.time() + 5
             ws.send_json({"type": "claim", "seat": 1, "how": "win"})
             assert "you may claim after 60 s" in error_of(ws)["message"]
             table.away[1] = time.time() - 61  # (Bob has been away a minute)

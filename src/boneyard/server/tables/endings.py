@@ -174,7 +174,7 @@ class Endings:
         if stall and stalled >= table.stall_after:
             return True
         name = table.seats[seat].name
-        if gone > 0:
+        if seat in table.away:  # (away, even if noticed this very millisecond: 0 s)
             raise IllegalActionError(
                 f"{name} has been away for {int(gone)} s: you may claim after "
                 f"{int(table.claim_after)} s"
