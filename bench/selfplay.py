@@ -76,8 +76,10 @@ def interleaved(
 
 def pick(mask: np.ndarray[Any, Any], rng: np.random.Generator) -> int:
     """A uniformly random id of ``mask`` (cheaper than ``rng.choice``, whose cost would be most
-    of an environment step)."""
-    ids = mask.nonzero()[0]
+    of an environment step). The int8 mask is read as booleans: numpy's ``nonzero`` has a fast
+    path for booleans only (over High Fives' 27,812 ids, about 1 µs against 40 µs), and the
+    policy's cost is not the environment's."""
+    ids = mask.view(np.bool_).nonzero()[0]
     return int(ids[int(rng.random() * len(ids))])
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from boneyard.games.batch import Row
 from boneyard.games.learning import Encoder, FastPath, View
 from boneyard.rl.codec import learning_of
 
@@ -77,9 +78,9 @@ class Filler:
         self.bits = _runs(where.get("bits", []))
         """Runs of bit masks of one size, side by side: (first column, masks, start, shifts)."""
         self.ids = [(c, a) for c, a, _n, _s in where.get("ids", [])]
-        self.row_nums = [(c, a, scale) for c, a, _n, scale in nums]
-        self.row_bits = [(c, a) for c, a, _n, _s in where.get("bits", [])]
-        self.row_hot = [(c, a) for c, a, _n, _s in hot]
+        self.row = Row([(seg.kind, seg.size, seg.scale) for seg in fast.layout], LIMIT)
+        """One seat's entries at a time (compiled with the engine): :meth:`vector`."""
+        self.row_at = np.array(self.row.num_at, dtype=np.intp)
         self.cleared = _index(
             [
                 a + i
@@ -115,29 +116,16 @@ class Filler:
             out[np.repeat(np.arange(b), counts), at + flat.astype(np.intp)] = 1.0
 
     def vector(self, state: Any, seat: int) -> Vector:
-        """One seat's vector: what :meth:`fill` writes, built for a single row in plain Python
-        (the PettingZoo and OpenSpiel adapters ask for one at a time, where numpy's fixed cost
-        per operation would be most of the work): only the flags that are set are written."""
+        """One seat's vector: what :meth:`fill` writes, for a single row (the PettingZoo and
+        OpenSpiel adapters ask for one at a time, where numpy's fixed cost per operation would
+        be most of the work): the compiled :class:`~boneyard.games.batch.Row` lists its
+        non-zero entries, and numpy writes them into a zero vector."""
         nums = [0.0] * self.width
         blobs = self.fast.read(state, seat, nums, 0)
-        out = [0.0] * self.size
-        for column, at, scale in self.row_nums:
-            value = nums[column] / scale
-            out[at] = LIMIT if value > LIMIT else -LIMIT if value < -LIMIT else value
-        for column, at in self.row_bits:
-            mask = int(nums[column])
-            while mask:
-                low = mask & -mask
-                out[at + low.bit_length() - 1] = 1.0
-                mask ^= low
-        for column, at in self.row_hot:
-            index = int(nums[column])
-            if index >= 0:
-                out[at + index] = 1.0
-        for column, at in self.ids:
-            for i in blobs[column]:
-                out[at + i] = 1.0
-        return np.array(out, dtype=np.float32)
+        out = np.zeros(self.size, dtype=np.float32)
+        out[self.row_at] = self.row.numbers(nums)
+        out[self.row.flags(nums, blobs)] = 1.0
+        return out
 
 
 def _index(values: list[int]) -> slice | NDArray[np.intp]:
