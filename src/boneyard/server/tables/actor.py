@@ -23,14 +23,20 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Generic, Protocol, TypeVar, cast
 
 log = logging.getLogger("boneyard.server.tables.actor")
 
+A = TypeVar("A", covariant=True)
+"""A command's answer (:class:`Command`'s parameter)."""
+R = TypeVar("R")
+"""The answer of the command given to :meth:`TableActor.ask` and its callers."""
+
 
 @dataclass(frozen=True, slots=True)
-class Command:
-    """What a table's actor is asked to do (the subclasses in ``tables.commands``).
+class Command(Generic[A]):
+    """What a table's actor is asked to do (the subclasses in ``tables.commands``), typed by
+    its answer (``Command[bool]``: :meth:`TableActor.ask` returns a bool for it).
 
     ``shared``: whether what it changes is news to the other processes (a catch-up from the
     database is not: it *is* their news) and runs the game-over hooks here."""
@@ -123,8 +129,8 @@ class Snapshot:
 
 # -- the actor ------------------------------------------------------------------------------------
 
-Handle = Callable[[Command], Awaitable[Any]]
-React = Callable[[Command, Sequence[TableEvent]], Awaitable[None]]
+Handle = Callable[[Command[object]], Awaitable[object]]
+React = Callable[[Command[object], Sequence[TableEvent]], Awaitable[None]]
 
 
 class TableActor:
@@ -137,24 +143,24 @@ class TableActor:
         self.table = table
         self.handle = handle
         self.react = react
-        self.queue: asyncio.Queue[tuple[Command, asyncio.Future[Any]]] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[Command[object], asyncio.Future[object]]] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
-        self.running: Command | None = None
+        self.running: Command[object] | None = None
 
-    async def ask(self, command: Command) -> Any:
+    async def ask(self, command: Command[R]) -> R:
         """Run ``command`` after those before it; its answer (or what its handler raised).
 
         An idle actor runs it at once in the caller's task (no hop through the event loop: a
         move's latency is the rules, the commit and the views); a busy one queues it, and its
         worker takes the queue once the command in hand is done."""
         if not self.busy and self._worker_idle():
-            return await self._inline(command)
-        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            return cast(R, await self._inline(command))  # (the handler of its type answers A)
+        done: asyncio.Future[object] = asyncio.get_running_loop().create_future()
         done.add_done_callback(_heard)  # (a caller that went away: its error is not lost noise)
         self.queue.put_nowait((command, done))
         if self.running is None:  # (else whoever runs the command in hand wakes the worker)
             self._wake_worker()
-        return await asyncio.shield(done)  # (a caller that goes away leaves it queued)
+        return cast(R, await asyncio.shield(done))  # (a caller that goes away leaves it queued)
 
     @property
     def busy(self) -> bool:
@@ -169,7 +175,7 @@ class TableActor:
         if not self.queue.empty() and self._worker_idle():
             self.task = asyncio.create_task(self._work())
 
-    async def _inline(self, command: Command) -> Any:
+    async def _inline(self, command: Command[object]) -> object:
         """Run ``command`` in the caller's task; what was queued meanwhile goes to the worker."""
         self.running = command
         try:
@@ -201,10 +207,10 @@ class TableActor:
                 else:
                     done.set_result(answer)
 
-    async def _process(self, command: Command) -> tuple[Any, Exception | None]:
+    async def _process(self, command: Command[object]) -> tuple[object, Exception | None]:
         """Run ``command``'s handler, then emit the events it caused; its answer or failure."""
         before = Snapshot.of(self.table)
-        answer: Any = None
+        answer: object = None
         failure: Exception | None = None
         try:
             answer = await self.handle(command)
@@ -213,7 +219,7 @@ class TableActor:
         await self._emit(command, before)
         return answer, failure
 
-    async def _emit(self, command: Command, before: Snapshot) -> None:
+    async def _emit(self, command: Command[object], before: Snapshot) -> None:
         """The events ``command`` caused, to the reactions (a failed command may have changed
         something before it failed: what changed, changed)."""
         events = before.changes(self.table)
@@ -238,7 +244,7 @@ class TableActor:
                 await task
 
 
-def _heard(done: asyncio.Future[Any]) -> None:
+def _heard(done: asyncio.Future[object]) -> None:
     """Mark an answer as heard (asyncio logs an exception nobody retrieved)."""
     if not done.cancelled():
         done.exception()

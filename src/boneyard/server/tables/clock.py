@@ -230,7 +230,7 @@ class TurnClock:
 
     # -- the tasks -------------------------------------------------------------------------------
 
-    async def react(self, table: LiveTable, _c: Command, _e: Sequence[TableEvent]) -> None:
+    async def react(self, table: LiveTable, _c: Command[object], _e: Sequence[TableEvent]) -> None:
         """A table changed (its actor's events): its clock is considered again."""
         self.arm(table)
 

@@ -13,16 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
+from boneyard.core.protocol import JSON
 from boneyard.server.tables.actor import Command
 from boneyard.store.seats import Seat
+
+T = TypeVar("T")
 
 # -- a player --------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class Act(Command):
+class Act(Command[None]):
     """``seat`` plays the record event ``event`` on version ``seq`` of the table (a whole
     number: the socket's protocol checked it)."""
 
@@ -32,7 +35,7 @@ class Act(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Seed(Command):
+class Seed(Command[JSON]):
     """``seat`` adds its client seed ``seed`` for hand ``hand`` (docs/fairness.md)."""
 
     seat: int | None
@@ -41,7 +44,7 @@ class Seed(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Continue(Command):
+class Continue(Command[None]):
     """``seat`` has seen the end of hand ``hand`` (boneyard.server.tables.between)."""
 
     seat: int | None
@@ -49,7 +52,7 @@ class Continue(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Join(Command):
+class Join(Command[None]):
     """``user_id`` (shown as ``name``) sits down at the open seat ``seat``."""
 
     seat: int
@@ -58,21 +61,21 @@ class Join(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Resign(Command):
+class Resign(Command[None]):
     """``user_id`` resigns (boneyard.server.tables.endings)."""
 
     user_id: int | None
 
 
 @dataclass(frozen=True, slots=True)
-class Abort(Command):
+class Abort(Command[None]):
     """``user_id`` aborts the game before everyone has moved."""
 
     user_id: int | None
 
 
 @dataclass(frozen=True, slots=True)
-class Claim(Command):
+class Claim(Command[None]):
     """``user_id`` claims the win over, or hands to a bot, the absent person's seat ``seat``."""
 
     user_id: int | None
@@ -81,14 +84,14 @@ class Claim(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Rematch(Command):
+class Rematch(Command[None]):
     """``user_id`` accepts a rematch."""
 
     user_id: int | None
 
 
 @dataclass(frozen=True, slots=True)
-class Reclaim(Command):
+class Reclaim(Command[int]):
     """``user_id`` takes back the seat a bot plays in their place; the answer is the seat."""
 
     user_id: int | None
@@ -98,22 +101,22 @@ class Reclaim(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Start(Command):
+class Start(Command[None]):
     """Start the open table: a fresh game and its first deal."""
 
 
 @dataclass(frozen=True, slots=True)
-class Deal(Command):
+class Deal(Command[None]):
     """Deal the awaited hand (after a hand's pause, a thrown-in deal, a restart)."""
 
 
 @dataclass(frozen=True, slots=True)
-class BotMove(Command):
+class BotMove(Command[bool]):
     """The bot to act moves; the answer is whether one did."""
 
 
 @dataclass(frozen=True, slots=True)
-class Warn(Command):
+class Warn(Command[None]):
     """The move time of ``seat`` at ``version`` is up: every socket hears the grace began."""
 
     seat: int
@@ -121,7 +124,7 @@ class Warn(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Abandon(Command):
+class Abandon(Command[None]):
     """The grace of ``seat`` at ``version`` is over: a ``level`` bot takes the seat."""
 
     seat: int
@@ -133,7 +136,7 @@ class Abandon(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Reseat(Command):
+class Reseat(Command[None]):
     """An event gives seat ``seat`` to ``to`` (a substitute, a bot for a forfeit)."""
 
     seat: int
@@ -141,28 +144,28 @@ class Reseat(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Halt(Command):
+class Halt(Command[None]):
     """Stop the game for good: an event decided it otherwise (``why``)."""
 
     why: str
 
 
 @dataclass(frozen=True, slots=True)
-class Close(Command):
+class Close(Command[None]):
     """The site closed the table (nobody played at it for too long); already committed."""
 
     shared: ClassVar[bool] = False
 
 
 @dataclass(frozen=True, slots=True)
-class CatchUp(Command):
+class CatchUp(Command[None]):
     """Read what another process committed (the log, the seats, the status)."""
 
     shared: ClassVar[bool] = False
 
 
 @dataclass(frozen=True, slots=True)
-class ContinuedElsewhere(Command):
+class ContinuedElsewhere(Command[None]):
     """``seat`` pressed Continue after hand ``hand`` on another process's socket."""
 
     seat: object
@@ -171,7 +174,8 @@ class ContinuedElsewhere(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Inspect(Command):
-    """Read the table between two commands: the answer is ``look(table)``."""
+class Inspect(Command[T]):
+    """Read the table between two commands: the answer is ``look(table)`` (a live table: this
+    module is below it)."""
 
-    look: Callable[[Any], Any]
+    look: Callable[[Any], T]

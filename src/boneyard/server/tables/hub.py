@@ -15,11 +15,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from boneyard.core.errors import BoneyardError
 from boneyard.server.metrics import Metrics
-from boneyard.server.tables.actor import Command, TableEvent
+from boneyard.server.tables.actor import Command, R, TableEvent
 from boneyard.server.tables.between import Breaks
 from boneyard.server.tables.broadcast import Broadcaster
 from boneyard.server.tables.clock import TurnClock
@@ -50,9 +50,11 @@ DB_ERRORS = (SQLAlchemyError, OSError)
 """What a database outage raises (IntegrityError, a lost race, is handled before these)."""
 
 MessageHandler = Callable[[LiveTable, dict[str, Any]], Awaitable[None]]
-Handler = Callable[[LiveTable, Any], Awaitable[Any]]
-"""Runs one command at a table (registered by the module whose work it is)."""
-Reaction = Callable[[LiveTable, Command, Sequence[TableEvent]], Awaitable[None]]
+Handler = Callable[[LiveTable, Any], Awaitable[object]]
+"""Runs one command at a table (registered by the module whose work it is); its answer is the
+command's (``Command[A]``: an ``A``)."""
+C = TypeVar("C", bound=Command[object])
+Reaction = Callable[[LiveTable, Command[object], Sequence[TableEvent]], Awaitable[None]]
 """Hears the events one command caused at a table (in the actor, after the command)."""
 Hook = Callable[[LiveTable], Coroutine[Any, Any, None]]
 
@@ -177,7 +179,7 @@ class Hub:
         self.lobby_version = 0
         self.closing = False  # set on shutdown: bots stop after the move they are making
         # What each command type runs (tables.commands), and who hears the events it caused.
-        self.commands: dict[type[Command], Handler] = {}
+        self.commands: dict[type[Command[object]], Handler] = {}
         self.reactions: list[Reaction] = []
         # Broadcast messages for live tables by type; site-wide ones (table id "*") by type.
         self.handlers: dict[str, MessageHandler] = {}
@@ -194,7 +196,7 @@ class Hub:
         self.open_minutes = settings.open_minutes
         self.unwatched_minutes = settings.unwatched_minutes
 
-    def handle(self, kind: type[Command], handler: Handler) -> None:
+    def handle(self, kind: type[C], handler: Callable[[LiveTable, C], Awaitable[object]]) -> None:
         """Run ``handler`` for the commands of type ``kind`` (one handler per type)."""
         if kind in self.commands:
             raise ValueError(f"{kind.__name__} has a handler already")
@@ -204,18 +206,20 @@ class Hub:
         """Handle broadcast messages of type ``kind`` for live tables of this process."""
         self.handlers[kind] = handler
 
-    async def ask(self, table: LiveTable, command: Command) -> Any:
+    async def ask(self, table: LiveTable, command: Command[R]) -> R:
         """Have ``table``'s actor run ``command``; its answer (or what it raised)."""
         return await table.ask(command)
 
-    async def run(self, table: LiveTable, command: Command) -> Any:
+    async def run(self, table: LiveTable, command: Command[object]) -> object:
         """Run ``command`` at ``table`` by its registered handler (the actor's ``handle``)."""
         handler = self.commands.get(type(command))
         if handler is None:
             raise TypeError(f"no handler for {type(command).__name__}")
         return await handler(table, command)
 
-    async def react(self, table: LiveTable, command: Command, events: Sequence[TableEvent]) -> None:
+    async def react(
+        self, table: LiveTable, command: Command[object], events: Sequence[TableEvent]
+    ) -> None:
         """Tell every reaction the events ``command`` caused (the actor's ``react``)."""
         for reaction in self.reactions:
             await reaction(table, command, events)

@@ -16,7 +16,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from boneyard.bots import AnyBot
 from boneyard.bots.plugins import make
@@ -24,14 +24,18 @@ from boneyard.core.protocol import JSON, GameState
 from boneyard.games.registry import get_spec
 from boneyard.server.rules.service import changed_options
 from boneyard.server.tables import fairness
-from boneyard.server.tables.actor import Command, TableActor
+from boneyard.server.tables.actor import Command, R, TableActor
 from boneyard.server.tables.movelog import Mark, MoveLog
 from boneyard.store.seats import Seat
 from boneyard.store.statuses import TableStatus
 
-Ask = Callable[["LiveTable", Command], Awaitable[Any]]
-"""Sends a live table's actor a command and waits for its answer (``Hub.ask``): how
-the clock and the dealer change a table."""
+
+class Ask(Protocol):
+    """Sends a live table's actor a command and waits for its answer (``Hub.ask``): how the
+    clock and the dealer change a table."""
+
+    async def __call__(self, table: LiveTable, command: Command[R]) -> R: ...
+
 
 CLAIM_AFTER = 60.0
 """Seconds a person seat must have been disconnected before the others may claim the win or
@@ -139,7 +143,7 @@ class LiveTable:
     claim_after: float = CLAIM_AFTER  # (the site's: Hub.claim_after)
     stall_after: float = STALL_AFTER  # (the site's: Hub.stall_after)
 
-    async def ask(self, command: Command) -> Any:
+    async def ask(self, command: Command[R]) -> R:
         """Have the table's actor run ``command``; its answer (or what it raised)."""
         assert self.actor is not None, "a table takes commands once it is live"
         return await self.actor.ask(command)

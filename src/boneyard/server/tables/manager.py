@@ -109,13 +109,10 @@ class TableManager(Hub):
         """The commands of the clock, the pause and the readers, and the reactions in the
         order they hear a table's events: the bookkeeping, the broadcaster, the clock, the
         other processes, the bots."""
-        for kind, handler in (
-            (cmd.Inspect, self._inspect),
-            (cmd.Warn, self.clock.warn),
-            (cmd.Continue, self.breaks.press),
-            (cmd.ContinuedElsewhere, self.breaks.pressed_elsewhere),
-        ):
-            self.handle(kind, handler)
+        self.handle(cmd.Inspect, self._inspect)
+        self.handle(cmd.Warn, self.clock.warn)
+        self.handle(cmd.Continue, self.breaks.press)
+        self.handle(cmd.ContinuedElsewhere, self.breaks.pressed_elsewhere)
         self.reactions += [
             self.results.bookkeeping,
             self._broadcast,
@@ -124,17 +121,23 @@ class TableManager(Hub):
             self._drive_bots,
         ]
 
-    async def _broadcast(self, table: LiveTable, _c: Command, _e: Sequence[TableEvent]) -> None:
+    async def _broadcast(
+        self, table: LiveTable, _c: Command[object], _e: Sequence[TableEvent]
+    ) -> None:
         await tableview.send_views(table, self.clock)
 
-    async def _announce(self, table: LiveTable, command: Command, _e: Sequence[TableEvent]) -> None:
+    async def _announce(
+        self, table: LiveTable, command: Command[object], _e: Sequence[TableEvent]
+    ) -> None:
         if command.shared:
             await self.loader.announce(table)
 
-    async def _drive_bots(self, table: LiveTable, _c: Command, _e: Sequence[TableEvent]) -> None:
+    async def _drive_bots(
+        self, table: LiveTable, _c: Command[object], _e: Sequence[TableEvent]
+    ) -> None:
         self.driver.schedule_bots(table)
 
-    async def _inspect(self, table: LiveTable, c: cmd.Inspect) -> Any:
+    async def _inspect(self, table: LiveTable, c: cmd.Inspect[object]) -> object:
         return c.look(table)
 
     def _observe_commit(self, writes: int, seconds: float) -> None:

@@ -30,7 +30,7 @@ class Results:
         hub.on_game_over.append(self.store_result)
 
     async def bookkeeping(
-        self, table: LiveTable, command: Command, events: Sequence[TableEvent]
+        self, table: LiveTable, command: Command[object], events: Sequence[TableEvent]
     ) -> None:
         """A reaction: the lobby's list is read anew after a seat or status change; a game that
         ended here runs the game-over hooks (an ending read from another process ran them
