@@ -66,8 +66,8 @@ async function endSession(id) {
 function offerItem(o) {
   const act = (verb) => async () => {
     try {
-      await api("POST", `/api/events/${encodeURIComponent(o.event)}/offers/${o.id}/${verb}`);
-      if (verb === "accept") location.href = `/events/${encodeURIComponent(o.event)}`;
+      await api("POST", `/api/tournaments/${encodeURIComponent(o.event)}/offers/${o.id}/${verb}`);
+      if (verb === "accept") location.href = `/tournaments/${encodeURIComponent(o.event)}`;
       else loadAccount();
     } catch (e) { $("account-error").textContent = e.message; }
   };
