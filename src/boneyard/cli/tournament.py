@@ -1,4 +1,4 @@
-"""``boneyard tournament``: play whole events offline with bots (``simulate``)."""
+"""``boneyard tournament``: play whole tournaments offline with bots (``simulate``)."""
 
 from __future__ import annotations
 

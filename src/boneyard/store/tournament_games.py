@@ -1,4 +1,4 @@
-"""The events' queries on their games and the director's actions: the final results in order,
+"""The tournaments' queries on their games and the director's actions: the final results in order,
 the games of a match or a table, the games under way, the cards a rating counts.
 
 Each function runs on a session the caller opened (and began, to write); a row comes back

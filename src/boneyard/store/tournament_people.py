@@ -1,5 +1,5 @@
-"""The events' queries on people: entrants, directors and scorekeepers, the accounts' names,
-the places offered, how many events a person runs.
+"""The tournaments' queries on people: entrants, directors and scorekeepers, the accounts' names,
+the places offered, how many tournaments a person runs.
 
 Each function runs on a session the caller opened (and began, to write); a row comes back
 attached to it, so the caller changes its fields and commits (``boneyard.server.tournaments``).
@@ -173,7 +173,7 @@ async def pending_offers(
 
 
 async def tournaments_run_by(db: AsyncSession, user_id: int, statuses: Sequence[str]) -> int:
-    """How many events ``user_id`` owns in one of ``statuses``."""
+    """How many tournaments ``user_id`` owns in one of ``statuses``."""
     n = await db.scalar(
         select(func.count())
         .select_from(TournamentRow)

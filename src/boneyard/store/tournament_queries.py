@@ -1,6 +1,6 @@
-"""The events' read queries that filter, order and cut in SQL (the list of events, one match's
-games, an entrant's tables in play, the events the scheduler watches), so what they cost does
-not grow with what they leave out."""
+"""The tournaments' read queries that filter, order and cut in SQL (the list of tournaments, one
+match's games, an entrant's tables in play, the tournaments the scheduler watches), so what they
+cost does not grow with what they leave out."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from boneyard.store.statuses import EventStatus, MatchGameStatus
 from boneyard.store.tournaments import Entrant, TournamentGame, TournamentRow
 
 LISTED = 200
-"""The longest list of events (the newest ones)."""
+"""The longest list of tournaments (the newest ones)."""
 
 
 async def newest_tournaments(
     db: AsyncSession, limit: int = LISTED
 ) -> Sequence[Row[TournamentRow, str, int]]:
-    """The newest ``limit`` events (every event is public), each with the display name of who
+    """The newest ``limit`` tournaments (every event is public), each with the display name of who
     runs it and its entrant count: ``(event, director, entrants)``."""
     entrants = (
         select(func.count(Entrant.id))
@@ -79,7 +79,7 @@ async def matches_with_games(
 
 
 async def tournaments_to_watch(db: AsyncSession, running: Sequence[str]) -> Sequence[TournamentRow]:
-    """The events the scheduler looks after: those in ``running`` statuses, and those in
+    """The tournaments the scheduler looks after: those in ``running`` statuses, and those in
     registration with a start time (only these may start by themselves)."""
     return (
         await db.scalars(

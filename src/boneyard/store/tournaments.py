@@ -1,4 +1,4 @@
-"""Tournament events on the site: events, entrants, match games, director actions, ratings.
+"""Tournaments on the site: the tournaments, entrants, match games, director actions, ratings.
 
 The bracket itself (who meets whom) is the pure :mod:`boneyard.tournament` value, kept as JSON
 in :attr:`TournamentRow.bracket`; it is derived from the entrants and the final game rows

@@ -4,7 +4,7 @@ play; standings, crosstables and their labels; score-card checks; ratings.
 Pure logic: no I/O, no clock, randomness only from an injected ``random.Random``; every value
 is immutable and every "update" returns a new value. Entrant ids are strings, given to each
 format in seed order (see :mod:`boneyard.tournament.seeding`). The offline driver that plays
-events with bots is :mod:`boneyard.tournament.simulate` (not imported here).
+tournaments with bots is :mod:`boneyard.tournament.simulate` (not imported here).
 
 >>> ev = SingleElimination.create(["ann", "bo"], Schedule.preset("pda"))
 >>> ev.num_rounds, ev.match("R1M1").best_of

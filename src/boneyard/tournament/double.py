@@ -91,7 +91,7 @@ BEFORE_CHARTS: dict[int, tuple[int, ...]] = {
     6: (8, 6, 1, 1, 0),
     7: (16, 12, 2, 2, 1, 0),
 }
-"""The drop orders of brackets drawn before the charts (searched at every size), which events
+"""The drop orders of brackets drawn before the charts (searched at every size), which tournaments
 stored with them keep (their JSON has no ``drops``)."""
 
 Slot = tuple[str, int]

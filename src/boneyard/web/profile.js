@@ -44,7 +44,7 @@ function historyTable(games) {
 }
 
 // Your own profile: where you are signed in (end one session, or all of them) and the places in
-// events that directors offered you.
+// tournaments that directors offered you.
 function sessionRows(sessions) {
   const rows = [el("tr", {}, el("th", {}, "Browser"), el("th", {}, "Signed in"), el("th", { class: "wide" }, "Last used"), el("th", {}, ""))];
   for (const s of sessions) {

@@ -2,7 +2,7 @@
 over-the-board event, check the players in, seed by hand, start, rule, undo the ruling, enter a
 paper card that the players sign, and print the pairings and the cards — every irreversible
 step behind a confirmation. Screenshots at desktop and phone sizes go to the screenshots folder
-(tests/server/browser.py SCREENS: /tmp/boneyard-screens/events-*.png), and axe-core checks the
+(tests/server/browser.py SCREENS: /tmp/boneyard-screens/tournaments-*.png), and axe-core checks the
 event pages."""
 
 from __future__ import annotations
@@ -69,11 +69,11 @@ def shots(page: Any, name: str) -> None:
     """Desktop and phone screenshots of the page as it is, and no sideways scroll on a phone
     (the wide bracket and tables scroll inside their own boxes)."""
     page.set_viewport_size(DESKTOP)
-    screenshot(page, f"events-{name}-desktop")
+    screenshot(page, f"tournaments-{name}-desktop")
     page.set_viewport_size(PHONE)
     next_frames(page)
     assert no_sideways_scroll(page), (name, page.evaluate(WIDE))
-    screenshot(page, f"events-{name}-phone")
+    screenshot(page, f"tournaments-{name}-phone")
     page.set_viewport_size(DESKTOP)
 
 
@@ -274,7 +274,7 @@ def test_the_bell_a_dispute_and_a_replacement_in_dialogs(live_server: str) -> No
             # ann disputes it: the reason is asked in a dialog, and cannot be empty
             ann.click("#dispute")
             expect(ann.locator("#confirm #confirm-text")).to_be_focused()
-            screenshot(ann, "events-dispute-dialog")
+            screenshot(ann, "tournaments-dispute-dialog")
             ann.click("#confirm-ok")
             expect(ann.locator("#confirm")).to_be_visible()
             ann.fill("#confirm-text", "we wrote 95, it was 105")

@@ -79,7 +79,7 @@ def test_the_tables_warning_says_the_events_rule_and_the_match_says_time_out(
                 re.compile(r"time is up: (you lose|bob loses) the game in"), timeout=60_000
             )
             assert "bot" not in (clock.text_content() or "")
-            screenshot(page, "events-timeout-warning")
+            screenshot(page, "tournaments-timeout-warning")
             page.goto(f"{url}/tournaments/{eid}/matches/R1M1")
             expect(page.locator("#m-games")).to_contain_text(
                 "lost on time (the event's rule: lose)", timeout=60_000

@@ -1,6 +1,6 @@
 """Running an event's administration, its routes: create it, edit every setting, cancel it,
 delete it before it starts, and name co-directors. Only signed-in accounts (not guests) create
-events, a few at a time each; the list shows who runs each one. The work is
+tournaments, a few at a time each; the list shows who runs each one. The work is
 :mod:`~boneyard.server.tournaments.manage`; each answer is the event page's JSON."""
 
 from typing import Any
@@ -29,13 +29,15 @@ async def create_event(body: TournamentIn, user: Me, ctx: Ctx) -> dict[str, Any]
     """Create an event (you direct it; signed-in accounts only, a few at a time)."""
     if user.is_guest:
         raise NotAllowed("sign up to run an event (guests cannot)")
-    await ctx.accounts.limits.check("events", str(user.id), "too many new events")
+    # The rate limit, the cap's setting and the metric's label keep the name "events": operators
+    # configure and watch them by it (docs/operations.md).
+    await ctx.accounts.limits.check("events", str(user.id), "too many new tournaments")
     running = await manage.live_tournaments(ctx.svc, user.id)
     if running >= ctx.cfg.events_per_person:
         ctx.tables.metrics.refused.labels("events").inc()
         raise HTTPException(
             429,
-            f"you already run {running} events (at most {ctx.cfg.events_per_person} at once): "
+            f"you already run {running} tournaments (at most {ctx.cfg.events_per_person} at once): "
             "finish one first",
         )
     eid = await manage.create(ctx.svc, body.model_dump(exclude_none=True), user.id)
@@ -95,7 +97,7 @@ async def remove_scorekeeper(event_id: str, user_id: RowId, user: Me, ctx: Ctx) 
 
 @router.get("/api/tournaments")
 async def list_tournaments(ctx: Ctx) -> dict[str, Any]:
-    """The newest events (at most 200), each with its entrant count and who runs it."""
+    """The newest tournaments (at most 200), each with its entrant count and who runs it."""
     async with ctx.sessions() as db:
         rows = await newest_tournaments(db)
     return {"events": [listed_json(e, director, n) for e, director, n in rows]}

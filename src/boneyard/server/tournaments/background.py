@@ -1,4 +1,4 @@
-"""A periodic background task, for the events' scheduler and mailer: it runs a step again and
+"""A periodic background task, for the tournaments' scheduler and mailer: it runs a step again and
 again with the app (``start`` in its lifespan, ``stop`` at shutdown, which cancels it), sleeping
 between steps as long as the step says, or until woken. A step that fails is logged and tried
 again later: the database or the mail server being away never ends the task."""

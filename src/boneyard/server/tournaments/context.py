@@ -22,7 +22,7 @@ from boneyard.store.tournaments import TournamentRow
 
 
 class Context:
-    """The events domain of one app (``app.state.tournaments``)."""
+    """The tournaments domain of one app (``app.state.tournaments``)."""
 
     def __init__(
         self,
@@ -60,7 +60,7 @@ class Context:
 
 
 def context_of(request: Request) -> Context:
-    """The events domain of the app serving ``request``."""
+    """The tournaments domain of the app serving ``request``."""
     found: Context = request.app.state.tournaments
     return found
 

@@ -64,7 +64,7 @@ async def remove_entrant(event_id: str, entrant_id: RowId, user: Me, ctx: Ctx) -
 
 @router.post("/api/tournaments/{event_id}/bots")
 async def add_bots(event_id: str, body: BotsIn, user: Me, ctx: Ctx) -> dict[str, Any]:
-    """Add bot entrants (directors; online events; a bot is always checked in)."""
+    """Add bot entrants (directors; online tournaments; a bot is always checked in)."""
     check_site_bot(body.bot, None, ctx.cfg)
     await entry.add_bots(ctx.svc, event_id, body.bot, body.count, ctx.cfg.event_bots, user.id)
     return await ctx.event_json(event_id, user)

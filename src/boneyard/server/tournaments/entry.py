@@ -217,14 +217,14 @@ async def remove(svc: Tournaments, event_id: str, entrant_id: int, by: int) -> N
 async def add_bots(
     svc: Tournaments, event_id: str, bot: str, count: int, most: int, by: int
 ) -> None:
-    """A director adds ``count`` bot entrants (online events; at most ``most`` bots in an
+    """A director adds ``count`` bot entrants (online tournaments; at most ``most`` bots in an
     event; a bot is always checked in)."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await director_event(svc, db, event_id, by)
         if ev.status != EventStatus.REGISTRATION:
             raise Refused("registration is closed: the event has started")
         if ev.mode != "online":
-            raise Refused("bots play online events only")
+            raise Refused("bots play online tournaments only")
         have = await count_entrants(db, event_id)
         if have + count > ev.cap:
             raise Refused(f"the event is full ({ev.cap} entrants)")

@@ -107,7 +107,7 @@ def apply_settings(ev: TournamentRow, given: dict[str, Any], started: bool) -> N
 
 
 async def live_tournaments(svc: Tournaments, user_id: int) -> int:
-    """How many events ``user_id`` runs that are not over."""
+    """How many tournaments ``user_id`` runs that are not over."""
     async with svc.sessions() as db:
         return await tournament_people.tournaments_run_by(db, user_id, LIVE)
 

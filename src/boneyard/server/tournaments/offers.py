@@ -55,7 +55,7 @@ async def invite(event_id: str, body: InviteIn, user: Me, ctx: Ctx) -> dict[str,
 
 @router.get("/api/me/offers")
 async def my_offers(user: Me, ctx: Ctx) -> dict[str, Any]:
-    """Places in events that directors offered you, and invitations (pending ones)."""
+    """Places in tournaments that directors offered you, and invitations (pending ones)."""
     if user.username is None:
         return {"offers": []}
     async with ctx.sessions() as db:

@@ -1,4 +1,4 @@
-"""The events' background task: what must happen at a time whether or not anyone looks.
+"""The tournaments' background task: what must happen at a time whether or not anyone looks.
 
 * An event with ``auto_start`` starts at its ``starts_at`` (if it cannot, for lack of entrants,
   its directors are told and it waits for them).
@@ -34,7 +34,7 @@ log = logging.getLogger("boneyard.tournaments")
 TICK = 30.0
 """The longest sleep."""
 TEND = 10.0
-"""Seconds between looks after the tables of online events."""
+"""Seconds between looks after the tables of online tournaments."""
 RETRY = 5.0
 """Seconds before the next pass after a failed one (the database is away)."""
 
@@ -46,7 +46,7 @@ class Scheduler:
         self.svc = svc
         self.tended = 0.0
         self.loop = Periodic(
-            "the events scheduler", self._step, retry=RETRY, log=log, woken=svc.wake_scheduler
+            "the tournaments scheduler", self._step, retry=RETRY, log=log, woken=svc.wake_scheduler
         )
 
     def wake(self) -> None:
@@ -72,8 +72,8 @@ class Scheduler:
         if tend:
             self.tended = time.monotonic()
         async with self.svc.sessions() as db:
-            events = await tournaments_to_watch(db, RUNNING)
-        for ev in events:
+            tournaments = await tournaments_to_watch(db, RUNNING)
+        for ev in tournaments:
             if ev.status == EventStatus.REGISTRATION:
                 at = aware(ev.starts_at) if ev.starts_at else None
                 if at is not None and setting(ev, "auto_start"):

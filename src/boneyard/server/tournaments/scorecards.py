@@ -67,7 +67,7 @@ async def match_sides(
     which has no game waiting for a signature or a ruling."""
     ev = await svc.need_running(db, event_id)
     if ev.mode != "otb":
-        raise Refused("scores are entered only in over-the-board events")
+        raise Refused("scores are entered only in over-the-board tournaments")
     t = tournament_from_json(ev.bracket or {})
     m = svc.need_ready(t, match_id)
     a = await unit.get(db, Entrant, int(m.a))

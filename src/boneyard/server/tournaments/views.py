@@ -48,7 +48,7 @@ FORMATS = {
     "pools": "pools, then a bracket",
 }
 CROSSTABLE_MAX = 32
-"""Swiss events up to this size get a crosstable (round robins and pools always do)."""
+"""Swiss tournaments up to this size get a crosstable (round robins and pools always do)."""
 
 
 def iso(t: datetime | None) -> str | None:
@@ -217,7 +217,7 @@ def me_json(
 
 
 def listed_json(ev: TournamentRow, director: str, entrants: int) -> dict[str, Any]:
-    """An event in the list of events."""
+    """An event in the list of tournaments."""
     return {
         "id": ev.id,
         "name": ev.name,

@@ -142,7 +142,7 @@ def checked_list(items: Sequence[WalkIn], taken: dict[str, str], seeds: set[int]
 async def add(
     svc: Tournaments, event_id: str, items: Sequence[WalkIn], here: bool, by: int
 ) -> list[Entrant]:
-    """A director (or scorekeeper) enters walk-ins by name: over-the-board events, before the
+    """A director (or scorekeeper) enters walk-ins by name: over-the-board tournaments, before the
     start (a Swiss event with late entry: until its last round is paired), checked in when
     ``here``. Seeds given make the seeding ``manual``; nothing is added on a refusal."""
     async with svc.lock(event_id):
