@@ -221,7 +221,7 @@ def test_a_director_offers_a_place_and_never_takes_a_seat(db_path: str) -> None:
             assert view["seat"] is None and not (view["view"] or {}).get("hand")
 
 
-def test_events_are_for_accounts_with_a_cap_and_bots_are_capped(db_path: str) -> None:
+def test_tournaments_are_for_accounts_with_a_cap_and_bots_are_capped(db_path: str) -> None:
     settings = replace(ROOMY, events_per_person=2, event_bots=3)
     with TestClient(make_app(db_path, settings=settings)) as c:
         guest(c, "Gus")

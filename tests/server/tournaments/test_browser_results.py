@@ -19,7 +19,7 @@ from tests.server.browser import (
     next_frames,
     screenshot,
 )
-from tests.server.events.test_browser_director import DESKTOP, PHONE, WIDE, Player, live_server  # noqa: F401
+from tests.server.tournaments.test_browser_director import DESKTOP, PHONE, WIDE, Player, live_server  # noqa: F401
 
 pytestmark = [needs_chromium, needs_axe]
 

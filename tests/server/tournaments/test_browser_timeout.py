@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tests.server.browser import launch, needs_chromium, running, screenshot
-from tests.server.events.test_browser_director import sign_in
+from tests.server.tournaments.test_browser_director import sign_in
 
 CLOCK_SCALE = 0.25  # a 60-second move takes 15 s: it outlasts loading the table on a busy machine
 SERVER = (

@@ -68,7 +68,7 @@ def test_128_people_run_an_over_the_board_pda_event_by_score_cards() -> None:
     player and signed by the other, the bracket advances to the champion, and every card is in
     the CSV and JSON exports. (Best of 1 by default, the PDA schedule with BONEYARD_FULL_PDA=1.)"""
     from tests.server.conftest import fast_dir, use
-    from tests.server.events.test_events import match, ok, people
+    from tests.server.tournaments.test_tournaments import match, ok, people
 
     with (
         tempfile.TemporaryDirectory(dir=fast_dir()) as d,

@@ -16,7 +16,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tests.server.conftest import fast_dir, make_app, post, register, use
-from tests.server.events.test_events import get, match, matches, ok, people, playing, wait
+from tests.server.tournaments.test_tournaments import get, match, matches, ok, people, playing, wait
 
 FAST = 0.02  # 5 s of clock in 0.1 s
 

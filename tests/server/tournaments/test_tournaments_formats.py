@@ -10,7 +10,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from tests.server.conftest import post, register, use
-from tests.server.events.test_events import get, match, matches, ok, people, wait
+from tests.server.tournaments.test_tournaments import get, match, matches, ok, people, wait
 
 Data = dict[str, Any]
 

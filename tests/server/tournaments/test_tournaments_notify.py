@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 
 from tests.server.browser import free_port
 from tests.server.conftest import ROOMY, make_app, post, register, use
-from tests.server.events.test_events import match, ok, people, playing
+from tests.server.tournaments.test_tournaments import match, ok, people, playing
 
 
 class Inbox:
@@ -101,7 +101,7 @@ def test_notifications_on_the_site_and_by_email(tmp_path: Path, smtp: tuple[Inbo
         # ann's e-mail: the match is ready, with the site's link
         mail = inbox.wait("ann@example.org", "R1M1 is ready")
         body = mail.get_payload()
-        assert f"https://dom.example/events/{eid}/matches/R1M1" in str(body)
+        assert f"https://dom.example/tournaments/{eid}/matches/R1M1" in str(body)
         # the director acts on the match: both are told, ann by e-mail too
         use(c, dora)
         g = playing(match(data, "R1M1"))

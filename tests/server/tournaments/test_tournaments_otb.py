@@ -14,7 +14,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from tests.server.conftest import post, register, use
-from tests.server.events.test_events import get, match, ok
+from tests.server.tournaments.test_tournaments import get, match, ok
 
 NAMES = ["ann", "bob", "cyd", "dan", "eve", "fay", "gus", "hal"]
 

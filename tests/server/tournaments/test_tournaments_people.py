@@ -15,7 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tests.server.conftest import fast_dir, make_app, post, register, use
-from tests.server.events.test_events import get, match, ok, people, playing, wait
+from tests.server.tournaments.test_tournaments import get, match, ok, people, playing, wait
 
 
 @pytest.fixture

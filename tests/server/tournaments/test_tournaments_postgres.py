@@ -10,7 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tests.server.conftest import make_app, post, register, use
-from tests.server.events.test_events import get, match, ok, people, wait
+from tests.server.tournaments.test_tournaments import get, match, ok, people, wait
 from tests.services import needs_postgres, scratch_postgres
 
 pytestmark = needs_postgres
@@ -22,7 +22,7 @@ def pg_url() -> Iterator[str]:
         yield url
 
 
-def test_events_on_postgresql(pg_url: str) -> None:
+def test_tournaments_on_postgresql(pg_url: str) -> None:
     with TestClient(make_app(pg_url)) as c:
         c.get("/api/me")
         dora = register(c, "dora")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from starlette.testclient import TestClient
 
 from tests.server.conftest import post, register, use
-from tests.server.events.test_events import get, match, ok, pda_event, people, playing
+from tests.server.tournaments.test_tournaments import get, match, ok, pda_event, people, playing
 
 
 def first_move(c: TestClient, tid: str, jars: dict[str, dict[str, str]]) -> None:

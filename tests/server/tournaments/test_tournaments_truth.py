@@ -15,8 +15,8 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from tests.server.conftest import post, register, use, wait_for
-from tests.server.events.test_events import get, match, ok
-from tests.server.events.test_events_venue import entrant, otb_event, paper
+from tests.server.tournaments.test_tournaments import get, match, ok
+from tests.server.tournaments.test_tournaments_venue import entrant, otb_event, paper
 from tests.services import needs, program
 
 

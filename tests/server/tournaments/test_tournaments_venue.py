@@ -13,7 +13,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from tests.server.conftest import fast_dir, make_app, post, register, use
-from tests.server.events.test_events import get, match, ok
+from tests.server.tournaments.test_tournaments import get, match, ok
 
 Data = dict[str, Any]
 
