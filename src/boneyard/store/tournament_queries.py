@@ -10,7 +10,7 @@ from sqlalchemy import Row, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from boneyard.store.models import User
-from boneyard.store.statuses import EventStatus, MatchGameStatus
+from boneyard.store.statuses import MatchGameStatus, TournamentStatus
 from boneyard.store.tournaments import Entrant, TournamentGame, TournamentRow
 
 LISTED = 200
@@ -86,7 +86,7 @@ async def tournaments_to_watch(db: AsyncSession, running: Sequence[str]) -> Sequ
             select(TournamentRow).where(
                 or_(
                     TournamentRow.status.in_(running),
-                    (TournamentRow.status == EventStatus.REGISTRATION)
+                    (TournamentRow.status == TournamentStatus.REGISTRATION)
                     & TournamentRow.starts_at.is_not(None),
                 )
             )

@@ -27,11 +27,11 @@ from sqlalchemy.orm import Mapped, mapped_column
 from boneyard.store.models import Base
 from boneyard.store.statuses import (
     EntrantStatus,
-    EventStatus,
     MailStatus,
     MatchGameKind,
     MatchGameStatus,
     OfferStatus,
+    TournamentStatus,
     column_type,
     constraint,
 )
@@ -53,7 +53,7 @@ class TournamentRow(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)  # rounds, seeding, abandon_minutes
     cap: Mapped[int] = mapped_column(Integer)
     starts_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    status: Mapped[EventStatus] = mapped_column(column_type(EventStatus, 16), index=True)
+    status: Mapped[TournamentStatus] = mapped_column(column_type(TournamentStatus, 16), index=True)
     director_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     rated: Mapped[bool] = mapped_column(Boolean, default=True)
     bracket: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

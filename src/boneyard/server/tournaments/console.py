@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from boneyard.server.tournaments import rulings
 from boneyard.server.tournaments.context import Ctx, Me
 from boneyard.server.tournaments.schemas import ForfeitIn, NoteIn, PenaltyIn, RowId, RulingIn
-from boneyard.store.statuses import EventStatus
+from boneyard.store.statuses import TournamentStatus
 
 router = APIRouter()
 
@@ -18,14 +18,14 @@ router = APIRouter()
 @router.post("/api/tournaments/{event_id}/pause")
 async def pause(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[str, Any]:
     """Pause (directors): games in play finish, no new table starts."""
-    await rulings.set_status(ctx.svc, event_id, user.id, EventStatus.PAUSED, body.note)
+    await rulings.set_status(ctx.svc, event_id, user.id, TournamentStatus.PAUSED, body.note)
     return await ctx.event_json(event_id, user)
 
 
 @router.post("/api/tournaments/{event_id}/resume")
 async def resume(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[str, Any]:
     """Resume a paused event (directors)."""
-    await rulings.set_status(ctx.svc, event_id, user.id, EventStatus.RUNNING, body.note)
+    await rulings.set_status(ctx.svc, event_id, user.id, TournamentStatus.RUNNING, body.note)
     return await ctx.event_json(event_id, user)
 
 

@@ -15,7 +15,7 @@ from boneyard.server.tournaments.service import LIVE, RUNNING, Tournaments
 from boneyard.server.tournaments.settings import checkin_open, setting
 from boneyard.store import tournament_people, unit
 from boneyard.store.db import AsyncSession
-from boneyard.store.statuses import EntrantStatus, EventStatus
+from boneyard.store.statuses import EntrantStatus, TournamentStatus
 from boneyard.store.tournaments import Entrant, TournamentRow
 from boneyard.tournament import Swiss, TournamentError, tournament_from_json
 
@@ -24,7 +24,7 @@ async def count_entrants(db: AsyncSession, event_id: str) -> int:
     """How many entrants the event has (those dropped before the start, not in the draw,
     free their place)."""
     ev = await unit.get(db, TournamentRow, event_id)
-    registering = ev is not None and ev.status == EventStatus.REGISTRATION
+    registering = ev is not None and ev.status == TournamentStatus.REGISTRATION
     return await tournament_people.entrant_count(db, event_id, withdrawn=not registering)
 
 
@@ -64,7 +64,7 @@ async def enter(db: AsyncSession, ev: TournamentRow, e: Entrant) -> None:
     if await count_entrants(db, ev.id) >= ev.cap:
         raise Refused(f"the event is full ({ev.cap} entrants)")
     unit.add(db, e)
-    if ev.status == EventStatus.REGISTRATION:
+    if ev.status == TournamentStatus.REGISTRATION:
         return
     if not late_entry(ev):
         raise Refused("registration is closed: the event has started")
@@ -95,9 +95,9 @@ async def present(
     """Check ``e`` in or out. Checking in puts back an entrant who was gone: one dropped
     before the start (if the event has room), a no-show, or one who withdrew (a director's
     check-in; their next match is played)."""
-    if not here and ev.status != EventStatus.REGISTRATION and e.bot:
+    if not here and ev.status != TournamentStatus.REGISTRATION and e.bot:
         raise Refused("a bot is always there")
-    started = ev.status != EventStatus.REGISTRATION
+    started = ev.status != TournamentStatus.REGISTRATION
     if here and e.status == EntrantStatus.WITHDRAWN:
         if started and str(e.id) not in ((ev.settings or {}).get("draw") or []):
             raise Refused(f"{e.name} was dropped before the start and is not in the draw")
@@ -124,7 +124,7 @@ async def register(svc: Tournaments, event_id: str, user: Me) -> None:
         role = await svc.role_of(db, ev, user.id)
         if role is not None:
             raise Refused(f"you are a {role} of this event, so you cannot play in it")
-        if ev.status != EventStatus.REGISTRATION and not late_entry(ev):
+        if ev.status != TournamentStatus.REGISTRATION and not late_entry(ev):
             raise Refused("registration is closed: the event has started")
         if await entrant_of(db, event_id, user.id) is not None:
             raise Refused("you are already registered")
@@ -140,7 +140,7 @@ async def withdraw(svc: Tournaments, event_id: str, by: int) -> None:
             e = await entrant_of(db, event_id, by)
             if e is None:
                 raise Refused("you are not registered")
-            if ev.status == EventStatus.REGISTRATION:
+            if ev.status == TournamentStatus.REGISTRATION:
                 await unit.delete(db, e)
             elif ev.status not in RUNNING:
                 raise Refused(f"the event is {ev.status}")
@@ -159,7 +159,7 @@ async def check_in(svc: Tournaments, event_id: str, by: int) -> None:
             e = await entrant_of(db, event_id, by)
             if e is None:
                 raise Refused("register first")
-            if ev.status == EventStatus.REGISTRATION:
+            if ev.status == TournamentStatus.REGISTRATION:
                 ok, why = checkin_open(ev)
                 if not ok:
                     raise Refused(why)
@@ -197,7 +197,7 @@ async def set_window(svc: Tournaments, event_id: str, state: str, note: str, by:
     """Open or close check-in by hand, or go back to the set times (``state="times"``)."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await director_event(svc, db, event_id, by)
-        if ev.status != EventStatus.REGISTRATION:
+        if ev.status != TournamentStatus.REGISTRATION:
             raise Refused("the event has started: check-in is by the director")
         ev.settings = {**ev.settings, "checkin": None if state == "times" else state}
         Tournaments.action(db, ev, by, "checkin_window", {"state": state}, note)
@@ -207,7 +207,7 @@ async def remove(svc: Tournaments, event_id: str, entrant_id: int, by: int) -> N
     """A director removes an entrant before the start."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await director_event(svc, db, event_id, by)
-        if ev.status != EventStatus.REGISTRATION:
+        if ev.status != TournamentStatus.REGISTRATION:
             raise Refused("the event has started: withdraw the entrant instead")
         e = await need_entrant(db, ev, entrant_id)
         Tournaments.action(db, ev, by, "remove", {"entrant": e.id, "name": e.name}, None)
@@ -221,7 +221,7 @@ async def add_bots(
     event; a bot is always checked in)."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await director_event(svc, db, event_id, by)
-        if ev.status != EventStatus.REGISTRATION:
+        if ev.status != TournamentStatus.REGISTRATION:
             raise Refused("registration is closed: the event has started")
         if ev.mode != "online":
             raise Refused("bots play online tournaments only")
@@ -252,7 +252,7 @@ async def seed(
     first; ``by_rating`` fills the order from the ratings instead."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await director_event(svc, db, event_id, by)
-        if ev.status != EventStatus.REGISTRATION:
+        if ev.status != TournamentStatus.REGISTRATION:
             raise Refused("the draw is made: seeds are fixed")
         rows = await tournament_people.entrants_not_withdrawn(db, event_id)
         if by_rating:

@@ -23,7 +23,7 @@ from boneyard.server.tournaments.settings import (
 )
 from boneyard.store import accounts, notifications, tournament_people, unit
 from boneyard.store.db import AsyncSession
-from boneyard.store.statuses import EventStatus
+from boneyard.store.statuses import TournamentStatus
 from boneyard.store.tournament_queries import matches_with_games
 from boneyard.store.tournaments import TournamentDirector, TournamentRow
 from boneyard.tournament import Schedule, TournamentError
@@ -124,7 +124,7 @@ async def create(svc: Tournaments, given: dict[str, Any], by: int) -> str:
         schedule="",
         settings={},
         cap=64,
-        status=EventStatus.REGISTRATION,
+        status=TournamentStatus.REGISTRATION,
         director_id=by,
         rated=True,
         created_at=now(),
@@ -146,7 +146,7 @@ async def edit(svc: Tournaments, event_id: str, given: dict[str, Any], by: int) 
         await svc.need_director(db, ev, by)
         if ev.status not in LIVE:
             raise Refused(f"the event is {ev.status}: nothing to change")
-        apply_settings(ev, given, started=ev.status != EventStatus.REGISTRATION)
+        apply_settings(ev, given, started=ev.status != TournamentStatus.REGISTRATION)
         Tournaments.action(db, ev, by, "edit", {"fields": sorted(given)}, None)
     svc.wake_scheduler.set()
 
@@ -160,7 +160,7 @@ async def cancel(svc: Tournaments, event_id: str, note: str, by: int) -> None:
             raise Refused(f"the event is {ev.status}")
         for mid in await matches_with_games(db, event_id, ACTIVE):
             await svc.void_active(db, ev, mid, "the event was cancelled")
-        ev.status, ev.finished_at = EventStatus.CANCELLED, now()
+        ev.status, ev.finished_at = TournamentStatus.CANCELLED, now()
         Tournaments.action(db, ev, by, "cancel", {}, note)
         people = await tournament_people.accounts_entered(db, event_id)
         text = "The event was cancelled" + (f": {note}" if note else "")

@@ -18,7 +18,7 @@ from boneyard.store import unit
 from boneyard.store.db import AsyncSession
 from boneyard.store.models import User
 from boneyard.store.seats import Seat
-from boneyard.store.statuses import EntrantStatus, EventStatus, OfferStatus
+from boneyard.store.statuses import EntrantStatus, OfferStatus, TournamentStatus
 from boneyard.store.tournament_queries import entrant_games_in_play
 from boneyard.store.tournaments import Entrant, TournamentOffer, TournamentRow
 
@@ -101,7 +101,7 @@ async def invite(svc: Tournaments, event_id: str, username: str, note: str, by: 
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await svc.need_event(db, event_id)
         await svc.need_director(db, ev, by)
-        if ev.status != EventStatus.REGISTRATION and not late_entry(ev):
+        if ev.status != TournamentStatus.REGISTRATION and not late_entry(ev):
             raise Refused("the event has started: it takes no new entrants")
         offered(db, ev, None, username, note)
         Tournaments.action(db, ev, by, "invite", {"to": username}, note)
@@ -129,7 +129,7 @@ async def take_place(
         e.user_id, e.bot = None, bot
         e.name = f"{bot.capitalize()} bot ({old})"[:40]
         e.checked_in = True
-    if ev.status != EventStatus.REGISTRATION:
+    if ev.status != TournamentStatus.REGISTRATION:
         e.status, e.checked_in = EntrantStatus.PLAYING, True
     rows = await entrant_games_in_play(db, ev.id, e.id)
     Tournaments.action(db, ev, by, "replace", {"entrant": e.id, "was": old, "now": e.name}, note)

@@ -14,7 +14,7 @@ from boneyard.server.tournaments.absence import ABSENT, give_back
 from boneyard.server.tournaments.service import ACTIVE, RUNNING, Tournaments, history
 from boneyard.store import tournament_games, unit
 from boneyard.store.db import AsyncSession
-from boneyard.store.statuses import EventStatus, MatchGameStatus
+from boneyard.store.statuses import MatchGameStatus, TournamentStatus
 from boneyard.store.tournaments import TournamentAction, TournamentGame, TournamentRow
 from boneyard.tournament import tournament_from_json
 
@@ -79,18 +79,20 @@ async def running_or_finished(
     """The event, started (perhaps finished), which ``by`` directs."""
     ev = await svc.need_event(db, event_id)
     await svc.need_director(db, ev, by)
-    if ev.bracket is None or ev.status not in (*RUNNING, EventStatus.FINISHED):
+    if ev.bracket is None or ev.status not in (*RUNNING, TournamentStatus.FINISHED):
         raise Refused(f"the event is {ev.status}, not in play")
     return ev
 
 
-async def set_status(svc: Tournaments, event_id: str, by: int, to: EventStatus, note: str) -> None:
+async def set_status(
+    svc: Tournaments, event_id: str, by: int, to: TournamentStatus, note: str
+) -> None:
     """Pause (``to="paused"``) or resume the event."""
     async with svc.lock(event_id):
         async with svc.sessions() as db, db.begin():
             ev = await running_for(svc, db, event_id, by)
             ev.status = to
-            kind = "pause" if to == EventStatus.PAUSED else "resume"
+            kind = "pause" if to == TournamentStatus.PAUSED else "resume"
             Tournaments.action(db, ev, by, kind, {}, note)
         await svc.advance_locked(event_id)
 
@@ -279,8 +281,8 @@ async def settle(svc: Tournaments, db: AsyncSession, ev: TournamentRow) -> None:
     t = await svc.rebuild(db, ev)
     await svc.check_consistent(db, ev, t)
     ev.bracket = t.to_json()
-    if ev.status == EventStatus.FINISHED and not t.is_over:
-        ev.status, ev.finished_at = EventStatus.RUNNING, None
+    if ev.status == TournamentStatus.FINISHED and not t.is_over:
+        ev.status, ev.finished_at = TournamentStatus.RUNNING, None
 
 
 async def undo(svc: Tournaments, event_id: str, action_id: int, note: str, by: int) -> str:

@@ -25,7 +25,7 @@ from boneyard.server.tournaments.background import Periodic
 from boneyard.server.tournaments.service import RUNNING, Tournaments
 from boneyard.server.tournaments.settings import setting
 from boneyard.store import tournament_games, unit
-from boneyard.store.statuses import EventStatus
+from boneyard.store.statuses import TournamentStatus
 from boneyard.store.tournament_queries import tournaments_to_watch
 from boneyard.store.tournaments import TournamentRow
 
@@ -74,7 +74,7 @@ class Scheduler:
         async with self.svc.sessions() as db:
             tournaments = await tournaments_to_watch(db, RUNNING)
         for ev in tournaments:
-            if ev.status == EventStatus.REGISTRATION:
+            if ev.status == TournamentStatus.REGISTRATION:
                 at = aware(ev.starts_at) if ev.starts_at else None
                 if at is not None and setting(ev, "auto_start"):
                     if at <= t:
@@ -102,7 +102,7 @@ class Scheduler:
         except DomainError as exc:
             async with self.svc.sessions() as db, db.begin():
                 row = await unit.get(db, TournamentRow, ev.id)
-                if row is None or row.status != EventStatus.REGISTRATION:
+                if row is None or row.status != TournamentStatus.REGISTRATION:
                     return
                 row.settings = {**row.settings, "auto_start": False}
                 why = f"not started at its start time: {exc.reason}"

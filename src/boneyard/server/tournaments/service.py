@@ -30,7 +30,7 @@ from boneyard.store import tournament_games, tournament_people, unit
 from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.models import GameTable
 from boneyard.store.seats import BotSeat, PersonSeat, Seat
-from boneyard.store.statuses import EventStatus, MatchGameStatus, TableStatus
+from boneyard.store.statuses import MatchGameStatus, TableStatus, TournamentStatus
 from boneyard.store.tournaments import (
     Entrant,
     TournamentAction,
@@ -56,8 +56,8 @@ ACTIVE = (
 DIRECTOR, SCOREKEEPER = "director", "scorekeeper"
 """The roles of ``event_directors``: a co-director runs the event; a scorekeeper enters cards
 and checks entrants in."""
-RUNNING = (EventStatus.RUNNING, EventStatus.PAUSED)
-LIVE = (EventStatus.REGISTRATION, *RUNNING)
+RUNNING = (TournamentStatus.RUNNING, TournamentStatus.PAUSED)
+LIVE = (TournamentStatus.REGISTRATION, *RUNNING)
 """Tournaments not over: still taking entrants, or in play."""
 
 
@@ -149,7 +149,7 @@ class Tournaments:
             raise Refused(str(exc)) from None
         ev.bracket = t.to_json()
         if t.is_over and ev.status in RUNNING:
-            ev.status = EventStatus.FINISHED
+            ev.status = TournamentStatus.FINISHED
             ev.finished_at = now()
             self.action(db, ev, None, "finish", {"champion": t.champion}, None)
         await unit.flush(db)
@@ -211,7 +211,7 @@ class Tournaments:
                 await forfeit_absent(self, db, ev, t, m, loser, reason, active)
                 self._keep_ready(ev, ready)
                 return True
-            if reason == "wait" or ev.mode != "online" or ev.status != EventStatus.RUNNING:
+            if reason == "wait" or ev.mode != "online" or ev.status != TournamentStatus.RUNNING:
                 continue
             if m.id in busy or live >= room:
                 continue

@@ -15,7 +15,7 @@ from boneyard.server.tournaments.service import Tournaments, rating_key
 from boneyard.server.tournaments.settings import create_tournament, setting
 from boneyard.store import tournament_people, unit
 from boneyard.store.db import AsyncSession, async_sessionmaker
-from boneyard.store.statuses import EntrantStatus, EventStatus
+from boneyard.store.statuses import EntrantStatus, TournamentStatus
 from boneyard.store.tournaments import Entrant, TournamentRow
 from boneyard.tournament import TournamentError, seed_by_rating, seed_random
 
@@ -59,7 +59,7 @@ async def start(svc: Tournaments, event_id: str, user_id: int | None) -> None:
             ev = await unit.get(db, TournamentRow, event_id, for_update=True) if found else None
             if ev is None:
                 raise NotFound("no such event")
-            if ev.status != EventStatus.REGISTRATION:
+            if ev.status != TournamentStatus.REGISTRATION:
                 raise Refused(f"the event is {ev.status}: it cannot start")
             # (those who dropped out are not in the draw)
             entrants = await tournament_people.entrants_not_withdrawn(db, event_id)
@@ -75,7 +75,7 @@ async def start(svc: Tournaments, event_id: str, user_id: int | None) -> None:
                 e.status = EntrantStatus.PLAYING
             ev.settings = {**ev.settings, "draw": draw}
             ev.bracket = t.to_json()
-            ev.status, ev.started_at = EventStatus.RUNNING, now()
+            ev.status, ev.started_at = TournamentStatus.RUNNING, now()
             late = [e.id for e in entrants if not e.checked_in]
             Tournaments.action(db, ev, user_id, "start", {"not_checked_in": late}, None)
         await svc.advance_locked(event_id)

@@ -20,7 +20,7 @@ from boneyard.server.tables.clock import now
 from boneyard.server.tables.live import LiveTable
 from boneyard.server.tournaments.service import Tournaments, history
 from boneyard.store import tournament_games, unit
-from boneyard.store.statuses import EventStatus, MatchGameStatus
+from boneyard.store.statuses import MatchGameStatus, TournamentStatus
 from boneyard.store.tournaments import TournamentGame, TournamentRow
 from boneyard.tournament import tournament_from_json
 
@@ -49,7 +49,7 @@ async def on_timeout(svc: Tournaments, table: LiveTable, seat: int, version: int
             if (
                 g is None
                 or ev is None
-                or ev.status not in (EventStatus.RUNNING, EventStatus.PAUSED)
+                or ev.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED)
             ):
                 svc.halt_later(table.id, "this game no longer counts")
                 return True

@@ -23,7 +23,7 @@ from boneyard.server.tournaments.entry import count_entrants, enter_person, late
 from boneyard.server.tournaments.schemas import Clean, NoteIn, RowId, UsernameIn
 from boneyard.server.tournaments.settings import checkin_open, setting
 from boneyard.store import accounts
-from boneyard.store.statuses import EventStatus
+from boneyard.store.statuses import TournamentStatus
 
 router = APIRouter()
 
@@ -152,7 +152,7 @@ async def join(
         given = walkins.normal_code(body.code)
         if not code or not hmac.compare_digest(given.encode(), str(code).encode()):
             raise Refused("that join code is not this event's: check it on the sign at the desk")
-        if ev.status != EventStatus.REGISTRATION and not late_entry(ev):
+        if ev.status != TournamentStatus.REGISTRATION and not late_entry(ev):
             raise Refused("the event has started: it takes no new entrants")
         if await count_entrants(db, event_id) >= ev.cap:
             raise Refused(f"the event is full ({ev.cap} entrants)")
@@ -161,7 +161,7 @@ async def join(
     )
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
         ev = await ctx.need_event(db, event_id)
-        here = ev.status == EventStatus.REGISTRATION and checkin_open(ev)[0]
+        here = ev.status == TournamentStatus.REGISTRATION and checkin_open(ev)[0]
         await enter_person(db, ev, me, checked_in=here)
     await sign_in(ctx.accounts, request, response, me)
     return await ctx.event_json(event_id, me)

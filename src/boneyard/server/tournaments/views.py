@@ -19,7 +19,7 @@ from boneyard.server.tournaments.settings import DEFAULTS, checkin_open, clock_r
 from boneyard.store import tournament_games, tournament_people, unit
 from boneyard.store.db import AsyncSession
 from boneyard.store.models import User
-from boneyard.store.statuses import EntrantStatus, EventStatus
+from boneyard.store.statuses import EntrantStatus, TournamentStatus
 from boneyard.store.tournament_queries import match_games
 from boneyard.store.tournaments import (
     Entrant,
@@ -367,7 +367,7 @@ def results_json(
 
 def waiting(ev: TournamentRow, entrants: Any, t: Tournament) -> dict[str, list[dict[str, Any]]]:
     """For each ready match, the sides not checked in and when their grace ends."""
-    if ev.status not in (EventStatus.RUNNING, EventStatus.PAUSED):
+    if ev.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
         return {}
     late = {e.id: e for e in entrants if not e.checked_in and e.status == EntrantStatus.PLAYING}
     grace = timedelta(minutes=float(setting(ev, "grace_minutes")))

@@ -34,7 +34,7 @@ from boneyard.server.tournaments.service import Tournaments
 from boneyard.store import ratings as stored_ratings
 from boneyard.store import tournament_people, unit
 from boneyard.store.db import AsyncSession
-from boneyard.store.statuses import EntrantStatus, EventStatus
+from boneyard.store.statuses import EntrantStatus, TournamentStatus
 from boneyard.store.tournaments import Entrant, TournamentRow
 from boneyard.tournament.ratings import rate_game
 
@@ -153,7 +153,7 @@ async def add(
                 raise Refused(
                     "entrants without an account play over the board: this event is online"
                 )
-            if ev.status != EventStatus.REGISTRATION and not late_entry(ev):
+            if ev.status != TournamentStatus.REGISTRATION and not late_entry(ev):
                 raise Refused("the event has started: it takes no new entrants")
             have = await count_entrants(db, event_id)
             if have + len(items) > ev.cap:
@@ -171,7 +171,7 @@ async def add(
             await unit.flush(db)
             names = [e.name for e in added]
             Tournaments.action(db, ev, by, "walk_in", {"count": len(added), "names": names}, None)
-        if ev.status != EventStatus.REGISTRATION:
+        if ev.status != TournamentStatus.REGISTRATION:
             await svc.advance_locked(event_id)
     return added
 
@@ -201,7 +201,7 @@ async def drop_absent(svc: Tournaments, event_id: str, note: str, by: int) -> in
     one in again before the start). Returns how many were dropped."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():
         ev = await director_event(svc, db, event_id, by)
-        if ev.status != EventStatus.REGISTRATION:
+        if ev.status != TournamentStatus.REGISTRATION:
             raise Refused("the event has started: its draw is made")
         rows = await tournament_people.entrants_not_checked_in(db, event_id)
         for e in rows:
