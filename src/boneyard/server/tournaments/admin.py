@@ -97,7 +97,8 @@ async def remove_scorekeeper(event_id: str, user_id: RowId, user: Me, ctx: Ctx) 
 
 @router.get("/api/tournaments")
 async def list_tournaments(ctx: Ctx) -> dict[str, Any]:
-    """The newest tournaments (at most 200), each with its entrant count and who runs it."""
+    """The newest tournaments (at most 200), each with its entrant count and who runs it (under
+    ``events``: the API's field names stay as they were, docs/tournaments-site.md)."""
     async with ctx.sessions() as db:
         rows = await newest_tournaments(db)
     return {"events": [listed_json(e, director, n) for e, director, n in rows]}
