@@ -254,13 +254,13 @@ async def event_flood(srv: Server) -> dict[str, Any]:
     """3 and 4: 200 events by a guest, then by an account."""
     g = await guest(srv.base, "EventSpam")
     by_guest = (
-        await g.post("/api/events", {"name": "Official PDA World Championship"})
+        await g.post("/api/tournaments", {"name": "Official PDA World Championship"})
     ).status_code
     acct = Http(srv.base)
     await acct.post("/api/register", {"username": "spammer", "password": "correct horse battery"})
     codes: dict[int, int] = {}
     for i in range(200):
-        r = await acct.post("/api/events", {"name": f"Spam {i}"})
+        r = await acct.post("/api/tournaments", {"name": f"Spam {i}"})
         codes[r.status_code] = codes.get(r.status_code, 0) + 1
     await g.close()
     await acct.close()

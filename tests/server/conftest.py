@@ -148,11 +148,11 @@ def fast_dir() -> str | None:
 
 
 @pytest.fixture
-def ev_client() -> Iterator[TestClient]:
-    """A signed-out client of an app whose database is on the RAM disk (events tests)."""
+def tournament_client() -> Iterator[TestClient]:
+    """A signed-out client of an app whose database is on the RAM disk (tournaments tests)."""
     with (
         tempfile.TemporaryDirectory(dir=fast_dir()) as d,
-        TestClient(make_app(str(Path(d) / "events.db"))) as c,
+        TestClient(make_app(str(Path(d) / "tournaments.db"))) as c,
     ):
         c.get("/api/me")
         yield c

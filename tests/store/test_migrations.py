@@ -10,7 +10,7 @@ from alembic import command
 from alembic.config import Config
 
 from boneyard.store.db import MIGRATIONS
-from boneyard.store.events import Event
+from boneyard.store.tournaments import TournamentRow
 from tests.services import needs_postgres
 from tests.store.helpers import migrate_to, on_scratch_postgres
 
@@ -38,7 +38,7 @@ def test_highrise_tables_and_events_stored_before_keep_the_literal_block(tmp_pat
         sa.column("seats", sa.JSON),
     )
     events, users = (
-        Event.__table__,
+        TournamentRow.__table__,
         sa.table(
             "users", *(sa.column(c) for c in ("id", "display_name", "is_guest", "created_at"))
         ),

@@ -75,17 +75,17 @@ def check_site(c: TestClient, m: dict[str, Any]) -> None:
 
 
 def check_events_and_ratings(c: TestClient, m: dict[str, Any]) -> None:
-    online = c.get(f"/api/events/{m['events']['online']}").json()
+    online = c.get(f"/api/tournaments/{m['events']['online']}").json()
     assert online["status"] == "finished" and online["champion"] is not None
     assert [s["rank"] for s in online["standings"]] == [1, 2, 3]
-    otb = c.get(f"/api/events/{m['events']['otb']}").json()
+    otb = c.get(f"/api/tournaments/{m['events']['otb']}").json()
     first = next(x for x in otb["rounds"][0] if x["id"] == m["events"]["otb_match"])
     assert [g["status"] for g in first["games"]] == ["confirmed", "ruled"]
     assert first["games"][1]["note"] == "score sheet checked: 145-150"
     assert [g["status"] for g in otb["rounds"][0][1]["games"]] == ["reported"]
     for eid in m["events"].values():
         if eid != m["events"]["otb_match"]:
-            assert c.get(f"/events/{eid}").status_code == 200
+            assert c.get(f"/tournaments/{eid}").status_code == 200
     board = c.get("/api/ratings?game=highfive&category=2p").json()["ratings"]
     assert sorted(r["name"] for r in board) == m["rated"]
     page = c.get("/leaderboard")

@@ -15,7 +15,7 @@ from boneyard.tournament import (
     DoubleElimination,
     Schedule,
     TournamentError,
-    event_from_json,
+    tournament_from_json,
 )
 from boneyard.tournament.double import BEFORE_CHARTS, DROP_MASKS, ORDERS
 
@@ -94,7 +94,7 @@ def test_played_out_properties(n: int, seed: int, reset: bool) -> None:
                     assert m.a is not None and m.b is not None
                     ev = ev.record_game(m.id, rng.choice((m.a, m.b)))
             half_way = ev
-            assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+            assert tournament_from_json(json.loads(json.dumps(ev.to_json()))) == ev
     champion = ev.champion
     assert champion is not None
     losses = Counter(m.loser for m in ev.matches() if m.loser is not None)
@@ -126,7 +126,7 @@ def test_played_out_properties(n: int, seed: int, reset: bool) -> None:
     assert rows[0].entrant == champion and rows[0].rank == 1
     assert rows[1].entrant == ev.final_match.loser and rows[1].rank == 2
     assert [r.rank for r in rows] == sorted(r.rank for r in rows)
-    assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+    assert tournament_from_json(json.loads(json.dumps(ev.to_json()))) == ev
     assert len(ev.round_titles()) == len(ev.rounds)
 
 
@@ -251,7 +251,7 @@ def test_grand_final_with_and_without_reset() -> None:
         else:
             assert ev.is_over and ev.champion == "b"
             assert [s.entrant for s in ev.standings()] == ["b", "a"]
-        assert event_from_json(ev.to_json()) == ev
+        assert tournament_from_json(ev.to_json()) == ev
     ev = DoubleElimination.create(["a", "b"], BO1).record_game("W1M1", "a")
     ev = ev.record_game("F1M1", "a")
     assert ev.is_over and ev.champion == "a" and len(ev.rounds) == 2
@@ -279,7 +279,7 @@ def test_errors_and_json() -> None:
     doc = ev.to_json()
     assert doc["format"] == "double_elimination" and doc["reset"] is True
     with pytest.raises(TournamentError, match="do not fit"):
-        event_from_json({**doc, "rounds": doc["rounds"][:2]})
+        tournament_from_json({**doc, "rounds": doc["rounds"][:2]})
 
 
 def test_largest_bracket() -> None:
@@ -296,12 +296,12 @@ def test_a_bracket_stored_before_the_charts_keeps_its_drop_order() -> None:
     ev = DoubleElimination.create(ids(16), BO1)
     assert ev.drops == DROP_MASKS[4] == (1, 1, 0)
     doc = json.loads(json.dumps(ev.to_json()))
-    assert doc["drops"] == [1, 1, 0] and event_from_json(doc) == ev
-    old = event_from_json({k: v for k, v in doc.items() if k != "drops"})
+    assert doc["drops"] == [1, 1, 0] and tournament_from_json(doc) == ev
+    old = tournament_from_json({k: v for k, v in doc.items() if k != "drops"})
     assert isinstance(old, DoubleElimination) and old.drops == BEFORE_CHARTS[4] == (2, 1, 0)
     for e in (ev, old):
         e = play(e, random.Random(8), forfeits=0.0)
-        assert e.is_over and event_from_json(e.to_json()) == e
+        assert e.is_over and tournament_from_json(e.to_json()) == e
         losses = Counter(m.loser for m in e.matches() if m.loser is not None)
         assert sorted(losses.values()).count(2) == 15
     # The loser of W2M1 drops into L2M{1 XOR mask}: M2 now, M3 in the older bracket.
@@ -311,4 +311,4 @@ def test_a_bracket_stored_before_the_charts_keeps_its_drop_order() -> None:
             e = e.record_game(mid, w)
         assert e.match(place).b == "e0008"
     with pytest.raises(TournamentError, match="do not fit"):
-        event_from_json({**doc, "drops": [4, 1, 0]})
+        tournament_from_json({**doc, "drops": [4, 1, 0]})

@@ -17,9 +17,9 @@ from boneyard.tournament import (
     SingleElimination,
     Swiss,
     TournamentError,
-    event_from_json,
     seed_by_rating,
     seed_random,
+    tournament_from_json,
 )
 from boneyard.tournament.labels import MATCH_KINDS
 
@@ -108,7 +108,7 @@ def test_played_bracket_properties(n: int, seed: int, favourites: bool) -> None:
     standings = ev.standings()
     assert standings[0].entrant == ev.champion and standings[0].rank == 1
     assert standings[1].rank == 2 and standings[1].eliminated_in == ev.num_rounds
-    assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+    assert tournament_from_json(json.loads(json.dumps(ev.to_json()))) == ev
 
 
 def test_match_scores_and_errors() -> None:
@@ -181,7 +181,7 @@ def test_third_place_is_played_by_the_semi_final_losers(n: int, seed: int) -> No
     top = [(s.entrant, s.rank) for s in ev.standings()[:4]]
     assert top == [(final.winner, 1), (final.loser, 2), (third.winner, 3), (third.loser, 4)]
     assert all(s.rank >= 5 for s in ev.standings()[4:])
-    assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+    assert tournament_from_json(json.loads(json.dumps(ev.to_json()))) == ev
 
 
 def test_third_place_waits_for_both_matches() -> None:
@@ -220,7 +220,7 @@ def test_the_third_place_match_is_named() -> None:
     assert MATCH_KINDS["third_place"].explanation.startswith("The semi-final losers")
     doc = ev.to_json()
     assert [m.get("kind") for m in doc["rounds"][-1]] == ["final", "third_place"]
-    assert "kind" not in doc["rounds"][0][0] and event_from_json(doc) == ev
+    assert "kind" not in doc["rounds"][0][0] and tournament_from_json(doc) == ev
     with pytest.raises(TournamentError, match="no match"):
         ev.match_kind("R9M1")
     de = DoubleElimination.create(ids(4), Schedule.preset("bo1"))

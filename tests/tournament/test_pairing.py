@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boneyard.tournament import Swiss, event_from_json
+from boneyard.tournament import Swiss, tournament_from_json
 from boneyard.tournament.pairing import CRITERIA, Field, pair_round, pairing_cost
 
 
@@ -101,7 +101,7 @@ def test_the_matching_is_the_best_pairing_by_brute_force(f: Field) -> None:
 
 def field_of(ev: Swiss, rounds: int) -> Field:
     """The field the event's round ``rounds + 1`` was paired from."""
-    done = event_from_json(
+    done = tournament_from_json(
         {**ev.to_json(), "rounds": [[m.to_json() for m in r] for r in ev.rounds[:rounds]]}
     )
     assert isinstance(done, Swiss)
@@ -212,7 +212,7 @@ def test_the_issue_round_four_keeps_the_score_groups() -> None:
         ]
         for r, rnd in enumerate(ISSUE_ROUNDS, 1)
     ]
-    ev = event_from_json(doc)
+    ev = tournament_from_json(doc)
     assert isinstance(ev, Swiss)
     f = field_of(ev, 3)
     assert {e for e in f.order if f.points[e] == 1} == {"p04", "p05", "p10", "p12"}

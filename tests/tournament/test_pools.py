@@ -17,7 +17,7 @@ from boneyard.tournament import (
     Schedule,
     SingleElimination,
     TournamentError,
-    event_from_json,
+    tournament_from_json,
 )
 from boneyard.tournament.pools import snake
 
@@ -60,7 +60,7 @@ def test_pools_then_bracket(n: int, seed: int, double: bool, data: st.DataObject
     assert [ev.pool_of(entrants[i]) for i in range(pools)] == list(range(1, pools + 1))
     while ev.bracket is None:
         ev = step(ev, rng)
-    assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+    assert tournament_from_json(json.loads(json.dumps(ev.to_json()))) == ev
     # Every pool member plays every other exactly once.
     for g in ev.groups:
         met = Counter(frozenset(m.sides) for m in g.matches() if not m.bye)
@@ -93,7 +93,7 @@ def test_pools_then_bracket(n: int, seed: int, double: bool, data: st.DataObject
     assert {r.entrant for r in rows[: len(quals)]} == set(quals)
     assert all(len(r.tiebreaks) == len(ev.tiebreak_labels()) for r in rows)
     assert len(ev.round_titles()) == len(ev.rounds)
-    assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+    assert tournament_from_json(json.loads(json.dumps(ev.to_json()))) == ev
 
 
 def test_sixteen_in_four_pools_to_a_double_bracket() -> None:

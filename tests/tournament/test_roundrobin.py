@@ -9,7 +9,7 @@ from itertools import combinations
 
 import pytest
 
-from boneyard.tournament import RoundRobin, TournamentError, event_from_json
+from boneyard.tournament import RoundRobin, TournamentError, tournament_from_json
 from boneyard.tournament.roundrobin import berger_rounds
 
 
@@ -58,14 +58,14 @@ def test_play_out_and_standings() -> None:
     assert all(x.byes == 1 for x in s) and [x.rank for x in s] == [1, 2, 3, 4, 5]
     assert [x.points for x in s] == sorted((x.points for x in s), reverse=True)
     assert ev.champion == s[0].entrant
-    assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+    assert tournament_from_json(json.loads(json.dumps(ev.to_json()))) == ev
 
 
 def test_malformed_json() -> None:
     with pytest.raises(TournamentError, match="unknown"):
-        event_from_json({"format": "ladder"})
+        tournament_from_json({"format": "ladder"})
     with pytest.raises(TournamentError, match="malformed"):
-        event_from_json({"format": "round_robin", "entrants": ["a"]})
+        tournament_from_json({"format": "round_robin", "entrants": ["a"]})
 
 
 def test_limits() -> None:
@@ -82,6 +82,6 @@ def test_bye_points() -> None:
         s = {x.entrant: x for x in ev.standings()}
         assert all(x.byes == 1 for x in s.values())
         assert sum(x.points for x in s.values()) == 3 + 3 * bye_points
-        assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+        assert tournament_from_json(json.loads(json.dumps(ev.to_json()))) == ev
     with pytest.raises(TournamentError, match=r"0, 0\.5 or 1"):
         RoundRobin.create(["a", "b"], bye_points=0.25)

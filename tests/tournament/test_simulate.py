@@ -18,7 +18,7 @@ from boneyard.tournament import (
     Schedule,
     SingleElimination,
     Swiss,
-    event_from_json,
+    tournament_from_json,
 )
 from boneyard.tournament.simulate import playable_matches, simulate
 
@@ -106,7 +106,7 @@ def test_cli_pda_bracket_end_to_end(tmp_path: Path) -> None:
     assert "Final · best of 7" in proc.stdout
     assert "Champion:" in proc.stdout
     assert "8 entrants, 7 matches" in proc.stdout
-    ev = event_from_json(json.loads(path.read_text()))
+    ev = tournament_from_json(json.loads(path.read_text()))
     assert ev.is_over and ev.format == "single_elimination"
     assert ev.rounds[-1][0].best_of == 7
     assert ev.champion is not None and f"Champion: {ev.champion}" in proc.stdout
@@ -165,7 +165,7 @@ def test_cli_double_elimination_and_pools(tmp_path: Path) -> None:
     for head in ("Winners' round 1 · best of 3", "Losers' final", "Grand final · best of 3"):
         assert head in proc.stdout
     assert "Standings" in proc.stdout and "Champion:" in proc.stdout
-    ev = event_from_json(json.loads(path.read_text()))
+    ev = tournament_from_json(json.loads(path.read_text()))
     assert isinstance(ev, DoubleElimination) and ev.is_over and not ev.reset
     proc = run(
         "simulate",

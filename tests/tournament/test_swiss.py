@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boneyard.tournament import Schedule, Swiss, TournamentError, event_from_json
+from boneyard.tournament import Schedule, Swiss, TournamentError, tournament_from_json
 from boneyard.tournament.swiss import max_rounds
 
 
@@ -74,7 +74,7 @@ def test_no_rematch_while_another_pairing_exists(n: int, seed: int, data: st.Dat
         ev = play_round(ev, rng)
     assert len(ev.rounds) == rounds
     assert ev.champion == ev.standings()[0].entrant
-    assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+    assert tournament_from_json(json.loads(json.dumps(ev.to_json()))) == ev
 
 
 def test_large_field_pairs_without_rematches() -> None:
@@ -170,7 +170,7 @@ def test_late_entry_keeps_the_pairing_rules(n: int, seed: int, data: st.DataObje
     s = {x.entrant: x for x in ev.standings()}
     for e in ev.entrants:
         assert s[e].points == s[e].wins + s[e].byes * bye_points
-    assert event_from_json(json.loads(json.dumps(ev.to_json()))) == ev
+    assert tournament_from_json(json.loads(json.dumps(ev.to_json()))) == ev
     with pytest.raises(TournamentError, match="can no longer join"):
         ev.add_entrant("too-late")
 

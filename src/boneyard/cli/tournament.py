@@ -1,4 +1,4 @@
-"""``boneyard tournament``: play whole events offline with bots (``simulate``)."""
+"""``boneyard tournament``: play whole tournaments offline with bots (``simulate``)."""
 
 from __future__ import annotations
 
@@ -29,13 +29,13 @@ from boneyard.core.errors import BoneyardError
 from boneyard.games.registry import MODULES, get_spec
 from boneyard.tournament import (
     DoubleElimination,
-    Event,
     Match,
     Pools,
     RoundRobin,
     Schedule,
     SingleElimination,
     Swiss,
+    Tournament,
     seed_random,
 )
 from boneyard.tournament.labels import outcome_label
@@ -62,7 +62,7 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-def _build(fmt: str, entrants: list[str], schedule: Schedule, how: dict[str, Any]) -> Event:
+def _build(fmt: str, entrants: list[str], schedule: Schedule, how: dict[str, Any]) -> Tournament:
     """The event of format ``fmt``; ``how`` holds the format's own command-line options."""
     if fmt in ("pda", "elimination"):
         return SingleElimination.create(entrants, schedule, how["third_place"])
@@ -86,13 +86,13 @@ def _build(fmt: str, entrants: list[str], schedule: Schedule, how: dict[str, Any
     return RoundRobin.create(entrants, schedule)
 
 
-def _label(ev: Event, entrant: str | None) -> str:
+def _label(ev: Tournament, entrant: str | None) -> str:
     if entrant is None:
         return "—"
     return f"({ev.seed_of(entrant)}) {escape(entrant)}"
 
 
-def _match_line(ev: Event, m: Match) -> str:
+def _match_line(ev: Tournament, m: Match) -> str:
     if m.bye:
         return f"  {m.id:<8} [bold]{_label(ev, m.a)}[/]  bye"
     wa, wb = m.wins
@@ -109,7 +109,7 @@ def _match_line(ev: Event, m: Match) -> str:
     return f"  {m.id:<8} {a}  {score}  {b}"
 
 
-def _titles(ev: Event) -> tuple[str, ...]:
+def _titles(ev: Tournament) -> tuple[str, ...]:
     """Round headings: a single-elimination bracket reads Round 1, Round 2 ... Final."""
     if ev.format == "single_elimination":
         k = len(ev.rounds)
@@ -117,7 +117,7 @@ def _titles(ev: Event) -> tuple[str, ...]:
     return ev.round_titles()
 
 
-def print_event(ev: Event, console: Console, max_rows: int = 32) -> None:
+def print_event(ev: Tournament, console: Console, max_rows: int = 32) -> None:
     """The rounds (match scores) and, but for single elimination, the standings. A match the
     bracket names otherwise than its round (the third-place match) has its own heading."""
     for rnd, head in zip(ev.rounds, _titles(ev), strict=True):

@@ -19,7 +19,6 @@ from boneyard.server.accounts.service import Accounts
 from boneyard.server.botapi.router import router as botapi_router
 from boneyard.server.botapi.service import BotApi
 from boneyard.server.errors import ERRORS
-from boneyard.server.events import EventSite
 from boneyard.server.lobby.pairing import Pairing
 from boneyard.server.lobby.router import router as lobby_router
 from boneyard.server.lobby.service import Lobby
@@ -46,6 +45,8 @@ from boneyard.server.tables.manager import DB_ERRORS, TableManager
 from boneyard.server.tables.router import router as tables_router
 from boneyard.server.tables.seating import Seating
 from boneyard.server.tables.ws import TableSocket
+from boneyard.server.tournaments import TournamentSite
+from boneyard.server.tournaments.router import router as tournaments_router
 from boneyard.server.webfiles import WEB
 from boneyard.server.workers import Workers
 from boneyard.store.db import AsyncEngine, make_engine, migrate, sessionmaker, sqlite_url
@@ -138,7 +139,7 @@ class Services:
     replays: Replays
     analyses: Analyses
     chat: Chat
-    events: EventSite
+    tournaments: TournamentSite
 
     @classmethod
     def of(cls, tables: TableManager, cfg: SiteSettings, rate: Limits) -> "Services":
@@ -158,7 +159,7 @@ class Services:
             replays=Replays(workers, rate, metrics),
             analyses=Analyses(workers, cfg.analysis_worlds, rate, metrics),
             chat=Chat(sessions, rate, tables),
-            events=EventSite(tables, sessions, accounts, ERRORS),
+            tournaments=TournamentSite(tables, sessions, accounts),
         )
 
     def hand_out(self, app: FastAPI) -> None:
@@ -172,7 +173,7 @@ class Services:
         app.state.replays = self.replays
         app.state.analyses = self.analyses
         app.state.workers = self.workers
-        app.state.events = self.events
+        app.state.tournaments = self.tournaments
 
 
 def lifespan(
@@ -188,7 +189,7 @@ def lifespan(
         await s.tables.resume_all()
         s.tables.clock.resume_all()
         await s.tables.start_background()
-        s.events.start()
+        s.tournaments.start()
         pacer = GcPacer() if gc_pacing else None
         if pacer is not None:
             pacer.start()
@@ -197,7 +198,7 @@ def lifespan(
             await pacer.stop()
         await s.analyses.close()
         await s.workers.close()
-        await s.events.close()
+        await s.tournaments.close()
         await s.tables.clock.close()
         await s.tables.breaks.close()
         await s.tables.close()
@@ -216,8 +217,8 @@ def mount(app: FastAPI, s: Services, limits: Mapping[str, str] | None) -> None:
     app.add_exception_handler(HTTPException, pwa.not_found)  # (an HTML 404 outside /api/)
     for router in (accounts_router, lobby_router, botapi_router, replays_router):
         app.include_router(router)
-    app.include_router(ratings_router)  # (its /leaderboard page before the events' pages)
-    app.include_router(s.events.router)
+    app.include_router(ratings_router)  # (its /leaderboard page before the tournaments' pages)
+    app.include_router(tournaments_router)
     local = Limits(LocalStorage(), limits)  # per-socket counters: a socket lives in one process
     socket = TableSocket(s.tables, s.accounts, s.chat, s.rate, local)
     app.include_router(tables_router(s.tables, socket, s.chat, s.endings, deps.need_user, ERRORS))

@@ -12,8 +12,8 @@ from datetime import datetime
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from boneyard.store.events import Entrant
 from boneyard.store.models import ApiToken, Session, SiteSecret, TablePlayer, User, name_key
+from boneyard.store.tournaments import Entrant
 
 
 async def user_by_username(db: AsyncSession, username: str) -> User | None:

@@ -215,7 +215,7 @@ class ChatMute(Base):
 
 # The tournament models (migration 0003) live in their own module; importing it here puts them
 # in Base.metadata, which the Alembic environment uses.
-from boneyard.store import events as _events  # noqa: E402,F401
+from boneyard.store import tournaments as _tournaments  # noqa: E402,F401
 
 
 class PairingPool(Base):

@@ -12,7 +12,7 @@ from datetime import datetime
 from sqlalchemy import Row, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from boneyard.store.events import Notification, NotifyPrefs
+from boneyard.store.tournaments import Notification, NotifyPrefs
 
 
 async def newest(db: AsyncSession, user_id: int, after: int, limit: int) -> Sequence[Notification]:

@@ -13,9 +13,9 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, String, cast, func, literal, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from boneyard.store.events import PlayerRating, RatedPair
 from boneyard.store.models import LogEntry, User
 from boneyard.store.statuses import LogKind
+from boneyard.store.tournaments import PlayerRating, RatedPair
 
 
 async def rating_rows(

@@ -47,7 +47,7 @@ class SeatChange(StrEnum):
     RECLAIMED = "reclaimed"  # the person took their seat back from the bot
 
 
-class EventStatus(StrEnum):
+class TournamentStatus(StrEnum):
     """``events.status``."""
 
     REGISTRATION = "registration"
@@ -108,7 +108,7 @@ class MailStatus(StrEnum):
 CHECKED: dict[tuple[str, str], type[StrEnum]] = {
     ("game_tables", "status"): TableStatus,
     ("table_log", "kind"): LogKind,
-    ("events", "status"): EventStatus,
+    ("events", "status"): TournamentStatus,
     ("event_entrants", "status"): EntrantStatus,
     ("event_games", "kind"): MatchGameKind,
     ("event_games", "status"): MatchGameStatus,

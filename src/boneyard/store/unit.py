@@ -3,7 +3,7 @@ pending changes sent.
 
 The server holds a session and the ORM rows it loaded through the store; it changes their
 attributes and commits. Anything it asks the database goes through a function here or a named
-query of a domain's repository (``store/accounts.py``, ``store/events.py``, ...): no module of
+query of a domain's repository (``store/accounts.py``, ``store/tournaments.py``, ...): no module of
 the server builds or runs a statement itself (``tests/server/site/test_no_sql.py``).
 """
 

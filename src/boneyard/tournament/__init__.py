@@ -4,12 +4,12 @@ play; standings, crosstables and their labels; score-card checks; ratings.
 Pure logic: no I/O, no clock, randomness only from an injected ``random.Random``; every value
 is immutable and every "update" returns a new value. Entrant ids are strings, given to each
 format in seed order (see :mod:`boneyard.tournament.seeding`). The offline driver that plays
-events with bots is :mod:`boneyard.tournament.simulate` (not imported here).
+tournaments with bots is :mod:`boneyard.tournament.simulate` (not imported here).
 
 >>> ev = SingleElimination.create(["ann", "bo"], Schedule.preset("pda"))
 >>> ev.num_rounds, ev.match("R1M1").best_of
 (1, 7)
->>> event_from_json(ev.to_json()) == ev
+>>> tournament_from_json(ev.to_json()) == ev
 True
 """
 
@@ -29,10 +29,10 @@ from boneyard.tournament.seeding import seed_by_rating, seed_random
 from boneyard.tournament.standings import Standing
 from boneyard.tournament.swiss import Swiss
 
-Event = SingleElimination | DoubleElimination | Swiss | RoundRobin | Pools
+Tournament = SingleElimination | DoubleElimination | Swiss | RoundRobin | Pools
 """Any tournament format; they share one interface (see tournament-api.md)."""
 
-FORMATS: dict[str, type[Event]] = {
+FORMATS: dict[str, type[Tournament]] = {
     "single_elimination": SingleElimination,
     "double_elimination": DoubleElimination,
     "swiss": Swiss,
@@ -41,7 +41,7 @@ FORMATS: dict[str, type[Event]] = {
 }
 
 
-def event_from_json(doc: dict[str, Any]) -> Event:
+def tournament_from_json(doc: dict[str, Any]) -> Tournament:
     """An event from its JSON form, whatever its format."""
     cls = FORMATS.get(doc.get("format", ""))
     if cls is None:
@@ -61,7 +61,6 @@ __all__ = [
     "FORMATS",
     "PDA",
     "DoubleElimination",
-    "Event",
     "Match",
     "MatchGame",
     "Pools",
@@ -71,11 +70,12 @@ __all__ = [
     "SingleElimination",
     "Standing",
     "Swiss",
+    "Tournament",
     "TournamentError",
     "category_for",
-    "event_from_json",
     "rate_game",
     "rate_teams",
     "seed_by_rating",
     "seed_random",
+    "tournament_from_json",
 ]

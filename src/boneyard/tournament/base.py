@@ -17,7 +17,7 @@ _ID_TAIL = re.compile(r"[A-Z](\d+)M(\d+)$")
 
 
 @dataclass(frozen=True, slots=True)
-class EventBase:
+class TournamentBase:
     """Entrants in seed order, the schedule, and the rounds of matches known so far."""
 
     format: ClassVar[str] = ""

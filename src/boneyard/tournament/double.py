@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from boneyard.tournament.base import EventBase, competition_ranks
+from boneyard.tournament.base import TournamentBase, competition_ranks
 from boneyard.tournament.errors import TournamentError, check_entrants
 from boneyard.tournament.match import Match
 from boneyard.tournament.schedule import PDA, Schedule
@@ -91,7 +91,7 @@ BEFORE_CHARTS: dict[int, tuple[int, ...]] = {
     6: (8, 6, 1, 1, 0),
     7: (16, 12, 2, 2, 1, 0),
 }
-"""The drop orders of brackets drawn before the charts (searched at every size), which events
+"""The drop orders of brackets drawn before the charts (searched at every size), which tournaments
 stored with them keep (their JSON has no ``drops``)."""
 
 Slot = tuple[str, int]
@@ -136,7 +136,7 @@ def routes(k: int, drops: tuple[int, ...]) -> dict[str, tuple[Slot | None, Slot 
 
 
 @dataclass(frozen=True, slots=True)
-class DoubleElimination(EventBase):
+class DoubleElimination(TournamentBase):
     """A double-elimination bracket; ``rounds`` holds the winners' rounds, then the losers'
     rounds, then the grand final (and its reset once needed).
 
@@ -212,7 +212,7 @@ class DoubleElimination(EventBase):
         return (len(self.entrants) - 1).bit_length()
 
     def _guess(self, match_id: str) -> tuple[int, int]:
-        r, i = EventBase._guess(self, match_id)
+        r, i = TournamentBase._guess(self, match_id)
         offset = {"W": 0, "L": self.k, "F": 3 * self.k - 2}.get(match_id[:1], -1)
         if offset < 0 or r < 0:
             return -1, -1
@@ -331,7 +331,7 @@ class DoubleElimination(EventBase):
     @staticmethod
     def from_json(doc: dict[str, Any]) -> DoubleElimination:
         """The inverse of :meth:`to_json`."""
-        entrants, schedule, rounds = EventBase._parse_base(doc, DoubleElimination.format)
+        entrants, schedule, rounds = TournamentBase._parse_base(doc, DoubleElimination.format)
         k = (len(entrants) - 1).bit_length()
         if len(rounds) not in (3 * k - 1, 3 * k):
             raise TournamentError("the rounds do not fit a double-elimination bracket")

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from boneyard.tournament.base import EventBase, competition_ranks
+from boneyard.tournament.base import TournamentBase, competition_ranks
 from boneyard.tournament.errors import TournamentError, check_entrants
 from boneyard.tournament.match import Match, match_id
 from boneyard.tournament.schedule import PDA, Schedule
@@ -17,7 +17,7 @@ MAX_ENTRANTS = 1024
 
 
 @dataclass(frozen=True, slots=True)
-class SingleElimination(EventBase):
+class SingleElimination(TournamentBase):
     """A knock-out bracket.
 
     The bracket has ``2**k >= n`` slots; seed ``s`` meets seed ``2**k + 1 - s`` in round 1
@@ -175,7 +175,7 @@ class SingleElimination(EventBase):
     @staticmethod
     def from_json(doc: dict[str, Any]) -> SingleElimination:
         """The inverse of :meth:`to_json`."""
-        entrants, schedule, rounds = EventBase._parse_base(doc, SingleElimination.format)
+        entrants, schedule, rounds = TournamentBase._parse_base(doc, SingleElimination.format)
         if not rounds:
             raise TournamentError("a bracket has at least one round")
         return SingleElimination(entrants, schedule, rounds, bool(doc.get("third_place", False)))

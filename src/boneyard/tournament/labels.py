@@ -1,8 +1,8 @@
 """Names and one-line explanations the site shows beside results: how a match or game ended,
 and what each standings column (tiebreak) means.
 
-The formats say which criteria rank them (``Event.ranking()``) and which of those are the
-``Standing.tiebreaks`` values (``Event.tiebreak_labels()``); the texts live here, in one place.
+The formats say which criteria rank them (``Tournament.ranking()``) and which of those are the
+``Standing.tiebreaks`` values (``Tournament.tiebreak_labels()``); the texts live here, in one place.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ MATCH_KINDS: dict[str, Label] = dict(
         ),
     ]
 )
-"""The matches a bracket names (``Event.match_kind``): an ordinary match has no kind."""
+"""The matches a bracket names (``Tournament.match_kind``): an ordinary match has no kind."""
 
 
 def outcome_label(key: str) -> Label:

@@ -2,7 +2,7 @@
 
 A rating is a pure value (``mu``, ``sigma``, games rated); :func:`rate_game` gives the seats'
 new ratings after one rated game, :attr:`Rating.ordinal` (``mu - 3 sigma``) ranks leaderboards
-and seeds events. Key ratings by (player, game, category), e.g. ``("ann", "highfive", "2p")``.
+and seeds tournaments. Key ratings by (player, game, category), e.g. ``("ann", "highfive", "2p")``.
 
 >>> new = rate_game([Rating(), Rating()], scores=(150, 95), winner=0, category="2p")
 >>> new[0].mu > 25 > new[1].mu, new[0].games

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from boneyard.tournament.base import EventBase
+from boneyard.tournament.base import TournamentBase
 from boneyard.tournament.crosstable import Crosstable, crosstable
 from boneyard.tournament.errors import TournamentError, check_entrants
 from boneyard.tournament.match import Match, match_id
@@ -42,7 +42,7 @@ def berger_rounds(n: int) -> list[list[tuple[int, int]]]:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundRobin(EventBase):
+class RoundRobin(TournamentBase):
     """Everyone meets everyone once (``double``: twice, sides swapped in the second cycle).
 
     Every round is laid out at creation; rounds are played in order. With an odd field each
@@ -121,7 +121,7 @@ class RoundRobin(EventBase):
     @staticmethod
     def from_json(doc: dict[str, Any]) -> RoundRobin:
         """The inverse of :meth:`to_json`."""
-        entrants, schedule, rounds = EventBase._parse_base(doc, RoundRobin.format)
+        entrants, schedule, rounds = TournamentBase._parse_base(doc, RoundRobin.format)
         if not rounds:
             raise TournamentError("a round robin has at least one round")
         bye_points = check_bye_points(doc.get("bye_points", 0.0))

@@ -28,7 +28,7 @@ from boneyard.bots.expert import LEVELS, ExpertBot
 from boneyard.bots.plugins import check_bot
 from boneyard.bots.referee import FORFEIT, AnyBot, Failure, Rules, Seat, play
 from boneyard.games.registry import get_spec
-from boneyard.tournament import DoubleElimination, Event, Pools, SingleElimination, Swiss
+from boneyard.tournament import DoubleElimination, Pools, SingleElimination, Swiss, Tournament
 from boneyard.tournament.errors import TournamentError
 from boneyard.tournament.match import Match, MatchGame
 from boneyard.tournament.ratings import Rating, rate_game
@@ -66,7 +66,7 @@ class MatchPlay:
 class SimulationResult:
     """The finished event and the figures of the run."""
 
-    event: Event
+    event: Tournament
     matches: int
     games: int
     ratings: Mapping[str, Rating] = field(default_factory=dict)
@@ -138,7 +138,7 @@ def _bot(name: str, rng: random.Random, rules: Rules | None) -> AnyBot:
     return make_bot(name, rng, rules)
 
 
-def playable_matches(event: Event) -> int:
+def playable_matches(event: Tournament) -> int:
     """How many matches with games the whole event will have (for progress bars; a double
     elimination's grand-final reset is not counted)."""
     n = len(event.entrants)
@@ -156,7 +156,7 @@ def playable_matches(event: Event) -> int:
 
 
 def simulate(
-    event: Event,
+    event: Tournament,
     bots: Mapping[str, str],
     game: str = "highfive",
     options: Mapping[str, Any] | None = None,

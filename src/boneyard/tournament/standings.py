@@ -17,7 +17,7 @@ class Standing:
     ``points`` are match points (win 1, loss 0, a bye what the format says). ``tiebreaks`` are
     the format's tie-break values in order (Swiss: Buchholz, Sonneborn-Berger; round robin:
     Sonneborn-Berger; single elimination: the last round reached; double elimination: the
-    losses); ``Event.tiebreak_labels()`` names and explains them.
+    losses); ``Tournament.tiebreak_labels()`` names and explains them.
     """
 
     entrant: str

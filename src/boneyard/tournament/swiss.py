@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from boneyard.tournament.base import EventBase
+from boneyard.tournament.base import TournamentBase
 from boneyard.tournament.crosstable import Crosstable, crosstable
 from boneyard.tournament.errors import TournamentError, check_entrants
 from boneyard.tournament.match import Match, match_id
@@ -45,7 +45,7 @@ def default_rounds(n: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Swiss(EventBase):
+class Swiss(TournamentBase):
     """A Swiss event of ``planned`` rounds; a round is paired when the previous one is over.
 
     >>> ev = Swiss.create(["a", "b", "c", "d", "e"], rounds=2)
@@ -175,7 +175,7 @@ class Swiss(EventBase):
     @staticmethod
     def from_json(doc: dict[str, Any]) -> Swiss:
         """The inverse of :meth:`to_json`."""
-        entrants, schedule, rounds = EventBase._parse_base(doc, Swiss.format)
+        entrants, schedule, rounds = TournamentBase._parse_base(doc, Swiss.format)
         bye_points = check_bye_points(doc.get("bye_points", 1.0))
         joined = tuple((str(e), int(r)) for e, r in doc.get("joined", {}).items())
         return Swiss(entrants, schedule, rounds, int(doc["num_rounds"]), bye_points, joined)

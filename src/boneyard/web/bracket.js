@@ -21,7 +21,7 @@ function clip(name, n = 22) {
 function matchBox(data, m, x, cy) {
   const live = (m.games || []).some((g) => g.status === "playing");
   const g = node("g", { class: `m${m.over ? " over" : ""}${live ? " live" : ""}`, "data-match": m.id });
-  const link = node("a", { href: `/events/${data.id}/matches/${m.id}` });
+  const link = node("a", { href: `/tournaments/${data.id}/matches/${m.id}` });
   link.append(node("title", {}, `${m.id}: ${m.a_name || "?"} v ${m.bye ? "bye" : m.b_name || "?"}${m.outcome_label && m.outcome !== "played" ? ` — ${m.outcome_label.name}` : ""}`));
   link.append(node("rect", { x, y: cy - ROW, width: W, height: 2 * ROW, rx: 3 }));
   link.append(node("line", { x1: x, y1: cy, x2: x + W, y2: cy, class: "mid" }));

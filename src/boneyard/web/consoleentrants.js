@@ -4,7 +4,7 @@
 // not checked in when check-in closes, seeding by hand, late entrants and replacements.
 import { el } from "/static/api.js";
 import { ask, askText } from "/static/ask.js";
-import { act, button, entrantState, say } from "/static/eventpage.js";
+import { act, button, entrantState, say } from "/static/tournamentpage.js";
 
 const $ = (id) => document.getElementById(id);
 const note = () => $("console-note").value;

@@ -4,7 +4,7 @@
 // confirmation, then the next match's card comes up. Online, each row links its table.
 import { api, el } from "/static/api.js";
 import { ask } from "/static/ask.js";
-import { countdown, say } from "/static/eventpage.js";
+import { countdown, say } from "/static/tournamentpage.js";
 import { mark } from "/static/results.js";
 
 const ACTIVE = ["playing", "reported", "disputed", "timeout"];
@@ -57,7 +57,7 @@ function matchRows(ctx, data, rnd) {
     }
     const title = m.kind ? `${m.id} (${m.title})` : m.id;
     t.append(el("tr", { "data-match": m.id, class: m.over ? "done" : "" }, el("td", { class: "num" }, m.table ?? ""),
-      el("td", {}, el("a", { href: `/events/${data.id}/matches/${m.id}` }, title)),
+      el("td", {}, el("a", { href: `/tournaments/${data.id}/matches/${m.id}` }, title)),
       el("td", {}, m.bye ? m.a_name : `${m.a_name ?? "?"} v ${m.b_name ?? "?"}`), stateCell(data, m), act));
   }
   return el("div", { class: "table-scroll" }, t);
@@ -156,7 +156,7 @@ async function submit(ctx, data, m, rows, paper, update, go) {
   if (!(await ask(`Enter the card of ${m.id}?`, `${lines.join("; ")}. ${result} ${how}`, "Enter the card"))) return;
   const before = m.id;
   let answer;
-  try { answer = await api("POST", `/api/events/${data.id}/matches/${m.id}/card`, { games, paper: paper.checked }); } catch (e) { say(go, e.message); return; }
+  try { answer = await api("POST", `/api/tournaments/${data.id}/matches/${m.id}/card`, { games, paper: paper.checked }); } catch (e) { say(go, e.message); return; }
   delete ctx.drafts[before];
   const next = nextCard(answer, before);
   ctx.cardMatch = next ? next.id : null;

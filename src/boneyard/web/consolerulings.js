@@ -3,7 +3,7 @@
 // PDA 8c–e, a score, a PDA 9b penalty over the board), every ruling, forfeit (automatic ones
 // too), time-out and penalty that can still be undone, and reopening a decided game.
 import { el } from "/static/api.js";
-import { allMatches, button } from "/static/eventpage.js";
+import { allMatches, button } from "/static/tournamentpage.js";
 import { scoreText } from "/static/results.js";
 
 const $ = (id) => document.getElementById(id);

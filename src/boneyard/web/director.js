@@ -3,14 +3,14 @@
 // (consoleround.js), rulings and undo (consolerulings.js), print and export, and settings
 // (the event's settings, directors, scorekeepers, the venue's join code). A scorekeeper sees
 // the entrants and the round only. Every refusal is shown next to the control that caused it
-// (eventpage.js `say`); every action that cannot be taken back asks first (ask.js).
+// (tournamentpage.js `say`); every action that cannot be taken back asks first (ask.js).
 import { api, el } from "/static/api.js";
 import { ask } from "/static/ask.js";
 import { entrantsTab } from "/static/consoleentrants.js";
 import { roundTab } from "/static/consoleround.js";
 import { rulingsTab } from "/static/consolerulings.js";
-import { settingsForm } from "/static/eventform.js";
-import { act, button, say } from "/static/eventpage.js";
+import { settingsForm } from "/static/tournamentform.js";
+import { act, button, say } from "/static/tournamentpage.js";
 
 const $ = (id) => document.getElementById(id);
 export const note = () => $("console-note").value;
@@ -78,17 +78,17 @@ function printTab(data) {
   const paper = el("select", { id: "print-paper", "aria-label": "paper for the PDFs" }, el("option", { value: "letter" }, "Letter"), el("option", { value: "a4" }, "A4"));
   paper.value = localStorage.getItem("boneyard-paper") || "letter";
   const tz = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
-  const pdf = (kind, q = "") => el("a", { class: `pdf pdf-${kind}`, href: "#", "data-href": `/api/events/${data.id}/print/${kind}.pdf?tz=${tz}${q}` }, "PDF");
+  const pdf = (kind, q = "") => el("a", { class: `pdf pdf-${kind}`, href: "#", "data-href": `/api/tournaments/${data.id}/print/${kind}.pdf?tz=${tz}${q}` }, "PDF");
   const item = (label, page, kind, q = "") => el("li", {}, `${label}: `, el("a", { href: page, class: `print-${kind}` }, "print"), " · ", pdf(kind, q));
   const links = el("ul", { class: "print-links" });
   (data.rounds || []).forEach((_r, i) => {
     const title = (data.round_titles || [])[i] || `Round ${i + 1}`;
-    links.append(el("li", {}, `${title}: `, el("a", { href: `/events/${data.id}/pairings?round=${i + 1}`, class: "print-pairings" }, "pairings"), " (", pdf("pairings", `&round=${i + 1}`), ") · ",
-      el("a", { href: `/events/${data.id}/scorecard?round=${i + 1}`, class: "print-cards" }, "score cards"), " (", pdf("cards", `&round=${i + 1}`), ")"));
+    links.append(el("li", {}, `${title}: `, el("a", { href: `/tournaments/${data.id}/pairings?round=${i + 1}`, class: "print-pairings" }, "pairings"), " (", pdf("pairings", `&round=${i + 1}`), ") · ",
+      el("a", { href: `/tournaments/${data.id}/scorecard?round=${i + 1}`, class: "print-cards" }, "score cards"), " (", pdf("cards", `&round=${i + 1}`), ")"));
   });
   if (data.rounds && data.rounds.length) {
-    links.append(item("The bracket", `/events/${data.id}/print/bracket`, "bracket"), item("The standings", `/events/${data.id}/print/standings`, "standings"),
-      el("li", {}, el("a", { href: `/events/${data.id}/scorecard`, id: "print-all" }, "Every score card")));
+    links.append(item("The bracket", `/tournaments/${data.id}/print/bracket`, "bracket"), item("The standings", `/tournaments/${data.id}/print/standings`, "standings"),
+      el("li", {}, el("a", { href: `/tournaments/${data.id}/scorecard`, id: "print-all" }, "Every score card")));
   }
   const fix = () => {
     localStorage.setItem("boneyard-paper", paper.value);
@@ -97,7 +97,7 @@ function printTab(data) {
   paper.addEventListener("change", fix);
   fix();
   const exports = el("ul", {}, ...[["export.json", "everything (JSON)"], ["standings.csv", "standings (CSV)"], ["scorecards.csv", "score cards, every entry (CSV)"], ["log.csv", "the event log (CSV)"]]
-    .map(([f, t]) => el("li", {}, el("a", { href: `/api/events/${data.id}/${f}` }, t))));
+    .map(([f, t]) => el("li", {}, el("a", { href: `/api/tournaments/${data.id}/${f}` }, t))));
   return [part("Print", "console-print-part", el("p", { class: "console-row" }, "Paper for the PDFs: ", paper),
     data.rounds && data.rounds.length ? links : el("p", { class: "note" }, "Pairings, cards, the bracket and the standings print once the event starts.")),
   part("Export", "console-export", exports)];
@@ -114,7 +114,7 @@ function eventPart(ctx, data) {
     del.addEventListener("click", async () => {
       if (!(await ask("Delete this event?", "It has not started: it and its entrants are gone for good.", "Delete"))) return;
       const r = await act(ctx, "", undefined, "DELETE", del);
-      if (r) location.href = "/events";
+      if (r) location.href = "/tournaments";
     });
     row.append(del);
   }
@@ -153,7 +153,7 @@ function peoplePart(ctx, data, kind) {
 function joinPart(ctx, data) {
   const items = [];
   if (data.join_code) {
-    const link = `${location.origin}/events/${data.id}?join=${encodeURIComponent(data.join_code)}`;
+    const link = `${location.origin}/tournaments/${data.id}?join=${encodeURIComponent(data.join_code)}`;
     items.push(el("p", {}, "Join code: ", el("b", { id: "join-code", class: "code" }, data.join_code)),
       el("p", { class: "note" }, "Put this link on the sign at the desk: people make an account there and are entered at once (at most 20 a minute, 300 a day for this event; not counted against the hall's address). "),
       el("p", {}, el("a", { href: link, id: "join-link" }, link)),

@@ -1,7 +1,7 @@
-// The printed pages of an event: a round's pairings (/events/{id}/pairings?round=N), score cards
-// (/events/{id}/scorecard[?round=N|?match=ID]), the standings and the bracket
-// (/events/{id}/print/standings, /print/bracket). The server lays each out once, as pages of
-// blocks in millimetres (GET /api/events/{id}/print/{kind}.json): this page draws those pages
+// The printed pages of an event: a round's pairings (/tournaments/{id}/pairings?round=N), score cards
+// (/tournaments/{id}/scorecard[?round=N|?match=ID]), the standings and the bracket
+// (/tournaments/{id}/print/standings, /print/bracket). The server lays each out once, as pages of
+// blocks in millimetres (GET /api/tournaments/{id}/print/{kind}.json): this page draws those pages
 // at their paper size, and the PDF download (…/{kind}.pdf) draws the same ones, so they agree.
 import { api, el } from "/static/api.js";
 
@@ -67,7 +67,7 @@ function bracketBlock(b, width, eventId) {
   }
   for (const l of b.labels) s.append(svg("text", { x: l.x, y: l.y + top - 0.6, class: l.bold ? "label bold" : "label" }, l.text));
   for (const bx of b.boxes) {
-    const a = svg("a", { href: `/events/${eventId}/matches/${bx.match}`, "data-match": bx.match });
+    const a = svg("a", { href: `/tournaments/${eventId}/matches/${bx.match}`, "data-match": bx.match });
     const y = bx.y + top;
     a.append(svg("rect", { x: bx.x, y, width: bx.w, height: bx.h }), svg("line", { x1: bx.x, y1: y + bx.h / 2, x2: bx.x + bx.w, y2: y + bx.h / 2 }));
     bx.lines.forEach((side, k) => {
@@ -130,15 +130,15 @@ export async function showCards(parts) {
     return p.toString();
   };
   $("print").addEventListener("click", () => window.print());
-  $("sc-back").href = `/events/${eventId}`;
-  $("sc-csv").href = `/api/events/${eventId}/scorecards.csv`;
-  $("sc-json").href = `/api/events/${eventId}/export.json`;
+  $("sc-back").href = `/tournaments/${eventId}`;
+  $("sc-csv").href = `/api/tournaments/${eventId}/scorecards.csv`;
+  $("sc-json").href = `/api/tournaments/${eventId}/export.json`;
   const load = async () => {
     $("sc-error").textContent = "";
     localStorage.setItem("boneyard-paper", paper.value);
-    $("sc-pdf").href = `/api/events/${eventId}/print/${kind}.pdf?${query()}`;
+    $("sc-pdf").href = `/api/tournaments/${eventId}/print/${kind}.pdf?${query()}`;
     try {
-      const doc = await api("GET", `/api/events/${eventId}/print/${kind}.json?${query()}`);
+      const doc = await api("GET", `/api/tournaments/${eventId}/print/${kind}.json?${query()}`);
       document.title = doc.title;
       $("sc-title").textContent = doc.title;
       $("sc-info").textContent = `${doc.subtitle} · ${doc.pages.length} page${doc.pages.length === 1 ? "" : "s"}, ${paper.selectedOptions[0].textContent} ${doc.orientation}`;

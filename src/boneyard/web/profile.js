@@ -44,7 +44,7 @@ function historyTable(games) {
 }
 
 // Your own profile: where you are signed in (end one session, or all of them) and the places in
-// events that directors offered you.
+// tournaments that directors offered you.
 function sessionRows(sessions) {
   const rows = [el("tr", {}, el("th", {}, "Browser"), el("th", {}, "Signed in"), el("th", { class: "wide" }, "Last used"), el("th", {}, ""))];
   for (const s of sessions) {
@@ -66,8 +66,8 @@ async function endSession(id) {
 function offerItem(o) {
   const act = (verb) => async () => {
     try {
-      await api("POST", `/api/events/${encodeURIComponent(o.event)}/offers/${o.id}/${verb}`);
-      if (verb === "accept") location.href = `/events/${encodeURIComponent(o.event)}`;
+      await api("POST", `/api/tournaments/${encodeURIComponent(o.event)}/offers/${o.id}/${verb}`);
+      if (verb === "accept") location.href = `/tournaments/${encodeURIComponent(o.event)}`;
       else loadAccount();
     } catch (e) { $("account-error").textContent = e.message; }
   };

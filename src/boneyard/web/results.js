@@ -1,5 +1,5 @@
 // Results of an event as tables: standings with their labelled tiebreak columns (each label
-// explained under the table), crosstables (round robin, pools, small Swiss events), and the
+// explained under the table), crosstables (round robin, pools, small Swiss tournaments), and the
 // mark of a match or game that was not simply played out (forfeit, no-show, ruling, time-out…).
 import { el } from "/static/api.js";
 

@@ -173,14 +173,16 @@ def test_a_declined_challenge_closes_its_table(client: TestClient) -> None:
 def test_an_event_takes_bot_accounts_only_when_its_director_allows(client: TestClient) -> None:
     _bot, token = bot_with_token(client, "entrant")
     register(client, "dora")
-    closed = client.post("/api/events", json={"name": "People only"}, headers=csrf(client))
+    closed = client.post("/api/tournaments", json={"name": "People only"}, headers=csrf(client))
     assert closed.status_code == 200, closed.text
     open_ = client.post(
-        "/api/events", json={"name": "Bots welcome", "bot_accounts": True}, headers=csrf(client)
+        "/api/tournaments",
+        json={"name": "Bots welcome", "bot_accounts": True},
+        headers=csrf(client),
     )
     program = bare(client)
-    r = program.post(f"/api/events/{closed.json()['id']}/register", headers=bearer(token))
+    r = program.post(f"/api/tournaments/{closed.json()['id']}/register", headers=bearer(token))
     assert r.status_code == 403 and "bot accounts" in r.json()["detail"]
-    r = program.post(f"/api/events/{open_.json()['id']}/register", headers=bearer(token))
+    r = program.post(f"/api/tournaments/{open_.json()['id']}/register", headers=bearer(token))
     assert r.status_code == 200, r.text
     assert [e["name"] for e in r.json()["entrants"]] == ["entrant"]

@@ -236,7 +236,7 @@ def test_a_missing_page_says_so_and_leads_back(site: str, browser: Any) -> None:
     page.context.close()
 
 
-PAGES_WITH_MENU = ("/", "/rules", "/leaderboard", "/events", "/replay", "/nonexistent")
+PAGES_WITH_MENU = ("/", "/rules", "/leaderboard", "/tournaments", "/replay", "/nonexistent")
 
 
 def test_the_header_is_one_row_on_a_phone_with_the_rest_behind_its_menu(
@@ -272,7 +272,7 @@ def test_the_header_is_one_row_on_a_phone_with_the_rest_behind_its_menu(
     # A laptop sees the whole header in its one row, and no menu button.
     page.set_viewport_size(LAPTOP)
     expect(page.locator("[aria-controls=site-menu]")).to_be_hidden()
-    expect(page.locator("#site-menu a[href='/events']")).to_be_visible()
+    expect(page.locator("#site-menu a[href='/tournaments']")).to_be_visible()
     assert page.locator("header").bounding_box()["height"] <= 60
     # A phone on its side collapses it too, as the table's header does (one size for both).
     page.set_viewport_size({"width": 844, "height": 390})

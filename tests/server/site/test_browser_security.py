@@ -28,13 +28,13 @@ def test_every_page_passes_the_csp_and_sessions_end_everywhere(live_server: str)
             me = page.evaluate("fetch('/api/me').then(r => r.json())")["user"]["id"]
             csrf = page.evaluate("document.cookie.match(/boneyard_csrf=([^;]+)/)[1]")
             made = page.request.post(
-                live_server + "/api/events",
+                live_server + "/api/tournaments",
                 data={"name": "Club night", "mode": "otb"},
                 headers={"X-CSRF-Token": csrf},
             )
             assert made.ok, made.text()
             eid = made.json()["id"]
-            pages = ("/replay", "/events", f"/events/{eid}", f"/events/{eid}/scorecard",
+            pages = ("/replay", "/tournaments", f"/tournaments/{eid}", f"/tournaments/{eid}/scorecard",
                      "/leaderboard", "/rules", "/rules/highrise", f"/profile/{me}")  # fmt: skip
             for path in pages:
                 page.goto(live_server + path)

@@ -25,8 +25,8 @@ from boneyard.server.accounts import auth
 from boneyard.server.accounts.service import aware
 from boneyard.server.middleware.headers import CSP
 from boneyard.server.settings import SiteSettings
-from boneyard.store.events import PlayerRating
 from boneyard.store.models import GameTable, LogEntry, Session
+from boneyard.store.tournaments import PlayerRating
 from tests.server.conftest import (
     ROOMY,
     clock_table,
@@ -177,10 +177,10 @@ def test_every_numeric_option_is_bounded(client: TestClient) -> None:
 
 def online_event(c: TestClient) -> tuple[str, int]:
     """An online event run by the signed-in person, with two bot entrants; (id, an entrant)."""
-    r = post(c, "/api/events", {"name": "Club night", "game": "highfive"})
+    r = post(c, "/api/tournaments", {"name": "Club night", "game": "highfive"})
     assert r.status_code == 200, r.text
     eid = r.json()["id"]
-    r = post(c, f"/api/events/{eid}/bots", {"bot": "greedy", "count": 2})
+    r = post(c, f"/api/tournaments/{eid}/bots", {"bot": "greedy", "count": 2})
     assert r.status_code == 200, r.text
     return eid, int(r.json()["entrants"][0]["id"])
 
@@ -190,7 +190,7 @@ def test_a_director_offers_a_place_and_never_takes_a_seat(db_path: str) -> None:
         bob = register(c, "bob")
         director = register(c, "dora")
         eid, entrant = online_event(c)
-        path = f"/api/events/{eid}/entrants/{entrant}/replace"
+        path = f"/api/tournaments/{eid}/entrants/{entrant}/replace"
         # The answer does not say whether a name exists.
         real = post(c, path, {"username": "bob"})
         fake = post(c, path, {"username": "nobody-here"})
@@ -201,19 +201,19 @@ def test_a_director_offers_a_place_and_never_takes_a_seat(db_path: str) -> None:
         post(c, path, {"username": "dora"})
         offers = c.get("/api/me/offers").json()["offers"]
         assert len(offers) == 1
-        r = post(c, f"/api/events/{eid}/offers/{offers[0]['id']}/accept")
+        r = post(c, f"/api/tournaments/{eid}/offers/{offers[0]['id']}/accept")
         assert r.status_code == 400 and "director" in r.json()["detail"]
-        assert post(c, f"/api/events/{eid}/register").status_code == 400
+        assert post(c, f"/api/tournaments/{eid}/register").status_code == 400
         # Bob accepts: only then is he the entrant.
         use(c, bob)
         offer = c.get("/api/me/offers").json()["offers"][0]
-        r = post(c, f"/api/events/{eid}/offers/{offer['id']}/accept")
+        r = post(c, f"/api/tournaments/{eid}/offers/{offer['id']}/accept")
         assert r.status_code == 200, r.text
         assert any(e["name"] == "bob" for e in r.json()["entrants"])
         # Started: the director watching a table sees no hand.
         use(c, director)
-        post(c, f"/api/events/{eid}/entrants/{entrant}/replace", {"bot": "greedy"})
-        assert post(c, f"/api/events/{eid}/start").status_code == 200
+        post(c, f"/api/tournaments/{eid}/entrants/{entrant}/replace", {"bot": "greedy"})
+        assert post(c, f"/api/tournaments/{eid}/start").status_code == 200
         tables = c.app.state.tables.live  # type: ignore[attr-defined]
         tid = next(t for t in tables if tables[t].settings.get("event") == eid)
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
@@ -221,19 +221,19 @@ def test_a_director_offers_a_place_and_never_takes_a_seat(db_path: str) -> None:
             assert view["seat"] is None and not (view["view"] or {}).get("hand")
 
 
-def test_events_are_for_accounts_with_a_cap_and_bots_are_capped(db_path: str) -> None:
+def test_tournaments_are_for_accounts_with_a_cap_and_bots_are_capped(db_path: str) -> None:
     settings = replace(ROOMY, events_per_person=2, event_bots=3)
     with TestClient(make_app(db_path, settings=settings)) as c:
         guest(c, "Gus")
-        r = post(c, "/api/events", {"name": "Official PDA World Championship"})
+        r = post(c, "/api/tournaments", {"name": "Official PDA World Championship"})
         assert r.status_code == 403 and "sign up" in r.json()["detail"]
         register(c, "eve")
-        ids = [post(c, "/api/events", {"name": f"E{i}"}).status_code for i in range(3)]
+        ids = [post(c, "/api/tournaments", {"name": f"E{i}"}).status_code for i in range(3)]
         assert ids == [200, 200, 429]
-        events = c.get("/api/events").json()["events"]
+        events = c.get("/api/tournaments").json()["events"]
         assert {e["director"] for e in events} == {"eve"}
         eid = events[0]["id"]
-        r = post(c, f"/api/events/{eid}/bots", {"bot": "greedy", "count": 4})
+        r = post(c, f"/api/tournaments/{eid}/bots", {"bot": "greedy", "count": 4})
         assert r.status_code == 400 and "at most 3 bots" in r.json()["detail"]
 
 
@@ -559,9 +559,9 @@ def test_metrics_need_the_token_or_this_machine(db_path: str) -> None:
 def test_score_card_csv_cells_cannot_be_formulas(db_path: str) -> None:
     with TestClient(make_app(db_path)) as c:
         director = register(c, "tom")
-        eid = post(c, "/api/events", {"name": "@Club", "mode": "otb", "schedule": "bo1"}).json()[
-            "id"
-        ]
+        eid = post(
+            c, "/api/tournaments", {"name": "@Club", "mode": "otb", "schedule": "bo1"}
+        ).json()["id"]
         jars = []
         for username, display in (("cara", '=HYPERLINK("http://x","prize")'), ("dan", "+1 Dan")):
             c.cookies.clear()
@@ -569,14 +569,14 @@ def test_score_card_csv_cells_cannot_be_formulas(db_path: str) -> None:
             body = {"username": username, "password": "correct horse", "display_name": display}
             assert post(c, "/api/register", body).status_code == 200
             jars.append(dict(c.cookies))
-            assert post(c, f"/api/events/{eid}/register").status_code == 200
-            assert post(c, f"/api/events/{eid}/checkin").status_code == 200
+            assert post(c, f"/api/tournaments/{eid}/register").status_code == 200
+            assert post(c, f"/api/tournaments/{eid}/checkin").status_code == 200
         use(c, director)
-        assert post(c, f"/api/events/{eid}/start").status_code == 200
+        assert post(c, f"/api/tournaments/{eid}/start").status_code == 200
         use(c, jars[0])
-        r = post(c, f"/api/events/{eid}/matches/R1M1/report", {"score_a": 150, "score_b": 90})
+        r = post(c, f"/api/tournaments/{eid}/matches/R1M1/report", {"score_a": 150, "score_b": 90})
         assert r.status_code == 200, r.text
-        text = c.get(f"/api/events/{eid}/scorecards.csv").text
+        text = c.get(f"/api/tournaments/{eid}/scorecards.csv").text
         cells = [cell for row in csv.reader(io.StringIO(text)) for cell in row]
         assert '\'=HYPERLINK("http://x","prize")' in cells and "'+1 Dan" in cells
         assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)

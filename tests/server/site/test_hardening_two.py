@@ -15,7 +15,7 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from boneyard.server.ratelimit import DEFAULT_LIMITS
-from boneyard.store.events import PlayerRating
+from boneyard.store.tournaments import PlayerRating
 from tests.server.conftest import (
     ROOMY,
     hooks_settled,

@@ -1,8 +1,8 @@
 """The server's shape, held by its own tests (that every function, the route handlers
 included, fits on a screen: tests/server/tables/test_shape.py): neither the server nor
 the browser client branches on a game's name (a game is known in one place, its spec: issue 17),
-and the server's tests sit in a folder per package of the server, and every test helper is
-named in one style (issue 17)."""
+the server's tests sit in a folder per package of the server, every test helper is named in one
+style (issue 17), and every domain with routes gathers them in its ``router.py`` (issue 31)."""
 
 from __future__ import annotations
 
@@ -149,6 +149,42 @@ def test_a_misplaced_test_is_caught(tmp_path: Path) -> None:
         "tables/deep/test_e.py",
         "test_top.py",
     ]
+
+
+# -- every domain with routes gathers them in its router.py (issue 31) ---------------------------
+
+
+def domains_without_router(server: Path) -> list[str]:
+    """The domain packages of ``server`` (a folder with an ``__init__.py``) that make routes (an
+    ``APIRouter`` is built in one of their modules) but have no ``router.py`` to gather them."""
+    found = []
+    for init in sorted(server.glob("*/__init__.py")):
+        package = init.parent
+        routes = any("APIRouter(" in m.read_text(encoding="utf-8") for m in package.rglob("*.py"))
+        if routes and not (package / "router.py").exists():
+            found.append(package.name)
+    return found
+
+
+def test_every_domain_with_routes_has_a_router() -> None:
+    domains = {init.parent.name for init in (SRC / "server").glob("*/__init__.py")}
+    assert {"accounts", "tables", "tournaments"} <= domains
+    assert domains_without_router(SRC / "server") == []
+
+
+def test_a_domain_without_its_router_is_caught(tmp_path: Path) -> None:
+    """A package whose routes sit in other modules is reported; one with a ``router.py``, and
+    one that makes no routes (middleware), are not."""
+    for package, modules in {
+        "scattered": {"pages.py": "router = APIRouter()"},
+        "gathered": {"pages.py": "router = APIRouter()", "router.py": "router = APIRouter()"},
+        "middleware": {"headers.py": "class Headers: ..."},
+    }.items():
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").touch()
+        for name, text in modules.items():
+            (tmp_path / package / name).write_text(text, encoding="utf-8")
+    assert domains_without_router(tmp_path) == ["scattered"]
 
 
 # -- one naming style for test helpers (issue 17) -----------------------------------------------

@@ -647,7 +647,7 @@ def test_the_guided_first_hand_hints_at_each_step(db_path: str) -> None:
 
 def test_the_leaderboard_lists_people_on_a_familiar_scale(db_path: str) -> None:
     from boneyard.server.tables.live import now
-    from boneyard.store.events import PlayerRating
+    from boneyard.store.tournaments import PlayerRating
 
     with TestClient(make_app(db_path)) as c:
         sessions = c.app.state.sessions  # type: ignore[attr-defined]

@@ -1,6 +1,6 @@
 """The cookies of a session: signing a person in (a session cookie, and a CSRF token bound to
 it) and out. The account routes use them, and so does any route that makes an account and signs
-its person in (an event's venue sign-up, docs/events.md)."""
+its person in (an event's venue sign-up, docs/tournaments-site.md)."""
 
 from __future__ import annotations
 

@@ -261,7 +261,7 @@ class Accounts:
         venue: str | None = None,
     ) -> Me:
         """A new account (not yet signed in), or the reason it is refused. ``venue``: made at
-        that event's venue with its join code (docs/events.md): counted per event and per
+        that event's venue with its join code (docs/tournaments-site.md): counted per event and per
         minute (``venue_signups``) instead of per address, which the hall's players share."""
         if venue is None:
             await self.limits.check("register", address, "too many new accounts from your address")

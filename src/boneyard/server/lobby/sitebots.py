@@ -1,7 +1,7 @@
 """The bots the site seats: the built-in ones, and installed plugins where the operator allows.
 
-``plugin_bots`` (off by default, docs/operations.md) lets the bot seats of tables and events take
-the bot plugins installed on the server (entry points of the group ``boneyard.bots``,
+``plugin_bots`` (off by default, docs/operations.md) lets the bot seats of tables and tournaments
+take the bot plugins installed on the server (entry points of the group ``boneyard.bots``,
 docs/bots.md). A name typed by a person never runs code the operator did not install: no
 ``module:attribute`` and no ``cmd:`` program is ever taken here.
 """

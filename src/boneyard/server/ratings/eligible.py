@@ -15,7 +15,7 @@ its partner a full game's rating (issue 28, 3: +306 in 30 s, first on the leader
   (``rated_pairs``); a person's rating is listed on the leaderboard once they have met
   :data:`RANKED_OPPONENTS` different opponents (boneyard.server.ratings.store).
 
-docs/events.md, "Ratings", states them for players.
+docs/tournaments-site.md, "Ratings", states them for players.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from typing import Any
 from boneyard.store import ratings as stored_ratings
 from boneyard.store import unit
 from boneyard.store.db import AsyncSession
-from boneyard.store.events import RatedPair
 from boneyard.store.statuses import SeatChange
+from boneyard.store.tournaments import RatedPair
 
 RATED_MIN_MOVES = 2
 """Moves each person must have made themself for a game to be rated."""

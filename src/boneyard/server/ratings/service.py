@@ -58,7 +58,7 @@ async def leaderboard(
 async def ratings(
     sessions: async_sessionmaker[AsyncSession], game: str, category: str, bots: bool
 ) -> JSON:
-    """The plain board of a game and category (the events' pages read it): every rated person
+    """The plain board of a game and category (the tournaments' pages read it): every rated person
     (``ranked``: listed on the leaderboard), or the bot accounts with ``bots``."""
     if len(game) > 32 or len(category) > 16 or not validation.storable(game + category):
         raise Refused("no such game or category")

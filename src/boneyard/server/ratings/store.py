@@ -1,4 +1,4 @@
-"""OpenSkill ratings on the site, per game and player-count category (docs/events.md).
+"""OpenSkill ratings on the site, per game and player-count category (docs/tournaments-site.md).
 
 Which games are rated: every table that finishes with a result, where people hold every seat
 (a person whose seat a bot took over — they left, resigned, or their clock ran out — still holds
@@ -26,8 +26,8 @@ from boneyard.server.tables.live import LiveTable, now
 from boneyard.store import ratings as stored_ratings
 from boneyard.store import unit
 from boneyard.store.db import AsyncSession, async_sessionmaker
-from boneyard.store.events import PlayerRating
 from boneyard.store.seats import Seat
+from boneyard.store.tournaments import PlayerRating
 from boneyard.tournament.ratings import Rating, category_for, rate_game
 
 log = logging.getLogger("boneyard.server.ratings")

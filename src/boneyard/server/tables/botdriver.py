@@ -102,7 +102,7 @@ class BotDriver:
         if st is None or table.ended or st.current_seat not in table.bots:
             return False
         if table.status != TableStatus.PLAYING:
-            return False  # halted (boneyard.server.events)
+            return False  # halted (boneyard.server.tournaments)
         seat = st.current_seat
         bot = table.bots[seat]
         obs = st.observation(seat)

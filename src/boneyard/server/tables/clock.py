@@ -11,9 +11,9 @@ A table may be created with a clock (``game_tables.settings["clock"]``, e.g.
 2. **Grace**: when the move time is up every socket gets ``{"type": "clock", "clock": {...,
    "phase": "grace"}}`` (the warning) and the seat has ``grace`` more seconds.
 3. **Abandonment**: when the grace ends, a bot of the table's level takes the seat and plays on
-   for the rest of the game — unless the ``on_timeout`` hook handles it (an event's table
-   whose time-out rule is "the seat loses the game" or "the director decides": docs/events.md).
-   The change is committed (``game_tables.seats`` and
+   for the rest of the game — unless the ``on_timeout`` hook handles it (a tournament's table
+   whose time-out rule is "the seat loses the game" or "the director decides":
+   docs/tournaments-site.md). The change is committed (``game_tables.seats`` and
    ``settings["seat_changes"]``) before any socket hears of it; the record's
    ``meta.substitutions`` lists it (seat, hand, sequence number, bot, the person replaced).
 

@@ -185,7 +185,7 @@ class Hub:
         self.handlers: dict[str, MessageHandler] = {}
         self.site_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
         # Called (each in its own task, after the commit) when a table's game ends: events
-        # advance their brackets and ratings are updated (boneyard.server.events).
+        # advance their brackets and ratings are updated (boneyard.server.tournaments).
         self.on_game_over: list[Hook] = []
         self._hooks: set[asyncio.Task[None]] = set()
         # The site's settings of its tables (see TableSettings; operators and tests change them).

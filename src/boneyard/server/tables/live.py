@@ -285,7 +285,7 @@ class LiveTable:
             # Created full: dealt when the players' seeds for hand 0 are in, at the latest then.
             **({"start_by": self.settings["start_by"]} if self.waits_for_seeds() else {}),
             # A game of an event (its page links the match and the next game), and why a game
-            # was stopped (boneyard.server.events).
+            # was stopped (boneyard.server.tournaments).
             **({"event": self._event_ref()} if self.settings.get("event") else {}),
             **({"halted": self.settings["halted"]} if self.settings.get("halted") else {}),
         }

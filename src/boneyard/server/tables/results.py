@@ -3,8 +3,8 @@
 The table's actor emits ``StatusChanged(..., "over")`` after the command that ended the game
 (the last move, a resignation, a claim); the results then run the game-over hooks, each in a task
 of its own: the result kept in the table's settings (a person's history reads it there instead of
-replaying every record), an event's bracket, the ratings (boneyard.server.events). An ending read
-from another process ran them there.
+replaying every record), a tournament's bracket, the ratings (boneyard.server.tournaments). An
+ending read from another process ran them there.
 """
 
 from __future__ import annotations

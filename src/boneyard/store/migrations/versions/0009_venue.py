@@ -1,4 +1,4 @@
-"""Events at a venue: walk-in entrants, paper cards, scorekeepers (docs/events.md).
+"""Events at a venue: walk-in entrants, paper cards, scorekeepers (docs/tournaments-site.md).
 
 * ``event_entrants``: ``club`` and ``claim_code`` — an entrant the director entered by name (no
   account) may come from a club, and a person claims the entry for their account with its code

@@ -1,0 +1,80 @@
+"""What every event route shares (the service, the sessions, notifications, the checks), and
+the dependencies that hand it to a route: ``Ctx`` (the app's :class:`Context`), ``Me`` (the
+signed-in person, 401 otherwise) and ``MaybeMe``. A service's domain error
+(:mod:`boneyard.server.errors`) is answered by the app's one handler
+(:mod:`boneyard.server.handlers`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+
+from boneyard.server.accounts.service import Accounts
+from boneyard.server.accounts.service import Me as Person
+from boneyard.server.tables.manager import TableManager
+from boneyard.server.tournaments.notify import Notes
+from boneyard.server.tournaments.scheduler import Scheduler
+from boneyard.server.tournaments.service import Tournaments
+from boneyard.server.tournaments.views import event_json
+from boneyard.store.db import AsyncSession, async_sessionmaker
+from boneyard.store.tournaments import TournamentRow
+
+
+class Context:
+    """The tournaments domain of one app (``app.state.tournaments``)."""
+
+    def __init__(
+        self,
+        tables: TableManager,
+        sessions: async_sessionmaker[AsyncSession],
+        accounts: Accounts,
+    ) -> None:
+        self.tables = tables
+        self.sessions = sessions
+        self.accounts = accounts
+        self.cfg = accounts.settings
+        self.notes = Notes(sessions, self.cfg)
+        self.svc = Tournaments(tables, sessions, self.notes)
+        self.scheduler = Scheduler(self.svc)
+
+    async def need_event(self, db: AsyncSession, event_id: str) -> TournamentRow:
+        """The event, or 404."""
+        return await self.svc.need_event(db, event_id)
+
+    async def need_director(self, db: AsyncSession, ev: TournamentRow, user: Person) -> None:
+        """403 unless ``user`` runs ``ev``."""
+        await self.svc.need_director(db, ev, user.id)
+
+    async def director_event(self, db: AsyncSession, event_id: str, user: Person) -> TournamentRow:
+        """The event, which ``user`` runs (404, 403)."""
+        ev = await self.need_event(db, event_id)
+        await self.need_director(db, ev, user)
+        return ev
+
+    async def event_json(self, event_id: str, user: Person | None) -> dict[str, Any]:
+        """The event page's JSON, as ``user`` sees it."""
+        async with self.sessions() as db:
+            ev = await self.need_event(db, event_id)
+            return await event_json(db, ev, user)
+
+
+def context_of(request: Request) -> Context:
+    """The tournaments domain of the app serving ``request``."""
+    found: Context = request.app.state.tournaments
+    return found
+
+
+async def need_user(request: Request) -> Person:
+    """The signed-in person (401 otherwise)."""
+    return await context_of(request).accounts.need_user(request)
+
+
+async def maybe_user(request: Request) -> Person | None:
+    """The signed-in person, or ``None``."""
+    return await context_of(request).accounts.current_user(request)
+
+
+Ctx = Annotated[Context, Depends(context_of)]
+Me = Annotated[Person, Depends(need_user)]
+MaybeMe = Annotated[Person | None, Depends(maybe_user)]
