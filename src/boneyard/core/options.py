@@ -14,9 +14,12 @@ import types
 import typing
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Generic, Literal, TypeVar, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Generic, Literal, TypeVar, get_args, get_origin
 
 from boneyard.core.errors import OptionError
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 T = TypeVar("T")
 
@@ -29,18 +32,18 @@ class Bounds:
     high: int
 
 
-def _bounds(tp: Any) -> Bounds | None:
+def _bounds(tp: object) -> Bounds | None:
     if get_origin(tp) is Annotated:
-        return next((m for m in tp.__metadata__ if isinstance(m, Bounds)), None)
+        return next((m for m in getattr(tp, "__metadata__", ()) if isinstance(m, Bounds)), None)
     return None
 
 
-def _bare(tp: Any) -> Any:
+def _bare(tp: object) -> object:
     """``tp`` without its ``Annotated`` metadata."""
     return get_args(tp)[0] if get_origin(tp) is Annotated else tp
 
 
-def _literals(tp: Any) -> list[Any]:
+def _literals(tp: object) -> list[object]:
     """The fixed values a field type admits (``Literal`` members and ``True``/``False``)."""
     origin = get_origin(tp)
     if origin is Literal:
@@ -52,7 +55,7 @@ def _literals(tp: Any) -> list[Any]:
     return []
 
 
-def _takes_int(tp: Any) -> bool:
+def _takes_int(tp: object) -> bool:
     if tp is int:
         return True
     if get_origin(tp) in (typing.Union, types.UnionType):
@@ -60,7 +63,7 @@ def _takes_int(tp: Any) -> bool:
     return False
 
 
-def _check(name: str, annotated: Any, value: Any) -> Any:
+def _check(name: str, annotated: object, value: object) -> object:
     tp = _bare(annotated)
     for allowed in _literals(tp):
         if value == allowed and type(value) is type(allowed):
@@ -81,7 +84,9 @@ def _check(name: str, annotated: Any, value: Any) -> Any:
 
 
 @functools.cache
-def _schema(cls: type[Any]) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
+def _schema(
+    cls: type[DataclassInstance],
+) -> tuple[dict[str, object], dict[str, dataclasses.Field[object]]]:
     """Type hints and fields of an options class (resolved once: it is slow)."""
     hints = typing.get_type_hints(cls, include_extras=True)
     return hints, {f.name: f for f in dataclasses.fields(cls)}
@@ -89,8 +94,8 @@ def _schema(cls: type[Any]) -> tuple[dict[str, Any], dict[str, dataclasses.Field
 
 def build_options(
     cls: type[T],
-    raw: Mapping[str, Any] | None,
-    presets: Mapping[str, Mapping[str, Any]] | None = None,
+    raw: Mapping[str, object] | None,
+    presets: Mapping[str, Mapping[str, object]] | None = None,
     *,
     allow: frozenset[str] = frozenset(),
 ) -> T:
@@ -99,7 +104,7 @@ def build_options(
     Keys in ``allow`` are accepted and ignored (e.g. the player count given elsewhere).
     """
     raw = dict(raw or {})
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     hints, fields = _schema(cls)  # type: ignore[arg-type]
     if "preset" in fields:
         preset = raw.pop("preset", fields["preset"].default)
@@ -134,12 +139,12 @@ class OptionsMemo(Generic[T]):
 
     __slots__ = ("_build", "_seen", "_size")
 
-    def __init__(self, build: Callable[[Mapping[str, Any] | None, int], T], size: int = 256):
+    def __init__(self, build: Callable[[Mapping[str, object] | None, int], T], size: int = 256):
         self._build = build
         self._seen: dict[Hashable, T] = {}
         self._size = size
 
-    def get(self, raw: Mapping[str, Any] | None, players: int) -> T:
+    def get(self, raw: Mapping[str, object] | None, players: int) -> T:
         """The options ``build(raw, players)`` gives (raises as it does)."""
         key = (players, tuple(sorted((k, type(v), v) for k, v in (raw or {}).items())))
         try:
@@ -160,13 +165,13 @@ class OptionField:
     never offer a value the game refuses, nor miss one it takes."""
 
     name: str
-    default: Any
-    choices: tuple[Any, ...]
+    default: object
+    choices: tuple[object, ...]
     """The fixed values (``Literal`` members, ``True``/``False``), the default among them."""
     low: int | None = None
     """With ``high``: a whole number from ``low`` to ``high`` is taken too."""
     high: int | None = None
-    presets: tuple[tuple[str, Any], ...] = ()
+    presets: tuple[tuple[str, object], ...] = ()
     """``(preset, value)`` for each preset that sets another value than the default."""
 
     @property
@@ -177,9 +182,9 @@ class OptionField:
         words = [c for c in self.choices if isinstance(c, str)]
         return bool(words) and numbers == list(range(len(numbers))) and bool(numbers)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The form's description of the option (JSON)."""
-        out: dict[str, Any] = {"name": self.name, "default": self.default}
+        out: dict[str, object] = {"name": self.name, "default": self.default}
         out["choices"] = list(self.choices)
         if self.seats:
             out["seats"] = True
@@ -191,8 +196,8 @@ class OptionField:
 
 
 def option_fields(
-    cls: type[Any],
-    presets: Mapping[str, Mapping[str, Any]] | None = None,
+    cls: type[object],
+    presets: Mapping[str, Mapping[str, object]] | None = None,
     special: Mapping[str, OptionField] | None = None,
 ) -> tuple[OptionField, ...]:
     """Every option of the options class ``cls`` but ``preset`` (the presets are offered on

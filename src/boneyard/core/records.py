@@ -63,7 +63,7 @@ def parse_record(text: str) -> Record:
     return record_from_json(doc)
 
 
-def record_from_json(doc: Any) -> Record:
+def record_from_json(doc: object) -> Record:
     """Check the envelope of a decoded record (RECORDS.md §1)."""
     if not isinstance(doc, dict):
         raise RecordError("a record must be a JSON object")
@@ -87,12 +87,12 @@ def record_from_json(doc: Any) -> Record:
     return Record(game, options, tuple(seats), tuple(hands), meta)
 
 
-def dump_record(doc: Mapping[str, Any]) -> str:
+def dump_record(doc: Mapping[str, object]) -> str:
     """Record text: one hand per line block, stable key order, ending with a newline."""
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
 
 
-def tile_field(tileset: TileSet, value: Any, what: str, hand: int, event: int | None) -> Tile:
+def tile_field(tileset: TileSet, value: object, what: str, hand: int, event: int | None) -> Tile:
     """Parse one tile string of a record, with the error located."""
     if not isinstance(value, str):
         raise RecordError(f'{what} must be a tile like "5-0", not {value!r}', hand, event)
@@ -103,7 +103,7 @@ def tile_field(tileset: TileSet, value: Any, what: str, hand: int, event: int | 
 
 
 def tile_list(
-    tileset: TileSet, value: Any, what: str, hand: int, event: int | None = None
+    tileset: TileSet, value: object, what: str, hand: int, event: int | None = None
 ) -> list[Tile]:
     """Parse a list of tile strings."""
     if not isinstance(value, list):

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from boneyard.core.protocol import GameState
 from boneyard.games.batch import Row
 from boneyard.games.learning import Encoder, FastPath, View
 from boneyard.rl.codec import learning_of
@@ -115,7 +115,7 @@ class Filler:
             flat = np.frombuffer(b"".join(ids), dtype=np.uint8)
             out[np.repeat(np.arange(b), counts), at + flat.astype(np.intp)] = 1.0
 
-    def vector(self, state: Any, seat: int) -> Vector:
+    def vector(self, state: GameState, seat: int) -> Vector:
         """One seat's vector: what :meth:`fill` writes, for a single row (the PettingZoo and
         OpenSpiel adapters ask for one at a time, where numpy's fixed cost per operation would
         be most of the work): the compiled :class:`~boneyard.games.batch.Row` lists its

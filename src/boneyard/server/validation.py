@@ -54,7 +54,7 @@ def storable(text: str) -> bool:
     return True
 
 
-def encodable(value: Any) -> bool:
+def encodable(value: object) -> bool:
     """Whether every text in the JSON value ``value`` is encodable as UTF-8 (an answer that
     echoes it can be sent).
 

@@ -102,6 +102,6 @@ def lower_priority() -> None:
     os.nice(10)
 
 
-def encode(value: Any) -> bytes:
+def encode(value: object) -> bytes:
     """JSON bytes of a job's answer (encoded in the worker)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

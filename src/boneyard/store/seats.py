@@ -84,7 +84,7 @@ class SeatsError(ValueError):
     """A seat list that does not fit the schema (stored, or about to be)."""
 
 
-def load_seats(raw: Any) -> list[Seat]:
+def load_seats(raw: object) -> list[Seat]:
     """The seats of a stored (or given) JSON list; raises SeatsError saying what is wrong.
 
     >>> load_seats([{"kind": "person", "user_id": 3, "name": "Ann"}, {"kind": "open"}])[1].kind
@@ -127,5 +127,5 @@ class SeatsJSON(TypeDecorator[list[Seat]]):
         return None if value is None else load_seats(value)
 
 
-def _plain(seat: Any) -> Any:
+def _plain(seat: object) -> object:
     return seat.model_dump(mode="json") if isinstance(seat, BaseModel) else seat

@@ -58,7 +58,7 @@ class Write:
 
 
 def entry_row(
-    table_id: str, seq: int, kind: str, seat: int | None, payload: Any, at: datetime
+    table_id: str, seq: int, kind: str, seat: int | None, payload: object, at: datetime
 ) -> Row:
     """A ``table_log`` row.
 

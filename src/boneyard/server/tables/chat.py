@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
@@ -43,7 +43,7 @@ class ChatError(BoneyardError):
     """A chat or mute request refused (nothing changed)."""
 
 
-def check_text(text: Any) -> str:
+def check_text(text: object) -> str:
     """The line to store, or :class:`ChatError` with the reason.
 
     >>> check_text("  hi ")
@@ -98,7 +98,7 @@ class Chat:
 
     # -- lines -------------------------------------------------------------------------------
 
-    async def post(self, table: LiveTable, client: Client, text: Any) -> JSON:
+    async def post(self, table: LiveTable, client: Client, text: object) -> JSON:
         """Store a line from ``client`` and send it to the table; returns it."""
         if client.user_id is None:
             raise ChatError("sign in to chat")
@@ -150,7 +150,7 @@ class Chat:
             rows = await lines.mutes_of(db, user_id)
         return [{"user_id": uid, "name": name} for uid, name in rows]
 
-    async def mute(self, user_id: int | None, other: Any, on: bool = True) -> list[JSON]:
+    async def mute(self, user_id: int | None, other: object, on: bool = True) -> list[JSON]:
         """Mute (``on``) or unmute ``other`` for ``user_id``; returns the mutes now."""
         if user_id is None:
             raise ChatError("sign in to mute someone")

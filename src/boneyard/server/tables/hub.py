@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from boneyard.core.errors import BoneyardError
+from boneyard.core.protocol import Action
 from boneyard.server.metrics import Metrics
 from boneyard.server.tables.actor import Command, R, TableEvent
 from boneyard.server.tables.between import Breaks
@@ -109,7 +110,7 @@ class Dealing(Protocol):
 class Moving(Protocol):
     """The mover (tables.mover): one action applied and committed."""
 
-    async def apply(self, table: LiveTable, seat: int, action: Any) -> None: ...
+    async def apply(self, table: LiveTable, seat: int, action: Action) -> None: ...
 
 
 class Driving(Protocol):

@@ -106,7 +106,7 @@ TYPES = ", ".join(KINDS[:-1]) + " and " + KINDS[-1]
 """The message types, for the answer to an unknown one."""
 
 
-def _kind(value: Any) -> str | None:
+def _kind(value: object) -> str | None:
     if not isinstance(value, dict):
         return None
     kind = value.get("type", "move")
