@@ -29,9 +29,6 @@ from tests.toygame.rules import (
     ToyState,
 )
 
-COMPILED = ()
-"""Nothing compiled: a test's game runs as Python under either build."""
-
 
 def new_game(players: int, options: Mapping[str, Any] | None = None) -> ToyState:
     """A new game awaiting its first deal."""
