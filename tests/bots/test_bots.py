@@ -18,6 +18,7 @@ from boneyard.games.fives.layout import ids_of
 from boneyard.games.highfive.state import HighFiveState
 from boneyard.games.highfive.worlds import WorldSampler, hand_playout
 from boneyard.games.registry import available_games, get_spec, play_out
+from tests.games.golden import GAMES
 
 
 def random_states(players: int, seed: int, count: int) -> list[HighFiveState]:
@@ -43,7 +44,7 @@ def test_expert_chooses_legal_actions(players: int) -> None:
         assert bot.choose(s.observation(seat)) in s.legal_actions()
 
 
-@pytest.mark.parametrize("game", ["highfive", "merry-go-round", "high-fives", "highrise"])
+@pytest.mark.parametrize("game", GAMES)
 def test_simple_bots_choose_legal_actions_in_every_game(game: str) -> None:
     if game not in available_games():
         pytest.skip(f"{game} is not in this build")

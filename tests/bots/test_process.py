@@ -16,6 +16,7 @@ from boneyard.bots import GreedyBot, make_bot
 from boneyard.bots.process import stop_idle
 from boneyard.bots.referee import Rules, Seat, play
 from boneyard.games.registry import get_spec
+from tests.games.golden import GAMES
 from tests.services import needs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +42,7 @@ def bad(name: str) -> str:
 needs_node = needs("node")
 
 
-@pytest.mark.parametrize("game", ["highfive", "merry-go-round", "high-fives", "highrise"])
+@pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("bot", [PYTHON_BOT, pytest.param(NODE_BOT, marks=needs_node)])
 def test_the_example_bots_play_every_game(bot: str, game: str) -> None:
     r = arena(

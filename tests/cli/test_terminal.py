@@ -19,6 +19,7 @@ from boneyard.core.records import record_from_json
 from boneyard.games.fives.text import strip_markup
 from boneyard.games.registry import get_spec, play_out
 from tests.cli.terminal import Terminal
+from tests.games.golden import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 SHORT = {"high-fives": ["-o", "target=15"], "highrise": ["-o", "single_hand=true"]}
@@ -38,7 +39,7 @@ def replay(path: Path) -> list[dict[str, object]]:
     return [json.loads(x) for x in r.stdout.splitlines()]
 
 
-@pytest.mark.parametrize("game", ["highfive", "merry-go-round", "high-fives", "highrise"])
+@pytest.mark.parametrize("game", GAMES)
 def test_a_game_saved_mid_hand_resumes_where_it_was(game: str, tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     term = Terminal("play", game, "--seed", "5", "--save", str(save), *SHORT.get(game, []))
@@ -179,7 +180,7 @@ def test_hand_ends_in_words(game: str, line: dict[str, object], words: str) -> N
     assert words in strip_markup(tg.describe_line(line) or "")
 
 
-@pytest.mark.parametrize("game", ["highfive", "merry-go-round", "high-fives", "highrise"])
+@pytest.mark.parametrize("game", GAMES)
 def test_every_golden_hand_end_names_what_each_seat_got(game: str) -> None:
     """Each golden record's hand ends: a block's (or a domino's) awards, seat by seat, as the
     record says: nobody is left out and no "tie" where the record has awards."""

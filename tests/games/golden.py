@@ -1,10 +1,15 @@
-"""Golden records on disk (tests/records/<game>/NAME.json with its replay output NAME.jsonl) and
-replaying record documents: the helpers every game's tests share (each game's ``helpers``
-binds them to its game)."""
+"""Golden records on disk (tests/records/<game>/NAME.json with its replay output NAME.jsonl),
+replaying record documents, and the games the tests run over: what every game's tests share.
+
+:class:`Golden` is one game's golden records (each game's ``helpers`` binds its own); the replay
+helpers read the game from the record.
+"""
 
 from __future__ import annotations
 
+import copy
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,33 +17,55 @@ from boneyard.core.errors import RecordError
 from boneyard.core.protocol import GameState
 from boneyard.core.records import record_from_json
 from boneyard.core.words import Ending, hand_end, reveal
-from boneyard.games.registry import get_spec
+from boneyard.games.registry import SHIPPED, get_spec
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
+
+GAMES: tuple[str, ...] = SHIPPED
+"""The shipped games, from the registry: the tests that run over every game take this (a game
+registered by a test, as the toy game, is not shipped: it has no golden records)."""
 
 Doc = dict[str, Any]
 
 
-def records_dir(game: str) -> Path:
-    """The directory of a game's golden records (named after its record name)."""
-    return RECORDS / game
+@dataclass(frozen=True)
+class Golden:
+    """One game's golden records (tests/records/<game>/: NAME.json, with NAME.jsonl its
+    committed replay output)."""
+
+    game: str
+
+    @property
+    def dir(self) -> Path:
+        """The directory of the game's golden records (named after its record name)."""
+        return RECORDS / self.game
+
+    def names(self) -> list[str]:
+        """Every golden record of the game (file stems)."""
+        return sorted(p.stem for p in self.dir.glob("*.json"))
+
+    def load(self, name: str) -> Doc:
+        """A golden record document."""
+        doc: Doc = json.loads((self.dir / f"{name}.json").read_text(encoding="utf-8"))
+        return doc
+
+    def edited(self, name: str) -> Doc:
+        """A golden record to spoil (a deep copy)."""
+        return copy.deepcopy(self.load(name))
+
+    def expected(self, name: str) -> list[Doc]:
+        """A golden record's committed replay output."""
+        text = (self.dir / f"{name}.jsonl").read_text(encoding="utf-8")
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    def endings(self, name: str) -> list[Ending]:
+        """Every finished hand of a golden record as a player may know it (:func:`endings`)."""
+        return endings(self.load(name))
 
 
-def golden_names(game: str) -> list[str]:
-    """Every golden record of a game (file stems)."""
-    return sorted(p.stem for p in records_dir(game).glob("*.json"))
-
-
-def load(game: str, name: str) -> Doc:
-    """A golden record document."""
-    doc: Doc = json.loads((records_dir(game) / f"{name}.json").read_text(encoding="utf-8"))
-    return doc
-
-
-def expected(game: str, name: str) -> list[Doc]:
-    """A golden record's committed replay output."""
-    text = (records_dir(game) / f"{name}.jsonl").read_text(encoding="utf-8")
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+def events_of(lines: list[Doc], hand: int) -> list[Doc]:
+    """The event lines of one hand of a replay."""
+    return [x for x in lines if x.get("hand") == hand and "event" in x]
 
 
 def replay_lines(doc: Doc) -> list[Doc]:
@@ -83,6 +110,7 @@ def endings(doc: Doc) -> list[Ending]:
     for position in spec.positions(record):
         state = position.state  # (the walk's own state: read it now)
         if position.action is not None:
+            held = spec.held
             hands = [held(state.observation(s).to_json()) for s in range(state.num_seats)]
             partners = bool(state.observation(None).to_json().get("partnerships"))
             before[position.hand] = (hands, partners)
@@ -94,10 +122,3 @@ def endings(doc: Doc) -> list[Ending]:
             kept = tuple(tuple(h) for h in reveal(hands, last))
             out.append(Ending(record.seats, hand_end(line), kept, record.options, partners))
     return out
-
-
-def held(view: Doc) -> list[str]:
-    """The tiles a seat's observation shows it holds (Highrise: a drawn tile still to place)."""
-    tiles = [str(t) for t in view.get("hand") or []]
-    drawn = view.get("drawn")
-    return [*tiles, drawn] if isinstance(drawn, str) and drawn not in tiles else tiles

@@ -11,11 +11,10 @@ import pytest
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import dump_record
-from boneyard.games.registry import available_games, get_spec
+from boneyard.games.registry import get_spec
+from tests.games.golden import GAMES
 from tests.records.build import HERE as RECORDS
 from tests.records.build import lines_text
-
-GAMES = available_games()
 
 
 @pytest.mark.parametrize("game", GAMES)

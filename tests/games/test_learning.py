@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from boneyard.games.learning import Learning
-from boneyard.games.registry import available_games, get_spec
+from boneyard.games.registry import get_spec
+from tests.games.golden import GAMES
 
 POSITIONS: list[dict[str, Any]] = json.loads(
     (Path(__file__).parent / "learning_positions.json").read_text(encoding="utf-8")
@@ -28,7 +29,7 @@ def learning(game: str) -> Learning:
     return found
 
 
-@pytest.mark.parametrize("game", available_games())
+@pytest.mark.parametrize("game", GAMES)
 def test_every_game_has_a_codec_and_an_encoder_and_pinned_positions(game: str) -> None:
     entries = [e for e in POSITIONS if e["game"] == game]
     assert len(entries) >= 4 and len({e["players"] for e in entries}) >= 2

@@ -19,12 +19,13 @@ from boneyard.core.tiles import Tile
 from boneyard.games.high_fives.actions import Claim
 from boneyard.games.high_fives.rules import HighFivesOptions
 from boneyard.games.high_fives.state import HighFivesState
-from boneyard.games.registry import available_games, get_spec, play_out
+from boneyard.games.registry import get_spec, play_out
+from tests.games.golden import GAMES
 
 SHORT = {"high-fives": {"target": 20}, "highrise": {"single_hand": True}}
 
 
-@pytest.mark.parametrize("game", available_games())
+@pytest.mark.parametrize("game", GAMES)
 def test_a_spec_reads_a_record_as_json_text_or_object(game: str) -> None:
     spec = get_spec(game)
     state = spec.new_game(2, SHORT.get(game, {}))

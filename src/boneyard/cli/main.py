@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from dataclasses import replace
@@ -35,6 +36,7 @@ from boneyard.cli.play import TerminalGame, deal_rng, save_record
 from boneyard.core.errors import BoneyardError, RecordError
 from boneyard.core.protocol import GameState
 from boneyard.core.records import Record, dump_record, parse_record
+from boneyard.games import registry
 from boneyard.games.registry import MODULES, AnySpec, get_spec, other_game
 
 app = typer.Typer(
@@ -472,6 +474,8 @@ def _root(
     if version:
         typer.echo(f"boneyard {__version__}")
         raise typer.Exit()
+    # Games beyond the shipped ones (a plugin's, a test's toy game): docs/games.md.
+    registry.register_all(os.environ.get("BONEYARD_GAMES", ""))
 
 
 def main() -> None:

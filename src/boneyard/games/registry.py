@@ -7,7 +7,8 @@ text view, its words for a hand's end, and its actions and observations as numbe
 learner (:mod:`boneyard.games.learning`). Nothing outside ``boneyard.games`` imports a game's
 package (an import-linter contract); code that serves every game holds a :data:`AnySpec` and a
 :data:`~boneyard.core.protocol.GameState`. Adding a game is one package with a ``SPEC`` and one
-line in :data:`MODULES` (docs/games.md).
+line in :data:`MODULES` (docs/games.md); a program (a test's toy game, a plugin) may add one with
+:func:`register`.
 """
 
 from __future__ import annotations
@@ -35,7 +36,99 @@ MODULES: dict[str, str] = {
     "high-fives": "boneyard.games.high_fives",
     "highrise": "boneyard.games.highrise",
 }
-"""Record name -> the package whose ``SPEC`` it is."""
+"""Record name -> the package whose ``SPEC`` it is: the shipped games, and those added by
+:func:`register`."""
+
+SHIPPED: tuple[str, ...] = tuple(MODULES)
+"""The games this installation ships (``MODULES`` before any :func:`register`)."""
+
+
+def register(name: str, module: str) -> None:
+    """Make ``module`` (an importable package with a ``SPEC`` named ``name``) the game ``name``,
+    for this process: a test's toy game, or a plugin's. Registering a shipped name again with
+    another module is refused (a record names its game for good)."""
+    if name in SHIPPED and MODULES[name] != module:
+        raise BoneyardError(f"{name} is a shipped game: it cannot be registered again")
+    MODULES[name] = module
+
+
+def unregister(name: str) -> None:
+    """Forget a game added by :func:`register` (a shipped game cannot be)."""
+    if name in SHIPPED:
+        raise BoneyardError(f"{name} is a shipped game: it cannot be unregistered")
+    MODULES.pop(name, None)
+
+
+def registered() -> dict[str, str]:
+    """The games added by :func:`register` (a worker process registers them in its turn)."""
+    return {name: module for name, module in MODULES.items() if name not in SHIPPED}
+
+
+def register_all(games: Mapping[str, str] | str) -> None:
+    """:func:`register` each game of ``games``: a mapping, or its text form ``name=module``,
+    comma-separated (the ``boneyard`` command's ``BONEYARD_GAMES``); BoneyardError for text
+    that is not of that form.
+
+    >>> register_all("toy-line=tests.toygame"); registered()
+    {'toy-line': 'tests.toygame'}
+    >>> unregister("toy-line"); register_all("toy-line")
+    Traceback (most recent call last):
+    ...
+    boneyard.core.errors.BoneyardError: 'toy-line' is not name=module
+    """
+    if isinstance(games, str):
+        pairs = {}
+        for item in filter(None, (part.strip() for part in games.split(","))):
+            name, eq, module = item.partition("=")
+            if not eq or not name.strip() or not module.strip():
+                raise BoneyardError(f"{item!r} is not name=module")
+            pairs[name.strip()] = module.strip()
+        games = pairs
+    for name, module in games.items():
+        register(name, module)
+
+
+BOARDS = ("layout", "row", "tower")
+"""The boards the browser draws (web/board.js)."""
+PICKS = ("end", "capture", "cells")
+"""The ways the browser picks a move's place (web/table.js)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """How the browser draws the game: data the server sends with every table and replay, so
+    that the client (web/board.js, web/table.js) names no game.
+
+    >>> Drawing("layout", "end").to_json()
+    {'board': 'layout', 'pick': 'end', 'piles': False}
+    """
+
+    board: str
+    """The board's kind: ``layout`` (a line of play that may branch: the Fives layouts, any
+    line game whose view has ``layout`` and ``open_ends``), ``row`` (a row of tiles, as High
+    Fives' layout) or ``tower`` (Highrise's cells)."""
+    pick: str
+    """How a move's place is picked on the board once its tile is chosen: ``end`` (an open
+    end, the move's ``on`` and ``port``), ``capture`` (a tile of the row, the move's
+    ``capture``) or ``cells`` (two cells of the tower, the move's ``cells``)."""
+    piles: bool = False
+    """Whether each seat has a pile of won tiles to show (the view's ``piles``)."""
+
+    def __post_init__(self) -> None:
+        if self.board not in BOARDS or self.pick not in PICKS:
+            raise ValueError(f"no such drawing: board {self.board!r}, pick {self.pick!r}")
+
+    def to_json(self) -> JSON:
+        """The form the client reads."""
+        return {"board": self.board, "pick": self.pick, "piles": self.piles}
+
+
+def held_tiles(view: JSON) -> list[str]:
+    """The tiles a seat's observation (its JSON) shows it holds: its ``hand``. A game whose
+    observation shows a held tile elsewhere gives its own (the spec's ``held``)."""
+    hand = view.get("hand")
+    return [str(t) for t in hand] if isinstance(hand, list) else []
+
 
 S = TypeVar("S", bound="State[Any, Any, Any]")
 A = TypeVar("A", bound=Action)
@@ -164,6 +257,18 @@ class GameSpec(Generic[S, A, E, Ob]):
     ``handend`` module, built from :mod:`boneyard.core.words`)."""
     hand_word: str = "Hand"
     """What the game calls a hand where a person reads it (High Fives deals a ``Pass``)."""
+    rules: str = ""
+    """The game's rules page in Markdown, with a row per option in its options table
+    (``| In words<br>`name` | choices | what it does |``), for a game whose package carries its
+    own page (the shipped games' are with the client: web/rules/<game>.md)."""
+    drawing: Drawing = Drawing("layout", "end")
+    """How the browser draws the game (:class:`Drawing`), sent with every table and replay."""
+    held: Callable[[JSON], list[str]] = held_tiles
+    """``held(view)``: the tiles a seat's observation JSON shows it holds (the move log's tiles
+    kept at a hand's end; Highrise adds its drawn tile still to place)."""
+    log_lines: LinesOf | None = None
+    """The lines the table's move log shows for one event, as ``lines_of`` takes it (``None``:
+    its replay lines; High Fives adds a claim step, which writes no replay line of its own)."""
     learning: Learning | None = None
     """How a learner sees the game (the reinforcement-learning adapters, :mod:`boneyard.rl`):
     its codec (actions <-> integer ids) and its encoder (an observation's JSON -> numbers),
@@ -217,6 +322,10 @@ class GameSpec(Generic[S, A, E, Ob]):
                 raise IllegalActionError(str(exc)) from None
             raise IllegalActionError(f"{tile} cannot be played that way")
         raise IllegalActionError("that is not one of your legal moves")
+
+    def logged(self, event: E, hand: int, index: int) -> list[JSON]:
+        """The move log's lines of one event (:attr:`log_lines`, else its replay lines)."""
+        return (self.log_lines or self.lines_of)(event, hand, index)
 
     def move_log(self, state: S) -> LineFeed:
         """The replay lines of ``state``'s game from now on, as they happen (a terminal game's

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from pebble import ProcessExpired, ProcessPool
 
 from boneyard.core.errors import BoneyardError
+from boneyard.games import registry
 from boneyard.server.settings import SiteSettings
 
 log = logging.getLogger("boneyard.server.workers")
@@ -61,7 +62,10 @@ class Workers:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(PRELOAD)
         pool = ProcessPool(
-            max_workers=self.settings.upload_workers, context=context, initializer=lower_priority
+            max_workers=self.settings.upload_workers,
+            context=context,
+            initializer=start_worker,
+            initargs=(registry.registered(),),
         )
         pool.schedule(os.getpid).result()  # (the workers are up: the first job waits for nothing)
         return pool
@@ -96,10 +100,12 @@ class Workers:
             await asyncio.to_thread(pool.join, 10)
 
 
-def lower_priority() -> None:
+def start_worker(games: dict[str, str]) -> None:
     """Run a worker below the server (nice 10): on a busy machine the event loop, and so every
-    live table, comes first."""
+    live table, comes first. It knows the games the server registered beyond the shipped ones
+    (``games``: a fresh process has only the registry's own lines)."""
     os.nice(10)
+    registry.register_all(games)
 
 
 def encode(value: object) -> bytes:

@@ -403,25 +403,17 @@ export function pilesPanel(view, names) {
   return box;
 }
 
-// What the client does per game, by the name every view gives (view.game): the board it draws,
-// how a move is picked on it (an open end, a capture, the cells of the tower) and whether the
-// seats have score piles to show. A new game adds its line here.
-const GAMES = {
-  "highfive": { board: fivesBoard, pick: "end", piles: false },
-  "merry-go-round": { board: fivesBoard, pick: "end", piles: false },
-  "high-fives": { board: highFivesBoard, pick: "capture", piles: true },
-  "highrise": { board: towerBoard, pick: "cells", piles: false },
-};
+// The boards by their kind. What to draw comes with every table and replay as data, the game's
+// drawing ({board, pick, piles}: the spec's Drawing, boneyard.games.registry): the board's kind
+// here, how a move's place is picked on it (table.js), whether seats show score piles. No game
+// is named in the client: a new game whose board is one of these adds nothing here.
+const BOARDS = { layout: fivesBoard, row: highFivesBoard, tower: towerBoard };
 
-export function gameOf(view) {
-  const game = GAMES[view.game];
-  if (!game) throw new Error(`this page cannot show the game ${view.game}`);
-  return game;
-}
-
-// Any game: the board for a view.
-export function board(view, ctx = {}) {
-  return gameOf(view).board(view, ctx);
+// Any game: the board for a view, of the kind its drawing names.
+export function board(view, drawing, ctx = {}) {
+  const draw = BOARDS[drawing && drawing.board];
+  if (!draw) throw new Error(`this page cannot draw a board of kind ${drawing && drawing.board}`);
+  return draw(view, ctx);
 }
 
 export { sameTile, towerBoard };

@@ -4,7 +4,7 @@
 // shows the value of every legal move at each of that seat's decisions and marks mistakes.
 import { api, cookie, el } from "/static/api.js";
 import { tile } from "/static/tiles.js";
-import { board, gameOf, pilesPanel } from "/static/board.js";
+import { board, pilesPanel } from "/static/board.js";
 import { handEndText, infoChips, sentence } from "/static/common.js";
 import { moveWords, playerWords } from "/static/words.js";
 
@@ -184,7 +184,7 @@ function render() {
   $("step-text").textContent = playerWords(view, step.text);
   $("info").replaceChildren(...infoChips(view));
   const ctx = { hand: [], last: step.event !== null && step.lines && step.lines[0] ? step.lines[0].tile : null };
-  $("layout").replaceChildren(board(view, ctx));
+  $("layout").replaceChildren(board(view, data.drawing, ctx));
   const shown = $("hands-shown");
   shown.replaceChildren(el("h3", {}, step.hand_end ? "What each player kept" : "Hands (shown once the game is over)"));
   (view.hands || []).forEach((hand, i) => {
@@ -196,7 +196,7 @@ function render() {
     shown.append(row);
   });
   const cap = $("captured");
-  if (gameOf(view).piles) { cap.hidden = false; $("piles").replaceChildren(pilesPanel(view, data.seats)); } else cap.hidden = true;
+  if (data.drawing.piles) { cap.hidden = false; $("piles").replaceChildren(pilesPanel(view, data.seats)); } else cap.hidden = true;
   const scores = view.scores || [];
   const rows = [el("tr", {}, el("th", {}, "Player"), el("th", {}, "Score"), el("th", {}, "Tiles"), ...(view.chips_left ? [el("th", {}, "Chips")] : []))];
   data.seats.forEach((n, i) => rows.push(el("tr", { class: view.current_seat === i && !view.is_over ? "to-act" : "" },

@@ -8,7 +8,7 @@
 import { api, el } from "/static/api.js";
 import { sameTile } from "/static/tiles.js";
 import { candidates as pick, cellTargets, spacerChoice, spacerLabel } from "/static/picker.js";
-import { board, endKey, gameOf, pilesPanel } from "/static/board.js";
+import { board, endKey, pilesPanel } from "/static/board.js";
 import { infoChips, seatName } from "/static/common.js";
 import { renderMine, touchScreen } from "/static/hand.js";
 import { renderPlates, renderSeats } from "/static/plates.js";
@@ -248,7 +248,7 @@ function boardContext(view, moves) {
   if (!sel) return ctx;
   ctx.tileName = sel.tile;
   const cand = candidates(moves);
-  const how = gameOf(view).pick;
+  const how = last.drawing.pick;
   if (how === "cells") {
     ctx.targets = cellTargets(moves, sel);
     ctx.picked = new Set(sel.cells);
@@ -285,7 +285,7 @@ function focusTarget() {
 }
 
 function optionText(view, m) {
-  if (gameOf(view).pick === "cells" && sel.cells.length) {
+  if (last.drawing.pick === "cells" && sel.cells.length) {
     if (spacerChoice(candidates(last.moves || []))) return spacerLabel(m);
   }
   return moveWords(view, m, room());
@@ -313,7 +313,7 @@ function handTiles(view) {
 function mine(view, moves) {
   const guide = last.guide && last.guide.move;
   renderMine({
-    view, moves, sel, tiles: handTiles(view), how: gameOf(view).pick, cand: sel ? candidates(moves) : [],
+    view, moves, sel, tiles: handTiles(view), how: last.drawing.pick, cand: sel ? candidates(moves) : [],
     suggested: guide ? guide.play : null, watching: last.seat === null || last.seat === undefined,
     guided: (event) => Boolean(guide) && JSON.stringify(guide) === JSON.stringify(event),
     choose, send, optionText: (m) => optionText(view, m),
@@ -390,7 +390,7 @@ function drawBoard(view, moves) {
   document.body.dataset.drawnSize = `${innerWidth}x${innerHeight}`;
   drawnRoom = `${ctx.width}x${ctx.height}`;
   const on = $("layout").contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
-  $("layout").replaceChildren(board(view, ctx));
+  $("layout").replaceChildren(board(view, last.drawing, ctx));
   markSuggested(ctx);
   if (on) keepFocus(on);
 }
@@ -433,7 +433,7 @@ function render() {
   const moves = document.body.dataset.pending ? [] : last.moves || [];
   renderTurn(view);
   const cap = $("captured");
-  if (gameOf(view).piles) {
+  if (last.drawing.piles) {
     cap.hidden = false;
     $("piles").replaceChildren(pilesPanel(view, names()));
   } else cap.hidden = true;

@@ -7,16 +7,18 @@ from typing import Any
 
 from boneyard.core.tiles import DOUBLE_FIFTEEN, Tile
 from boneyard.games.high_fives import HighFivesOptions, HighFivesState
-from tests.games import golden
-from tests.games.golden import replay_error, replay_lines, replay_partial, replay_state
+from tests.games.golden import Golden, replay_error, replay_lines, replay_partial, replay_state
 
 GAME = "high-fives"
-RECORDS = golden.records_dir(GAME)
+GOLDEN = Golden(GAME)
+RECORDS = GOLDEN.dir
+golden_names = GOLDEN.names
+load = GOLDEN.load
+expected = GOLDEN.expected
 
 __all__ = [
     "RECORDS",
     "expected",
-    "golden",
     "golden_names",
     "load",
     "make_position",
@@ -27,21 +29,6 @@ __all__ = [
     "tiles",
     "turn_set",
 ]
-
-
-def golden_names() -> list[str]:
-    """Every High Fives golden record."""
-    return golden.golden_names(GAME)
-
-
-def load(name: str) -> dict[str, Any]:
-    """A golden record document."""
-    return golden.load(GAME, name)
-
-
-def expected(name: str) -> list[dict[str, Any]]:
-    """A golden record's committed replay output."""
-    return golden.expected(GAME, name)
 
 
 def tiles(text: str) -> list[Tile]:

@@ -5,14 +5,14 @@ has no domino and no block."""
 from __future__ import annotations
 
 from boneyard.games.registry import get_spec
-from tests.games import golden
+from tests.games.golden import Golden
 
 GAME = "high-fives"
 
 
 def test_a_pass_played_out_and_the_target_reached() -> None:
     spec = get_spec(GAME)
-    played_out, over = golden.endings(golden.load(GAME, "game-3p-immediate"))
+    played_out, over = Golden(GAME).endings("game-3p-immediate")
     assert spec.explain_hand_end(played_out) == [
         "Every tile of the pass has been played: tiles left on the layout score nobody."
     ]

@@ -4,14 +4,14 @@ the tiles kept with their pips, and who paid whom (RULES §1.8)."""
 from __future__ import annotations
 
 from boneyard.games.registry import get_spec
-from tests.games import golden
+from tests.games.golden import Golden
 
 GAME = "highfive"
 
 
 def words(name: str, hand: int = 0) -> list[str]:
     """The explanation of a golden record's hand."""
-    return get_spec(GAME).explain_hand_end(golden.endings(golden.load(GAME, name))[hand])
+    return get_spec(GAME).explain_hand_end(Golden(GAME).endings(name)[hand])
 
 
 def test_a_domino_names_the_tiles_kept_and_the_pips_paid() -> None:

@@ -24,11 +24,14 @@ from boneyard.games.highrise import (
     Tower,
     new_game,
 )
-from tests.games import golden
-from tests.games.golden import replay_error, replay_lines, replay_partial, replay_state
+from tests.games.golden import Golden, replay_error, replay_lines, replay_partial, replay_state
 
 GAME = "highrise"
-RECORDS = golden.records_dir(GAME)
+GOLDEN = Golden(GAME)
+RECORDS = GOLDEN.dir
+golden_names = GOLDEN.names
+load = GOLDEN.load
+expected = GOLDEN.expected
 P = HIGHRISE_36.parse
 W = WILD
 
@@ -78,21 +81,6 @@ __all__ = [
     "replay_state",
     "tower_from_stacks",
 ]
-
-
-def golden_names() -> list[str]:
-    """Every Highrise golden record."""
-    return golden.golden_names(GAME)
-
-
-def load(name: str) -> dict[str, Any]:
-    """A golden record document."""
-    return golden.load(GAME, name)
-
-
-def expected(name: str) -> list[dict[str, Any]]:
-    """A golden record's committed replay output."""
-    return golden.expected(GAME, name)
 
 
 def load_record(name: str) -> Record:

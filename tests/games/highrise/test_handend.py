@@ -5,14 +5,14 @@ subtracted on a block."""
 from __future__ import annotations
 
 from boneyard.games.registry import get_spec
-from tests.games import golden
+from tests.games.golden import Golden
 
 GAME = "highrise"
 
 
 def words(name: str, hand: int = 0) -> list[str]:
     """The explanation of a golden record's hand."""
-    return get_spec(GAME).explain_hand_end(golden.endings(golden.load(GAME, name))[hand])
+    return get_spec(GAME).explain_hand_end(Golden(GAME).endings(name)[hand])
 
 
 def test_a_domino_takes_what_the_others_hold_a_wild_half_counting_seven() -> None:

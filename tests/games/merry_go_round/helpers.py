@@ -8,11 +8,14 @@ from typing import Any
 
 from boneyard.core.tiles import DOUBLE_SIX, Tile
 from boneyard.games.merry_go_round import MerryGoRoundState
-from tests.games import golden
-from tests.games.golden import replay_error, replay_lines, replay_partial, replay_state
+from tests.games.golden import Golden, replay_error, replay_lines, replay_partial, replay_state
 
 GAME = "merry-go-round"
-RECORDS = golden.records_dir(GAME)
+GOLDEN = Golden(GAME)
+RECORDS = GOLDEN.dir
+golden_names = GOLDEN.names
+load = GOLDEN.load
+expected = GOLDEN.expected
 T = Tile.parse
 
 __all__ = [
@@ -32,21 +35,6 @@ __all__ = [
     "replay_state",
     "state_with",
 ]
-
-
-def golden_names() -> list[str]:
-    """Every Merry-Go-Round golden record."""
-    return golden.golden_names(GAME)
-
-
-def load(name: str) -> dict[str, Any]:
-    """A golden record document."""
-    return golden.load(GAME, name)
-
-
-def expected(name: str) -> list[dict[str, Any]]:
-    """A golden record's committed replay output."""
-    return golden.expected(GAME, name)
 
 
 def hand_ends(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:

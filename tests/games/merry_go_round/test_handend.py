@@ -5,14 +5,14 @@ bust the target scoring nothing (RULES §2)."""
 from __future__ import annotations
 
 from boneyard.games.registry import get_spec
-from tests.games import golden
+from tests.games.golden import Golden
 
 GAME = "merry-go-round"
 
 
 def words(name: str, hand: int = 0) -> list[str]:
     """The explanation of a golden record's hand."""
-    return get_spec(GAME).explain_hand_end(golden.endings(golden.load(GAME, name))[hand])
+    return get_spec(GAME).explain_hand_end(Golden(GAME).endings(name)[hand])
 
 
 def test_a_domino_scores_a_point_for_every_five_the_others_kept() -> None:
@@ -33,7 +33,7 @@ def test_a_block_pays_the_differences() -> None:
 
 
 def test_a_domino_past_the_target_says_it_scores_nothing() -> None:
-    ending = golden.endings(golden.load(GAME, "t-mg-block-bust"))[8]
+    ending = Golden(GAME).endings("t-mg-block-bust")[8]
     assert ending.end.scores == (60, 60) and ending.end.award == 0  # Ann at 60 went out
     said = get_spec(GAME).explain_hand_end(ending)
     assert said[1:] == [

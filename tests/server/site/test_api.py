@@ -10,6 +10,7 @@ from starlette.testclient import TestClient
 from boneyard.core.errors import OptionError
 from boneyard.games.registry import get_spec
 from boneyard.server.rules.service import changed_options
+from tests.games.golden import GAMES
 from tests.server.conftest import make_app, post, register, use
 
 
@@ -101,12 +102,7 @@ def test_lobby_needs_a_user_and_checks_the_request(client: TestClient) -> None:
 
 def test_games_list(client: TestClient) -> None:
     data = client.get("/api/games").json()
-    assert {g["game"] for g in data["games"]} == {
-        "highfive",
-        "merry-go-round",
-        "high-fives",
-        "highrise",
-    }
+    assert [g["game"] for g in data["games"]] == list(GAMES)
     assert "greedy" in data["bots"]
 
 

@@ -128,7 +128,7 @@ INJECT = """async (view) => {
   window.clicked = [];
   const targets = new Map(view.open_ends.map((e) => [endKey(e[1], e[2]), { event: { play: "x", on: e[1] } }]));
   const ctx = { targets, onEnd: (m) => window.clicked.push(m.event.on) };
-  document.getElementById("layout").replaceChildren(board(view, ctx));
+  document.getElementById("layout").replaceChildren(board(view, { board: "layout", pick: "end" }, ctx));
   return document.querySelectorAll("svg.layout g.end.target").length;
 }"""
 

@@ -10,12 +10,12 @@ import ast
 import re
 from pathlib import Path
 
-from boneyard.games.registry import MODULES
+from boneyard.games.registry import SHIPPED
 
 # -- a game is known in one place (issue 17): no per-game branch in the server or the client ----
 
 SRC = Path(__file__).resolve().parents[3] / "src" / "boneyard"
-GAME_NAMES = frozenset(MODULES)
+GAME_NAMES = frozenset(SHIPPED)
 
 
 def game_names_in(node: ast.AST) -> set[str]:
@@ -46,8 +46,11 @@ def branches_on_a_game(source: str) -> list[int]:
 
 
 JS_BRANCH = re.compile(r"""[!=]==?\s*["'](%s)["']|["'](%s)["']\s*[!=]==?""" % (("|".join(map(re.escape, GAME_NAMES)),) * 2))  # fmt: skip
-"""A script comparing something with a game's name (its ``GAMES`` table, keyed by the name every
-view gives, is how the client dispatches)."""
+"""A script comparing something with a game's name."""
+JS_NAME = re.compile(r"""["'`](""" + "|".join(map(re.escape, GAME_NAMES)) + r""")["'`]""")
+"""A game's record name in a script: the client draws a game from the data its spec sends with
+the table and the replay (its ``drawing``: the board's kind, how a move is picked, piles), and
+names no game."""
 
 
 def test_the_server_never_branches_on_a_games_name() -> None:
@@ -84,6 +87,13 @@ def test_the_browser_client_compares_no_games_name() -> None:
     assert found == set()
 
 
+def test_the_browser_client_names_no_game() -> None:
+    """Not even in a table keyed by the game: a new game adds nothing to the client."""
+    scripts = sorted((SRC / "web").glob("*.js"))
+    found = {s.name for s in scripts if JS_NAME.search(s.read_text(encoding="utf-8"))}
+    assert found == set()
+
+
 def test_a_branch_on_a_games_name_is_caught() -> None:
     """The walk finds each way of branching, and lets a default value and a docstring be."""
     source = '''
@@ -101,6 +111,8 @@ def f(game: str = "highfive") -> str:
     assert branches_on_a_game(source) == [4, 6, 9, 11]
     assert JS_BRANCH.search('const unit = msg.table.game === "high-fives" ? "Pass" : "Hand";')
     assert not JS_BRANCH.search('const GAMES = { "highfive": { board: fivesBoard } };')
+    assert JS_NAME.search('const GAMES = { "highfive": { board: fivesBoard } };')
+    assert not JS_NAME.search("const BOARDS = { layout: fivesBoard, tower: towerBoard };")
     assert not JS_BRANCH.search("const unit = msg.table.hand_word || 'Hand';")
 
 

@@ -16,6 +16,7 @@ from boneyard.cli.main import app
 from boneyard.core.errors import RecordError
 from boneyard.core.records import record_from_json
 from boneyard.server.tables import fairness
+from tests.games.golden import GAMES
 
 
 def served_record(game: str = "highfive", seed: int = 1) -> dict[str, Any]:
@@ -45,7 +46,7 @@ def test_commitment_is_sha256_of_the_hex_text() -> None:
     assert len(fairness.new_seed()) == 64
 
 
-@pytest.mark.parametrize("game", ["highfive", "merry-go-round", "high-fives", "highrise"])
+@pytest.mark.parametrize("game", GAMES)
 def test_a_served_record_verifies(game: str) -> None:
     checks = fairness.verify_record(record_from_json(served_record(game)))
     assert checks and all(c.ok for c in checks)

@@ -8,6 +8,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tests.games.golden import GAMES
 from tests.server.conftest import post, register, use
 
 LEVELS = ["random", "greedy", "easy", "medium", "hard", "expert"]
@@ -108,7 +109,7 @@ def test_bot_levels_per_seat(client: TestClient) -> None:
         assert r.status_code == 400 and "is unknown" in r.json()["detail"], name
 
 
-@pytest.mark.parametrize("game", ["highfive", "merry-go-round", "high-fives", "highrise"])
+@pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_is_offered_for_every_game(client: TestClient, game: str, level: str) -> None:
     register(client, "ann")

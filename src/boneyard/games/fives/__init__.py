@@ -8,3 +8,8 @@ the replay lines (:mod:`.lines`), the terminal text (:mod:`.text`), the rules-pa
 (:mod:`.figures`), the learners' ids and vectors (:mod:`.learning`, :mod:`.fast`) and the
 search's hidden deals (:mod:`.worlds`). It is not a game: no registry line names it.
 """
+
+COMPILED = ("layout", "play", "events", "state", "fast")
+"""The package's modules compiled with mypyc (setup.py reads this tuple from the source): its
+state and events (a compiled class may only extend a compiled class, and the base state is
+compiled), the rules' hot paths and the learners' fast path."""

@@ -30,7 +30,7 @@ from boneyard.games.high_fives.events import HighFivesEvent
 from boneyard.games.high_fives.figures import capture_view
 from boneyard.games.high_fives.handend import explain_hand_end
 from boneyard.games.high_fives.learning import LEARNING
-from boneyard.games.high_fives.lines import lines_of
+from boneyard.games.high_fives.lines import lines_of, log_lines
 from boneyard.games.high_fives.observation import HighFivesObservation, observation_from_json
 from boneyard.games.high_fives.record import READER
 from boneyard.games.high_fives.rules import (
@@ -47,7 +47,12 @@ from boneyard.games.high_fives.rules import (
 from boneyard.games.high_fives.state import HighFivesState
 from boneyard.games.high_fives.text import describe_action, parse_action, render
 from boneyard.games.high_fives.worlds import SEARCH
-from boneyard.games.registry import GameSpec
+from boneyard.games.registry import Drawing, GameSpec
+
+COMPILED = ("actions", "events", "state", "turns", "fast")
+"""The package's modules compiled with mypyc (setup.py reads this tuple from the source): its
+state and events (a compiled class may only extend a compiled class, and the base state is
+compiled), the rules' hot paths and the learners' fast path."""
 
 _OPTIONS = OptionsMemo(build_high_fives_options)
 
@@ -99,6 +104,8 @@ SPEC: GameSpec[HighFivesState, HighFivesAction, HighFivesEvent, HighFivesObserva
     figure=capture_view,
     explain_hand_end=explain_hand_end,
     hand_word="Pass",
+    drawing=Drawing("row", "capture", piles=True),
+    log_lines=log_lines,
     learning=LEARNING,
 )
 """The High Fives entry for :mod:`boneyard.games.registry`."""

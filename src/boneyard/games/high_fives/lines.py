@@ -11,7 +11,7 @@ line per turn, with the played ``tile``, its ``capture`` and ``claim``.
 from __future__ import annotations
 
 from boneyard.core.records import JSON
-from boneyard.games.high_fives.events import HighFivesEvent, TurnTaken
+from boneyard.games.high_fives.events import ClaimMade, HighFivesEvent, TurnTaken
 
 
 def lines_of(event: HighFivesEvent, hand: int, index: int) -> list[JSON]:
@@ -27,3 +27,16 @@ def lines_of(event: HighFivesEvent, hand: int, index: int) -> list[JSON]:
     line["points"] = event.points
     line["scores"] = list(event.scores)
     return [line]
+
+
+def log_lines(event: HighFivesEvent, hand: int, index: int) -> list[JSON]:
+    """The move log's lines: a turn's replay line, and a claim step's own ``claim`` line (the
+    table's log shows the claim as it is made, before the turn that carries it).
+
+    >>> from boneyard.core.tiles import Tile
+    >>> log_lines(ClaimMade(0, (Tile(0, 1), Tile(1, 2))), 0, 0)
+    [{'seat': 0, 'type': 'claim', 'claim': [['0-1', '1-2']]}]
+    """
+    if isinstance(event, ClaimMade):
+        return [{"seat": event.seat, "type": "claim", "claim": event.to_json()["claim"]}]
+    return lines_of(event, hand, index)

@@ -43,7 +43,12 @@ from boneyard.games.highfive.render import describe, render
 from boneyard.games.highfive.settlement import TARGET
 from boneyard.games.highfive.state import HighFiveState
 from boneyard.games.highfive.worlds import SEARCH
-from boneyard.games.registry import GameSpec
+from boneyard.games.registry import Drawing, GameSpec
+
+COMPILED = ("events", "state", "actions", "settlement", "fast")
+"""The package's modules compiled with mypyc (setup.py reads this tuple from the source): its
+state and events (a compiled class may only extend a compiled class, and the base state is
+compiled), the rules' hot paths and the learners' fast path."""
 
 __all__ = [
     "DRAW",
@@ -148,5 +153,6 @@ SPEC: GameSpec[HighFiveState, HighFiveAction, HighFiveEvent, HighFiveObservation
     card=card,
     figure=figure,
     explain_hand_end=explain_hand_end,
+    drawing=Drawing("layout", "end"),
     learning=LEARNING,
 )

@@ -27,14 +27,19 @@ from boneyard.games.highrise.figures import tower_view
 from boneyard.games.highrise.handend import explain_hand_end
 from boneyard.games.highrise.learning import LEARNING
 from boneyard.games.highrise.lines import lines_of
-from boneyard.games.highrise.observation import HighriseObservation, observation_from_json
+from boneyard.games.highrise.observation import HighriseObservation, held, observation_from_json
 from boneyard.games.highrise.options import OPTION_FIELDS, HighriseOptions, build_highrise_options
 from boneyard.games.highrise.record import READER
 from boneyard.games.highrise.state import HandSetup, HighriseState
 from boneyard.games.highrise.text import describe_action, parse_action, render
 from boneyard.games.highrise.tower import GEOMETRIES, Geometry, Tower
 from boneyard.games.highrise.worlds import SEARCH
-from boneyard.games.registry import GameSpec
+from boneyard.games.registry import Drawing, GameSpec
+
+COMPILED = ("actions", "events", "state", "tower", "fast")
+"""The package's modules compiled with mypyc (setup.py reads this tuple from the source): its
+state and events (a compiled class may only extend a compiled class, and the base state is
+compiled), the rules' hot paths and the learners' fast path."""
 
 _OPTIONS = OptionsMemo(lambda raw, players: build_highrise_options(raw))
 
@@ -80,6 +85,8 @@ SPEC: GameSpec[HighriseState, HighriseAction, HighriseEvent, HighriseObservation
     card=card,
     figure=tower_view,
     explain_hand_end=explain_hand_end,
+    drawing=Drawing("tower", "cells"),
+    held=held,
     learning=LEARNING,
 )
 

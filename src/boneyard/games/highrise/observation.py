@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from boneyard.core.protocol import HandEnd
 from boneyard.core.records import JSON
 from boneyard.core.tiles import WILD, Tile, parse_halves
+from boneyard.core.words import same
 from boneyard.games.highrise.actions import Draw, HighriseAction, Pass, Place, oriented_text
 from boneyard.games.highrise.options import HighriseOptions, build_highrise_options
 from boneyard.games.highrise.tower import Cell, face_text
@@ -150,6 +151,21 @@ def _hand_end(doc: JSON | None) -> HandEnd | None:
         None if awards is None else tuple(awards),
         tuple(doc["scores"]),
     )
+
+
+def held(view: JSON) -> list[str]:
+    """The tiles a seat's observation JSON shows it holds: its hand, and a drawn tile still to
+    place (the spec's ``held``).
+
+    >>> held({"hand": ["1-2"], "drawn": "W-3"}), held({"hand": None, "drawn": None})
+    (['1-2', 'W-3'], [])
+    """
+    hand = view.get("hand")
+    tiles = [str(t) for t in hand] if isinstance(hand, list) else []
+    drawn = view.get("drawn")
+    if isinstance(drawn, str) and not any(same(drawn, t) for t in tiles):
+        tiles.append(drawn)
+    return tiles
 
 
 def observation_from_json(doc: JSON) -> HighriseObservation:

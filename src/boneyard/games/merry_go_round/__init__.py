@@ -47,7 +47,12 @@ from boneyard.games.merry_go_round.record import READER
 from boneyard.games.merry_go_round.render import describe, render
 from boneyard.games.merry_go_round.state import MerryGoRoundState
 from boneyard.games.merry_go_round.worlds import SEARCH
-from boneyard.games.registry import GameSpec
+from boneyard.games.registry import Drawing, GameSpec
+
+COMPILED = ("layout", "state", "actions", "scoring", "fast")
+"""The package's modules compiled with mypyc (setup.py reads this tuple from the source): its
+state and events (a compiled class may only extend a compiled class, and the base state is
+compiled), the rules' hot paths and the learners' fast path."""
 
 __all__ = [
     "DRAW",
@@ -174,6 +179,7 @@ SPEC: GameSpec[MerryGoRoundState, MerryGoRoundAction, FivesEvent, MerryGoRoundOb
         card=card,
         figure=figure,
         explain_hand_end=explain_hand_end,
+        drawing=Drawing("layout", "end"),
         learning=LEARNING,
     )
 )

@@ -78,6 +78,7 @@ def replay_steps(record: Record) -> JSON:
     return {
         "game": record.game,
         "title": spec.title,
+        "drawing": spec.drawing.to_json(),
         "seats": names,
         "options": dict(record.options),
         "steps": steps,

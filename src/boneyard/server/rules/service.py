@@ -50,8 +50,12 @@ def render_markdown(text: str, game: str | None = None) -> str:
 
 
 def source(game: str) -> str:
-    """The Markdown rules text of ``game``."""
-    return (RULES / f"{game}.md").read_text(encoding="utf-8")
+    """The Markdown rules text of ``game``: its page with the client, else the one its
+    package carries (its spec's ``rules``: a game added by registration)."""
+    page = RULES / f"{game}.md"
+    if page.is_file():
+        return page.read_text(encoding="utf-8")
+    return get_spec(game).rules
 
 
 OPTION_ROW = re.compile(
@@ -153,6 +157,6 @@ def index_page() -> str:
 
 def page_of(game: str) -> tuple[str, int]:
     """The HTML of ``/rules/{game}`` and its status (a 404 page for a game Boneyard lacks)."""
-    if game not in GAMES:
+    if game not in MODULES:
         return _page("No such game", None, NO_SUCH_GAME), 404
     return game_page(game), 200

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from boneyard.core.protocol import JSON, GameState, game_end_line
-from boneyard.core.words import listing, reveal, same
+from boneyard.core.words import listing, reveal
 from boneyard.games.registry import get_spec
 from boneyard.server.tables import handend
 
@@ -152,12 +152,8 @@ class MoveLog:
         hand = state.hands_dealt - 1
         for i in range(self._events, len(events)):
             event = events[i]
-            lines = spec.lines_of(event, hand, i)
             record = event.to_json()
-            if not lines and "claim" in record:  # a High Fives claim step (its turn follows)
-                claim = record["claim"]
-                lines = [{"seat": record.get("seat"), "type": "claim", "claim": claim}]
-            for line in lines:
+            for line in spec.logged(event, hand, i):
                 self._add(self._entry(hand, line, record))
         self._events = len(events)
         ends = state.ends
@@ -266,14 +262,6 @@ def game_end_entry(names: Sequence[str], line: JSON) -> JSON:
 
 def hands_of(state: GameState) -> list[list[str]]:
     """Every seat's tiles as its own observation shows them (asked just before a hand's last
-    action)."""
-    out = []
-    for seat in range(state.num_seats):
-        view = state.observation(seat).to_json()
-        hand = view.get("hand")
-        tiles = [str(t) for t in hand] if isinstance(hand, list) else []
-        drawn = view.get("drawn")  # (Highrise: a drawn tile still to place)
-        if isinstance(drawn, str) and not any(same(drawn, t) for t in tiles):
-            tiles.append(drawn)
-        out.append(tiles)
-    return out
+    action), as the game reads them (its spec's ``held``)."""
+    held = get_spec(state.game).held
+    return [held(state.observation(seat).to_json()) for seat in range(state.num_seats)]

@@ -1,6 +1,7 @@
 """The public parts of a table's view beyond the observation, and the table's result.
 
-Every view (docs/server.md) carries, besides the seat's observation and moves:
+Every view (docs/server.md) carries, besides the seat's observation, its moves and how the
+game is drawn (``drawing``, the spec's :class:`~boneyard.games.registry.Drawing`):
 
 * ``log``: the move log (:mod:`boneyard.server.tables.movelog`): ``{"from": k, "entries": [...]}``,
   every entry on connect and resync, then only the new ones with each broadcast (a client whose
@@ -59,6 +60,7 @@ def view(table: LiveTable, seat: int | None, clock: TurnClock, full_log: bool = 
     obs = st.observation(seat)
     spec = get_spec(table.game)
     msg["view"] = obs.to_json()
+    msg["drawing"] = spec.drawing.to_json()
     live = not table.ended and table.status != TableStatus.CLOSED
     msg["moves"] = (
         [{"event": a.to_event(), "text": spec.describe_action(a)} for a in obs.legal_actions]
