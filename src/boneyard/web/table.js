@@ -23,7 +23,7 @@ import { renderHandEnd } from "/static/handend.js";
 import { renderClaim, renderGameActions } from "/static/leave.js";
 import { initToggles, play, turnChanged } from "/static/notify.js";
 import { initBell } from "/static/bell.js";
-import { eventLinks } from "/static/eventlink.js";
+import { tournamentLinks } from "/static/tournamentlink.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
@@ -441,7 +441,7 @@ function render() {
   fitHand();
   drawBoard(view, moves);
   renderFairness($("fairness"), last, tableId);
-  eventLinks($("board"), last, tableId);
+  tournamentLinks($("board"), last, tableId);
 }
 
 // The guided hand's suggestion, on the board too.

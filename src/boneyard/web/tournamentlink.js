@@ -1,4 +1,4 @@
-// At an event's table: when the game is over (or the event stopped it), links to the match and
+// At a tournament table: when the game is over (or the tournament stopped it), links to the match and
 // to the next game (the match's, or the player's own next one) as soon as it is there.
 import { api, el } from "/static/api.js";
 
@@ -17,7 +17,7 @@ async function look(tableId) {
 }
 
 // Call on every view: shows the links once the game is over or was stopped.
-export function eventLinks(container, last, tableId) {
+export function tournamentLinks(container, last, tableId) {
   const ev = last && last.table && last.table.event;
   const done = last && ((last.view && last.view.is_over) || last.table.status === "closed");
   if (!ev || !done || box) return;
