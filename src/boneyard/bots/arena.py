@@ -40,7 +40,7 @@ class ArenaGame:
     """Bot name by seat."""
     deal_seed: int
     bot_seed: int
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, object] = field(default_factory=dict)
     keep_record: bool = False
     rules: Rules = field(default_factory=Rules)
 
@@ -66,7 +66,7 @@ def plan(
     bots: Sequence[str],
     games: int,
     seed: int,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     keep_records: bool = False,
     rules: Rules | None = None,
 ) -> list[ArenaGame]:

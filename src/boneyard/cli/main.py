@@ -315,7 +315,9 @@ def _resumed(path: Path) -> tuple[AnySpec, GameState, list[str | None], int]:
         raise AssertionError
     if None not in bot_of:
         fail(f"every seat of {path} is a bot's: play it with boneyard selfplay")
-    if any(f.get("then") == FORFEIT for f in meta.get("failures", []) if isinstance(f, dict)):
+    failures = meta.get("failures")
+    failures = failures if isinstance(failures, list) else []
+    if any(f.get("then") == FORFEIT for f in failures if isinstance(f, dict)):
         fail(f"the game in {path} ended when a bot forfeited: there is nothing to resume")
     for b in bot_of:
         if b is not None:

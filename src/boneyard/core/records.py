@@ -31,10 +31,10 @@ class Record:
     """A parsed record envelope; ``hands`` stay as JSON for the game's replay to check."""
 
     game: str
-    options: Mapping[str, Any]
+    options: Mapping[str, object]
     seats: tuple[str, ...]
     hands: tuple[JSON, ...]
-    meta: Mapping[str, Any] = field(default_factory=dict)
+    meta: Mapping[str, object] = field(default_factory=dict)
 
     @property
     def num_seats(self) -> int:

@@ -137,7 +137,7 @@ Ob = TypeVar("Ob", bound="Observation[Any]")
 S_co = TypeVar("S_co", covariant=True)
 
 
-RecordLike = Record | Mapping[str, Any] | str
+RecordLike = Record | Mapping[str, object] | str
 """A record as the specs take it: parsed, its JSON document (``state.record()``, or
 ``json.load`` of a file) or its text."""
 
@@ -216,10 +216,10 @@ class GameSpec(Generic[S, A, E, Ob]):
     option_fields: tuple[OptionField, ...]
     """Every option but ``preset``, as a form offers it (the site's New table form), read from
     the game's options class (:func:`boneyard.core.options.option_fields`)."""
-    options: Callable[[int, Mapping[str, Any] | None], JSON]
+    options: Callable[[int, Mapping[str, object] | None], JSON]
     """``options(players, chosen)``: the options a game played under ``chosen`` states in its
     record; raises OptionError on an unknown key or value."""
-    new_game: Callable[[int, Mapping[str, Any] | None], S]
+    new_game: Callable[[int, Mapping[str, object] | None], S]
     """``new_game(players, options)``: a fresh game awaiting its first deal; raises OptionError.
     Absent options take today's defaults (a record's take its own: :meth:`from_record`)."""
     reader: RecordReader[S, A]
@@ -244,7 +244,7 @@ class GameSpec(Generic[S, A, E, Ob]):
     """How a player types a move in this game (the terminal's ``?`` help)."""
     search: GameSearch[S, Ob] | None = None
     """How the expert bot searches the game (``None``: it cannot)."""
-    card: Callable[[Mapping[str, Any]], CardRule] | None = None
+    card: Callable[[Mapping[str, object]], CardRule] | None = None
     """``card(options)``: what a two-player game's final scores can be under ``options`` (score
     cards of over-the-board events are checked against it; ``None``: no cards)."""
     figure: Callable[[str], JSON] | None = None

@@ -39,7 +39,7 @@ class BoneyardEnv(AECEnv):  # type: ignore[misc]
         self,
         game: str = "highfive",
         players: int = 2,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -154,7 +154,7 @@ class _Ordered(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 def env(
     game: str = "highfive",
     players: int = 2,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     render_mode: str | None = None,
 ) -> AECEnv:
     """The environment of ``game`` with PettingZoo's order checks (the environment itself

@@ -37,7 +37,7 @@ class Table:
         self,
         game: str,
         players: int,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         chance: bool = False,
         like: Table | None = None,
     ) -> None:
@@ -187,7 +187,7 @@ class Table:
 def _replayed(
     game: str,
     players: int,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     chance: bool,
     start: Any,
     log: list[int],

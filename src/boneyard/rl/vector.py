@@ -50,7 +50,7 @@ class SelfPlay:
         game: str,
         games: int,
         players: int = 2,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         seed: int = 0,
     ) -> None:
         if games < 1:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any
 
 from boneyard.core.cards import CardRule
 from boneyard.core.errors import BoneyardError
@@ -41,7 +40,7 @@ class ScoreRule(CardRule):
     """
 
     @staticmethod
-    def for_game(game: str, options: Mapping[str, Any] | None = None) -> ScoreRule:
+    def for_game(game: str, options: Mapping[str, object] | None = None) -> ScoreRule:
         """The rule of a two-player ``game`` played with ``options`` (as a table would)."""
         try:
             card = get_spec(game).card

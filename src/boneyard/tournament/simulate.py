@@ -21,7 +21,6 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 from boneyard.bots import make_bot
 from boneyard.bots.expert import LEVELS, ExpertBot
@@ -45,7 +44,7 @@ class MatchTask:
     bots: tuple[str, str]
     best_of: int
     game: str
-    options: Mapping[str, Any]
+    options: Mapping[str, object]
     seed: int
     rules: Rules = field(default_factory=Rules)
 
@@ -159,7 +158,7 @@ def simulate(
     event: Tournament,
     bots: Mapping[str, str],
     game: str = "highfive",
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     seed: int = 1,
     jobs: int = 1,
     on_match: Callable[[MatchPlay], None] | None = None,
@@ -217,7 +216,7 @@ def _task(
     m: Match,
     bots: Mapping[str, str],
     game: str,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     seed: int,
     rules: Rules,
 ) -> MatchTask:

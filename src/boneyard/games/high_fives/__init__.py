@@ -57,7 +57,7 @@ compiled), the rules' hot paths and the learners' fast path."""
 _OPTIONS = OptionsMemo(build_high_fives_options)
 
 
-def new_game(players: int, options: Mapping[str, Any] | None = None) -> HighFivesState:
+def new_game(players: int, options: Mapping[str, object] | None = None) -> HighFivesState:
     """A fresh game awaiting its first pass; raises OptionError on bad options.
 
     >>> new_game(3, {"target": 50}).options.target
@@ -67,13 +67,13 @@ def new_game(players: int, options: Mapping[str, Any] | None = None) -> HighFive
     return HighFivesState(players, _OPTIONS.get(options, players))
 
 
-def options(players: int, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+def options(players: int, raw: Mapping[str, object] | None) -> dict[str, Any]:
     """The record form of the options chosen (the keys that differ from the defaults)."""
     check_players(players)
     return build_high_fives_options(raw, players).to_json()
 
 
-def card(options: Mapping[str, Any]) -> CardRule:
+def card(options: Mapping[str, object]) -> CardRule:
     """A two-player card: the winner reached the target; checked after every turn, the loser
     did not."""
     opts = build_high_fives_options(dict(options), 2)

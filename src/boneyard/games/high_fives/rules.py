@@ -121,7 +121,7 @@ class HighFivesOptions:
         return out
 
 
-def build_high_fives_options(raw: Mapping[str, Any] | None, num_seats: int) -> HighFivesOptions:
+def build_high_fives_options(raw: Mapping[str, object] | None, num_seats: int) -> HighFivesOptions:
     """Options from a record/CLI mapping for ``num_seats`` players.
 
     Unknown keys or values raise :class:`~boneyard.core.errors.OptionError`.

@@ -70,7 +70,7 @@ __all__ = [
 _OPTIONS = OptionsMemo(lambda raw, players: HighFiveOptions.build(raw))
 
 
-def new_game(players: int, options: Mapping[str, Any] | None = None) -> HighFiveState:
+def new_game(players: int, options: Mapping[str, object] | None = None) -> HighFiveState:
     """A new game awaiting its first deal (options are built once per distinct mapping)."""
     return HighFiveState(players, _OPTIONS.get(options, players))
 
@@ -110,12 +110,12 @@ def _narrow(obs: HighFiveObservation, plays: list[Play], rest: list[str]) -> lis
     return plays
 
 
-def options(players: int, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+def options(players: int, raw: Mapping[str, object] | None) -> dict[str, Any]:
     """The record form of the options chosen (the preset and what differs from it)."""
     return HighFiveOptions.build(raw).to_json()
 
 
-def card(options: Mapping[str, Any]) -> CardRule:
+def card(options: Mapping[str, object]) -> CardRule:
     """A two-player card: to 150 in fives; with chips (the box and PDA) exactly 150; PDA's bogus
     play ends the game 150-100."""
     opts = HighFiveOptions.build(options)

@@ -45,7 +45,7 @@ class HighFiveOptions:
     first_pick: Literal["redraw", "random"] = "random"
 
     @staticmethod
-    def build(raw: Mapping[str, Any] | None = None) -> HighFiveOptions:
+    def build(raw: Mapping[str, object] | None = None) -> HighFiveOptions:
         """Options from a record/CLI mapping: ``preset`` first, then explicit keys."""
         return build_options(HighFiveOptions, raw, PRESETS)
 

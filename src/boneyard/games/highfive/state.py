@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final, cast
+from typing import ClassVar, Final, cast
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.records import JSON
@@ -105,7 +105,7 @@ class HighFiveState(FivesState[HighFiveAction, HighFiveEvent, HighFiveObservatio
     def __init__(
         self,
         players: int,
-        options: HighFiveOptions | Mapping[str, Any] | None = None,
+        options: HighFiveOptions | Mapping[str, object] | None = None,
         names: Sequence[str] | None = None,
     ) -> None:
         if players not in HAND_SIZE:

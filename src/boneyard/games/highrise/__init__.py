@@ -45,18 +45,20 @@ _OPTIONS = OptionsMemo(lambda raw, players: build_highrise_options(raw))
 
 
 def new_game(
-    players: int, options: Mapping[str, Any] | None = None, seat_names: Sequence[str] | None = None
+    players: int,
+    options: Mapping[str, object] | None = None,
+    seat_names: Sequence[str] | None = None,
 ) -> HighriseState:
     """A fresh game awaiting its first deal; raises :class:`OptionError` on bad options."""
     return HighriseState(players, _OPTIONS.get(options, players), seat_names)
 
 
-def options(players: int, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+def options(players: int, raw: Mapping[str, object] | None) -> dict[str, Any]:
     """The record form of the options chosen: every option, resolved."""
     return build_highrise_options(raw).to_json()
 
 
-def card(options: Mapping[str, Any]) -> CardRule:
+def card(options: Mapping[str, object]) -> CardRule:
     """A two-player card: the higher total wins once someone reached the target (the loser may
     have too), scores may be negative when the options allow it."""
     opts = build_highrise_options(options)

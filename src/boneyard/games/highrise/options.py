@@ -102,7 +102,7 @@ RECORDED_DEFAULTS: dict[str, Any] = {"early_block": False}
 option, so this applies only to older ones."""
 
 
-def recorded_options(raw: Mapping[str, Any] | None) -> HighriseOptions:
+def recorded_options(raw: Mapping[str, object] | None) -> HighriseOptions:
     """The options of a record or a stored game: absent keys take the defaults they had when
     such records were written (:data:`RECORDED_DEFAULTS`), not today's.
 
@@ -112,7 +112,7 @@ def recorded_options(raw: Mapping[str, Any] | None) -> HighriseOptions:
     return build_highrise_options({**RECORDED_DEFAULTS, **(raw or {})})
 
 
-def build_highrise_options(raw: Mapping[str, Any] | None) -> HighriseOptions:
+def build_highrise_options(raw: Mapping[str, object] | None) -> HighriseOptions:
     """Options from a record/CLI mapping; unknown keys or values raise :class:`OptionError`."""
     rest = dict(raw or {})
     special = {k: rest.pop(k) for k in _SPECIAL if k in rest}

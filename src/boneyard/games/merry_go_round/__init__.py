@@ -72,7 +72,7 @@ __all__ = [
 _OPTIONS = OptionsMemo(MerryGoRoundOptions.build)
 
 
-def new_game(players: int, options: Mapping[str, Any] | None = None) -> MerryGoRoundState:
+def new_game(players: int, options: Mapping[str, object] | None = None) -> MerryGoRoundState:
     """A new game awaiting its first deal; raises OptionError on a bad option."""
     return MerryGoRoundState(players, _OPTIONS.get(options, players))
 
@@ -136,12 +136,12 @@ def _narrow(obs: MerryGoRoundObservation, plays: list[AnyPlay], rest: list[str])
     return plays
 
 
-def options(players: int, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+def options(players: int, raw: Mapping[str, object] | None) -> dict[str, Any]:
     """The record form of the options chosen (the keys that differ from the defaults)."""
     return MerryGoRoundOptions.build(raw, players).to_json()
 
 
-def card(options: Mapping[str, Any]) -> CardRule:
+def card(options: Mapping[str, object]) -> CardRule:
     """A two-player card: the winner reached the target (exactly, when the bust rule covers
     every score)."""
     opts = MerryGoRoundOptions.build(options, 2)

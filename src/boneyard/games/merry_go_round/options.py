@@ -52,7 +52,7 @@ class MerryGoRoundOptions:
     target: Annotated[int, Bounds(1, 500)] = 61
 
     @staticmethod
-    def build(raw: Mapping[str, Any] | None, players: int) -> MerryGoRoundOptions:
+    def build(raw: Mapping[str, object] | None, players: int) -> MerryGoRoundOptions:
         """Options from a record/CLI mapping for ``players`` seats; raises OptionError."""
         opts = build_options(MerryGoRoundOptions, raw)
         if opts.first_setter != "random" and opts.first_setter >= players:

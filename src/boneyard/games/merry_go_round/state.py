@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final, NoReturn, cast
+from typing import ClassVar, Final, NoReturn, cast
 
 from boneyard.core.chance import randbelow
 from boneyard.core.errors import BoneyardError, IllegalActionError
@@ -117,7 +117,7 @@ class MerryGoRoundState(FivesState[MerryGoRoundAction, FivesEvent, MerryGoRoundO
     def __init__(
         self,
         players: int,
-        options: MerryGoRoundOptions | Mapping[str, Any] | None = None,
+        options: MerryGoRoundOptions | Mapping[str, object] | None = None,
         names: Sequence[str] | None = None,
     ) -> None:
         if players not in RESERVE:
