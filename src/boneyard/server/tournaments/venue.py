@@ -22,6 +22,7 @@ from boneyard.server.tournaments.context import Ctx, Me
 from boneyard.server.tournaments.entry import count_entrants, enter_person, late_entry
 from boneyard.server.tournaments.schemas import Clean, NoteIn, RowId, UsernameIn
 from boneyard.server.tournaments.settings import checkin_open, setting
+from boneyard.server.tournaments.viewtypes import TournamentView
 from boneyard.store import accounts
 from boneyard.store.statuses import TournamentStatus
 
@@ -59,8 +60,8 @@ class JoinCodeIn(BaseModel):
     on: bool = True
 
 
-@router.post("/api/tournaments/{event_id}/walk-ins")
-async def add_walk_ins(event_id: str, body: WalkInsIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.post("/api/tournaments/{event_id}/walk-ins", response_model=None)
+async def add_walk_ins(event_id: str, body: WalkInsIn, user: Me, ctx: Ctx) -> TournamentView:
     """Enter people by name, without accounts (directors and scorekeepers; over the board,
     before the start): one, a pasted list or a CSV file of names, clubs and seeds. All or
     nothing: a refusal names the line."""
@@ -78,8 +79,8 @@ async def add_walk_ins(event_id: str, body: WalkInsIn, user: Me, ctx: Ctx) -> di
     return out
 
 
-@router.post("/api/tournaments/{event_id}/drop-absent")
-async def drop_absent(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.post("/api/tournaments/{event_id}/drop-absent", response_model=None)
+async def drop_absent(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> TournamentView:
     """Close check-in and drop everyone not checked in (directors, before the start): they
     are not in the draw, and keep their entry (listed as dropped)."""
     n = await walkins.drop_absent(ctx.svc, event_id, body.note, user.id)
@@ -91,8 +92,8 @@ async def drop_absent(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[s
     return out
 
 
-@router.post("/api/tournaments/claim")
-async def claim(body: ClaimIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.post("/api/tournaments/claim", response_model=None)
+async def claim(body: ClaimIn, user: Me, ctx: Ctx) -> TournamentView:
     """Claim a walk-in entry with the code the director gave you: its games (and rating) are
     your account's from now on."""
     if user.is_guest:
@@ -103,10 +104,10 @@ async def claim(body: ClaimIn, user: Me, ctx: Ctx) -> dict[str, Any]:
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/entrants/{entrant_id}/link")
+@router.post("/api/tournaments/{event_id}/entrants/{entrant_id}/link", response_model=None)
 async def link(
     event_id: str, entrant_id: RowId, body: UsernameIn, user: Me, ctx: Ctx
-) -> dict[str, Any]:
+) -> TournamentView:
     """Link a walk-in to a person's account (directors): its games and rating move there."""
     async with ctx.sessions() as db:
         await ctx.director_event(db, event_id, user)
@@ -127,8 +128,8 @@ async def moved(ctx: Any, event_id: str, entrant_id: int, person: Any) -> None:
     await walkins.move_rating(ctx.svc, ev.game, entrant_id, person)
 
 
-@router.post("/api/tournaments/{event_id}/join-code")
-async def join_code(event_id: str, body: JoinCodeIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.post("/api/tournaments/{event_id}/join-code", response_model=None)
+async def join_code(event_id: str, body: JoinCodeIn, user: Me, ctx: Ctx) -> TournamentView:
     """Turn on (a new code) or off the venue sign-up (directors): with the code, people make
     an account on the event's page and are entered at once."""
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
@@ -139,10 +140,10 @@ async def join_code(event_id: str, body: JoinCodeIn, user: Me, ctx: Ctx) -> dict
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/join")
+@router.post("/api/tournaments/{event_id}/join", response_model=None)
 async def join(
     event_id: str, body: JoinIn, request: Request, response: Response, ctx: Ctx
-) -> dict[str, Any]:
+) -> TournamentView:
     """Make an account at the venue with the event's join code, sign in and enter the event
     (checked in while check-in is open). Not counted against the address's sign-ups; counted
     per event and per minute (``venue_signups``)."""
