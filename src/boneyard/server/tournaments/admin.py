@@ -58,7 +58,7 @@ async def cancel_event(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> Tourn
     return await ctx.event_json(event_id, user)
 
 
-@router.delete("/api/tournaments/{event_id}", response_model=None)
+@router.delete("/api/tournaments/{event_id}")
 async def delete_event(event_id: str, user: Me, ctx: Ctx) -> dict[str, str]:
     """Delete an event that never started (its owner): it and its entrants are gone."""
     await manage.remove(ctx.svc, event_id, user.id)

@@ -8,22 +8,23 @@ minute, not per address: the hall's players share one). The work is
 from __future__ import annotations
 
 import hmac
-from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from boneyard.server.accounts.cookies import sign_in
 from boneyard.server.accounts.schemas import Registration
+from boneyard.server.accounts.service import Me as Person
 from boneyard.server.deps import address
 from boneyard.server.errors import NotAllowed, NotFound, Refused
 from boneyard.server.tournaments import walkins
-from boneyard.server.tournaments.context import Ctx, Me
+from boneyard.server.tournaments.context import Context, Ctx, Me
 from boneyard.server.tournaments.entry import count_entrants, enter_person, late_entry
 from boneyard.server.tournaments.schemas import Clean, NoteIn, RowId, UsernameIn
 from boneyard.server.tournaments.settings import checkin_open, setting
 from boneyard.server.tournaments.viewtypes import TournamentView
 from boneyard.store import accounts
+from boneyard.store.models import User
 from boneyard.store.statuses import TournamentStatus
 
 router = APIRouter()
@@ -121,7 +122,7 @@ async def link(
     return await ctx.event_json(event_id, user)
 
 
-async def moved(ctx: Any, event_id: str, entrant_id: int, person: Any) -> None:
+async def moved(ctx: Context, event_id: str, entrant_id: int, person: Person | User) -> None:
     """Move the claimed walk-in's rating to the account (after the claim's commit)."""
     async with ctx.sessions() as db:
         ev = await ctx.need_event(db, event_id)

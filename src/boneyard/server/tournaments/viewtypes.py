@@ -428,3 +428,31 @@ class TableEventView(TypedDict):
     match: TableMatchLink
     game: TableGameView
     next: NextGameView | None
+
+
+class NoteView(TypedDict):
+    """A notification for the bell (``notify.note_json``)."""
+
+    id: int
+    kind: str
+    title: str
+    body: str | None
+    url: str | None
+    event: str | None
+    at: str
+    read: bool
+
+
+class NotesView(TypedDict):
+    """The viewer's newest notifications and how many are unread."""
+
+    notifications: list[NoteView]
+    unread: int
+
+
+class PrefsView(TypedDict):
+    """A person's e-mail settings, and whether the site sends e-mail at all."""
+
+    email: str | None
+    by_email: bool
+    site_sends_email: bool
