@@ -147,15 +147,18 @@ async function showMatch() {
   $("m-card").href = `/tournaments/${event.id}/scorecard?match=${m.id}`;
   mineBox(event, m);
   const t = $("m-games");
-  t.replaceChildren(el("tr", {}, ...["Game", m.a_name || "", m.b_name || "", "Winner", "How", "Signed", "Replay"].map((h) => el("th", { scope: "col" }, h))));
+  // (each cell carries its column's name: on a phone the rows stack as blocks, label beside value)
+  const heads = ["Game", m.a_name || "", m.b_name || "", "Winner", "How", "Signed", "Replay"];
+  const cell = (i, attrs, ...kids) => el("td", { ...attrs, "data-label": heads[i] }, ...kids);
+  t.replaceChildren(el("tr", { class: "head" }, ...heads.map((h) => el("th", { scope: "col" }, h))));
   for (const g of m.games) {
     const link = g.table_id ? el("a", { href: g.status === "playing" ? `/table/${g.table_id}` : `/replay/${g.table_id}`, class: "replay" }, g.status === "playing" ? "live" : "replay") : "";
     const signed = g.paper ? "both, on paper" : [g.signed_a_at ? m.a_name : "", g.signed_b_at ? m.b_name : ""].filter(Boolean).join(", ");
     const history = (g.history_text || []).map((h) => `${h.at ? new Date(h.at).toLocaleTimeString([], { timeStyle: "short" }) : ""} ${h.text}`);
-    t.append(el("tr", { class: g.status === "void" ? "void" : "", "data-game": g.id }, el("td", {}, g.kind === "forfeit" ? "—" : g.number), el("td", { class: "num" }, g.score_a ?? ""), el("td", { class: "num" }, g.score_b ?? ""),
-      el("td", {}, g.status === "void" ? "" : g.winner_name || ""), el("td", {}, g.how || statusText(g), g.note && g.status === "void" ? ` — ${g.note}` : "",
+    t.append(el("tr", { class: g.status === "void" ? "void" : "", "data-game": g.id }, cell(0, {}, g.kind === "forfeit" ? "—" : g.number), cell(1, { class: "num" }, g.score_a ?? ""), cell(2, { class: "num" }, g.score_b ?? ""),
+      cell(3, {}, g.status === "void" ? "" : g.winner_name || ""), cell(4, {}, g.how || statusText(g), g.note && g.status === "void" ? ` — ${g.note}` : "",
         history.length ? el("details", { class: "history" }, el("summary", {}, "history"), el("ol", {}, ...history.map((h) => el("li", {}, h)))) : ""),
-      el("td", {}, signed), el("td", {}, link)));
+      cell(5, {}, signed), cell(6, {}, link)));
   }
   if (!m.games.length) t.append(el("tr", {}, el("td", { colspan: 7 }, m.ready ? "No game yet." : "This match waits for its players.")));
   if (event.status === "running" || event.status === "paused") setTimeout(() => showMatch().catch(() => {}), 4000);

@@ -31,6 +31,11 @@ EVENTS: dict[str, dict[str, Any]] = {
 }
 
 
+MATCH_SCROLL = """() => { const box = document.querySelector('#m-games').parentElement;
+  return [document.documentElement.scrollWidth - innerWidth, box.scrollWidth - box.clientWidth]; }"""
+"""How far the match page, and the games table in its own box, scroll sideways (0: not)."""
+
+
 def finished(http: httpx.Client, eid: str, limit: float = 300) -> dict[str, Any]:
     end = time.monotonic() + limit
     while True:
@@ -97,5 +102,17 @@ def test_every_format_shows_its_bracket_crosstables_and_winner(live_server: str)
                 assert not wide, (name, wide)
                 screenshot(page, f"tournaments-{name}-phone")
                 page.set_viewport_size(DESKTOP)
+            # a match page on a phone: its games stack, and nothing scrolls sideways (not even
+            # the games table inside its box)
+            rounds = results["double"]["rounds"]
+            match = next(m for rnd in rounds for m in rnd if m["games"])
+            page.set_viewport_size(PHONE)
+            page.goto(f"{live_server}/tournaments/{ids['double']}/matches/{match['id']}")
+            expect(page.locator("#m-games tr[data-game]").first).to_be_visible()
+            next_frames(page)
+            assert page.evaluate(MATCH_SCROLL) == [0, 0], page.evaluate(MATCH_SCROLL)
+            found = axe_violations(page)
+            assert not found, ("match", found)
+            screenshot(page, "tournaments-match-phone")
         finally:
             browser.close()

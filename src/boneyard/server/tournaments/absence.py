@@ -14,15 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from boneyard.server.errors import Refused
 from boneyard.server.tables.clock import aware, now
 from boneyard.server.tournaments.settings import setting
 from boneyard.store import unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.statuses import EntrantStatus, MatchGameStatus
 from boneyard.store.tournaments import Entrant, TournamentGame, TournamentRow
 from boneyard.tournament import Tournament
+from boneyard.tournament.match import Match
 
 if TYPE_CHECKING:
     from boneyard.server.tournaments.service import Tournaments
@@ -76,10 +78,10 @@ def why_text(ev: TournamentRow, loser: Entrant, reason: str) -> str:
 
 async def forfeit_absent(
     svc: Tournaments,
-    db: Any,
+    db: AsyncSession,
     ev: TournamentRow,
     t: Tournament,
-    m: Any,
+    m: Match,
     loser: Entrant,
     reason: str,
     active: Sequence[TournamentGame],
@@ -91,6 +93,7 @@ async def forfeit_absent(
     for g in active:
         if g.match_id == m.id:
             g.status, g.note, g.updated_at = MatchGameStatus.VOID, why[:500], now()
+    assert m.a is not None and m.b is not None  # a ready match has both sides
     a, b = int(m.a), int(m.b)
     row = svc.game_row(ev, m.id, 0, "forfeit", a, b)
     row.status, row.reason, row.note = MatchGameStatus.RULED, reason, why[:500]
@@ -107,7 +110,7 @@ async def forfeit_absent(
         svc.halt_later(tid, why)
 
 
-async def give_back(db: Any, ev: TournamentRow, g: TournamentGame) -> str:
+async def give_back(db: AsyncSession, ev: TournamentRow, g: TournamentGame) -> str:
     """After the forfeit row ``g`` (an absence) was taken back: give the absent side a new
     grace period from now, or refuse (400, nothing changed) when it would be forfeited again at
     once. Returns what the directors read: what must happen for it not to forfeit again."""

@@ -8,31 +8,30 @@ goes to the directors; every entry, signature and dispute stays in its history a
 exports. Signed cards are rated like games at a table. The work is
 :mod:`~boneyard.server.tournaments.scorecards`; each answer is the event page's JSON."""
 
-from typing import Any
-
 from fastapi import APIRouter
 
 from boneyard.server.tournaments import scorecards
 from boneyard.server.tournaments.context import Ctx, Me
 from boneyard.server.tournaments.schemas import CardIn, NoteIn, ReportIn, RowId
+from boneyard.server.tournaments.viewtypes import TournamentView
 
 router = APIRouter()
 
 
-@router.post("/api/tournaments/{event_id}/matches/{match_id}/report")
+@router.post("/api/tournaments/{event_id}/matches/{match_id}/report", response_model=None)
 async def report(
     event_id: str, match_id: str, body: ReportIn, user: Me, ctx: Ctx
-) -> dict[str, Any]:
+) -> TournamentView:
     """Enter a game's final score (a player of the match: this signs it for your side);
     the opponent signs too, or disputes."""
     await scorecards.report(ctx.svc, event_id, match_id, body, user.id)
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/matches/{match_id}/card")
+@router.post("/api/tournaments/{event_id}/matches/{match_id}/card", response_model=None)
 async def director_card(
     event_id: str, match_id: str, body: CardIn, user: Me, ctx: Ctx
-) -> dict[str, Any]:
+) -> TournamentView:
     """Type in a match's paper card (directors and scorekeepers): its games in order, each
     with its scores, how it ended and who won. ``paper``: both players signed it on paper
     (PDA rule 11): it counts at once, is rated, and is marked entered from the paper card by
@@ -42,24 +41,24 @@ async def director_card(
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/games/{game_id}/sign")
-async def sign_card(event_id: str, game_id: RowId, user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.post("/api/tournaments/{event_id}/games/{game_id}/sign", response_model=None)
+async def sign_card(event_id: str, game_id: RowId, user: Me, ctx: Ctx) -> TournamentView:
     """Sign a game's card for your side (PDA rule 11): it counts once both sides signed."""
     await scorecards.sign_card(ctx.svc, event_id, game_id, user.id)
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/games/{game_id}/confirm")
-async def confirm(event_id: str, game_id: RowId, user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.post("/api/tournaments/{event_id}/games/{game_id}/confirm", response_model=None)
+async def confirm(event_id: str, game_id: RowId, user: Me, ctx: Ctx) -> TournamentView:
     """Sign the score the opponent entered (the same as ``/sign``)."""
     await scorecards.sign_card(ctx.svc, event_id, game_id, user.id)
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/games/{game_id}/dispute")
+@router.post("/api/tournaments/{event_id}/games/{game_id}/dispute", response_model=None)
 async def dispute(
     event_id: str, game_id: RowId, body: NoteIn, user: Me, ctx: Ctx
-) -> dict[str, Any]:
+) -> TournamentView:
     """Dispute a card instead of signing it: the directors rule (the entry is kept)."""
     await scorecards.dispute(ctx.svc, event_id, game_id, body.note, user.id)
     return await ctx.event_json(event_id, user)

@@ -15,11 +15,11 @@ names and the accounts' names (``users``) by id; times are formatted by the call
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
-from typing import Any
+from datetime import datetime, tzinfo
 
-Game = dict[str, Any]
-Names = dict[int, str]
+from boneyard.server.tournaments.viewtypes import GameFacts, HistoryEntry, Names
+
+Game = GameFacts
 
 FORFEITS = {
     "no_show": "no-show",
@@ -42,9 +42,15 @@ def loser_of(g: Game) -> int | None:
     return side
 
 
-def last_entry(g: Game, what: str) -> dict[str, Any]:
-    """The newest history entry named ``what`` (empty when none)."""
-    return next((h for h in reversed(g.get("history") or []) if h.get("what") == what), {})
+def last_entry(g: Game, what: str) -> HistoryEntry | None:
+    """The newest history entry named ``what`` (``None`` when none)."""
+    return next((h for h in reversed(g.get("history") or []) if h.get("what") == what), None)
+
+
+def last_by(g: Game, what: str) -> int:
+    """Who gave the newest history entry named ``what`` (0: nobody known)."""
+    entry = last_entry(g, what)
+    return (entry.get("by") if entry else None) or 0
 
 
 def bogus_text(g: Game, names: Names, offender: int | None) -> str:
@@ -59,7 +65,7 @@ def how(g: Game, names: Names, users: Names) -> str:
         loser = names.get(loser_of(g) or 0, "?")
         if reason in FORFEITS:
             return f"forfeit: {loser} {FORFEITS[reason]}"
-        by = users.get(last_entry(g, "forfeit").get("by") or 0)
+        by = users.get(last_by(g, "forfeit"))
         return f"forfeit by {loser}" + (f", ruled by {by}" if by else "")
     status = g["status"]
     if status == "void":
@@ -87,16 +93,18 @@ def result_words(g: Game, names: Names, users: Names) -> str:
         entered = ", entered by the director" if g.get("by_director") else ""
         return "signed on screen by both" + entered
     if g.get("reason") == "timeout":
-        rule = last_entry(g, "time-out").get("rule") or "lose"
+        timeout = last_entry(g, "time-out")
+        rule = (timeout.get("rule") if timeout else None) or "lose"
         return f"{names.get(loser_of(g) or 0, '?')} lost on time (the event's rule: {rule})"
-    ruling = last_entry(g, "ruling")
-    by = users.get(ruling.get("by") or 0, "the director")
+    by = users.get(last_by(g, "ruling"), "the director")
     if g.get("reason") == "bogus":
-        return f"ruled by {by}: {bogus_text(g, names, ruling.get('offender') or loser_of(g))}"
+        ruling = last_entry(g, "ruling")
+        offender = (ruling.get("offender") if ruling else None) or loser_of(g)
+        return f"ruled by {by}: {bogus_text(g, names, offender)}"
     return f"ruled by {by}"
 
 
-def penalties(g: Game) -> list[dict[str, Any]]:
+def penalties(g: Game) -> list[HistoryEntry]:
     """The card's PDA 9b penalties still standing."""
     undone = {h.get("action") for h in g.get("history") or [] if h.get("what") == "penalty undone"}
     return [
@@ -106,7 +114,7 @@ def penalties(g: Game) -> list[dict[str, Any]]:
     ]
 
 
-def penalty_text(h: dict[str, Any], names: Names) -> str:
+def penalty_text(h: HistoryEntry, names: Names) -> str:
     """``PDA 9b: Bob penalised, Ann scores 55``."""
     return (
         f"PDA 9b: {names.get(h.get('offender') or 0, '?')} penalised, "
@@ -121,7 +129,7 @@ def signature(g: Game, side: str, when: Callable[[str | None], str]) -> str:
         return ""
     if g.get("paper"):
         return "signed on paper"
-    at = g.get(f"signed_{side}_at")
+    at = g["signed_a_at"] if side == "a" else g["signed_b_at"]
     return f"signed on screen {when(at)}".strip() if at else ""
 
 
@@ -166,7 +174,7 @@ def history_entries(
     return out
 
 
-def entry_words(what: str, entry: str, who: str, h: dict[str, Any], names: Names) -> str:
+def entry_words(what: str, entry: str, who: str, h: HistoryEntry, names: Names) -> str:
     """An entry of the scores: by a player, by the director for signing, or from paper."""
     bogus = " (bogus play, PDA 8c–e)" if h.get("reason") == "bogus" else ""
     if what == "entered from the paper card":
@@ -178,7 +186,7 @@ def entry_words(what: str, entry: str, who: str, h: dict[str, Any], names: Names
 
 
 def ruling_words(
-    h: dict[str, Any], names: Names, who: str, a_name: str, b_name: str, entry: str | None
+    h: HistoryEntry, names: Names, who: str, a_name: str, b_name: str, entry: str | None
 ) -> str:
     """A ruling: its scores, a bogus play's offender, the entry it overrules, the note."""
     scores = f"{h.get('score_a')}–{h.get('score_b')}"
@@ -190,7 +198,7 @@ def ruling_words(
     return text + (f" ({h['note']})" if h.get("note") else "")
 
 
-def clock(tz: Any) -> Callable[[str | None], str]:
+def clock(tz: tzinfo) -> Callable[[str | None], str]:
     """A formatter of stored times as ``HH:MM`` in zone ``tz`` (a ``ZoneInfo``)."""
 
     def fmt(at: str | None) -> str:

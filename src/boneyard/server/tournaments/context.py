@@ -6,7 +6,7 @@ signed-in person, 401 otherwise) and ``MaybeMe``. A service's domain error
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, Request
 
@@ -17,6 +17,7 @@ from boneyard.server.tournaments.notify import Notes
 from boneyard.server.tournaments.scheduler import Scheduler
 from boneyard.server.tournaments.service import Tournaments
 from boneyard.server.tournaments.views import event_json
+from boneyard.server.tournaments.viewtypes import TournamentView
 from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.tournaments import TournamentRow
 
@@ -52,7 +53,7 @@ class Context:
         await self.need_director(db, ev, user)
         return ev
 
-    async def event_json(self, event_id: str, user: Person | None) -> dict[str, Any]:
+    async def event_json(self, event_id: str, user: Person | None) -> TournamentView:
         """The event page's JSON, as ``user`` sees it."""
         async with self.sessions() as db:
             ev = await self.need_event(db, event_id)

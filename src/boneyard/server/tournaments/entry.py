@@ -5,7 +5,6 @@ routes are :mod:`~boneyard.server.tournaments.entrants`.)"""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from boneyard.server.accounts.service import Me
 from boneyard.server.errors import NotAllowed, NotFound, Refused
@@ -15,6 +14,7 @@ from boneyard.server.tournaments.service import LIVE, RUNNING, Tournaments
 from boneyard.server.tournaments.settings import checkin_open, setting
 from boneyard.store import tournament_people, unit
 from boneyard.store.db import AsyncSession
+from boneyard.store.models import User
 from boneyard.store.statuses import EntrantStatus, TournamentStatus
 from boneyard.store.tournaments import Entrant, TournamentRow
 from boneyard.tournament import Swiss, TournamentError, tournament_from_json
@@ -43,7 +43,7 @@ def late_entry(ev: TournamentRow) -> bool:
 
 
 async def enter_person(
-    db: AsyncSession, ev: TournamentRow, person: Any, checked_in: bool
+    db: AsyncSession, ev: TournamentRow, person: Me | User, checked_in: bool
 ) -> Entrant:
     """``person`` (a signed-in account) entered into ``ev`` as a new entrant (:func:`enter`)."""
     e = Entrant(

@@ -4,14 +4,17 @@ spreadsheet shows as text: no formulas) and as one JSON document with timestamps
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
 from boneyard.server.tournaments.context import Context, Ctx
+from boneyard.server.tournaments.viewtypes import GameView, Names, TournamentView
 from boneyard.store import tournament_people
+
+Row = dict[str, object]
+"""A row of an export: its cells by column name."""
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 CARD_FIELDS = (
@@ -23,7 +26,7 @@ CARD_FIELDS = (
 LOG_FIELDS = ("at", "kind", "by", "match", "game", "note", "undone", "details")
 
 
-def csv_cell(value: Any) -> Any:
+def csv_cell(value: object) -> object:
     """A CSV cell a spreadsheet shows as text: a text that starts like a formula (``= + - @``,
     a tab or a carriage return) gets a leading apostrophe; numbers stay numbers.
 
@@ -35,7 +38,7 @@ def csv_cell(value: Any) -> Any:
     return value
 
 
-def csv_text(fields: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
+def csv_text(fields: Sequence[str], rows: Iterable[Mapping[str, object]]) -> str:
     """Rows as CSV, every cell through :func:`csv_cell`."""
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=list(fields))
@@ -44,25 +47,26 @@ def csv_text(fields: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
-def history_text(g: dict[str, Any]) -> str:
+def history_text(g: GameView) -> str:
     """A card's history in one cell: ``time: what happened``, oldest first, in the words the
     card and the printed card use (cardtext)."""
     return "; ".join(f"{str(h['at'] or '')[:19]} {h['text']}" for h in g["history_text"])
 
 
-def signed(g: dict[str, Any], side: str, names: dict[str, str | None]) -> str:
+def signed(g: GameView, side: str, names: dict[str, str | None]) -> str:
     """Who signed the result as it stands for a side: ``on paper``, ``on screen``, or
     nothing (a ruling's result: its entry's signatures are in the history)."""
     if g["kind"] != "game" or g["status"] not in ("confirmed", "reported", "disputed"):
         return ""
     if g["paper"]:
         return "on paper"
-    return f"on screen ({names[side]})" if g[f"signed_{side}_at"] else ""
+    at = g["signed_a_at"] if side == "a" else g["signed_b_at"]
+    return f"on screen ({names[side]})" if at else ""
 
 
-def card_rows(data: dict[str, Any], users: dict[int, str]) -> list[dict[str, Any]]:
+def card_rows(data: TournamentView, users: Names) -> list[Row]:
     """One row per game row of every match (void, disputed and ruled ones too)."""
-    rows: list[dict[str, Any]] = []
+    rows: list[Row] = []
     titles = data.get("round_titles") or []
     for r, rnd in enumerate(data["rounds"]):
         for m in rnd:
@@ -102,12 +106,12 @@ def card_rows(data: dict[str, Any], users: dict[int, str]) -> list[dict[str, Any
     return rows
 
 
-def standing_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+def standing_rows(data: TournamentView) -> list[Row]:
     """The standings with a column per tiebreak, named by its label."""
     labels = [x["name"] for x in data.get("tiebreak_labels") or []]
     out = []
     for s in data["standings"]:
-        row = {
+        row: Row = {
             "rank": s["rank"],
             "name": s["name"],
             "seed": s["seed"],
@@ -125,9 +129,9 @@ def standing_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def log_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+def log_rows(data: TournamentView) -> list[Row]:
     """The event log: every action and ruling with its time, who and the note."""
-    out = []
+    out: list[Row] = []
     for a in data["actions"]:
         p = dict(a["payload"] or {})
         out.append(
@@ -147,7 +151,12 @@ def log_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def event_document(data: dict[str, Any], users: dict[int, str]) -> dict[str, Any]:
+def pick(d: Mapping[str, object], keys: Iterable[str]) -> Row:
+    """The fields ``keys`` of a view, in that order (``None`` for one it lacks)."""
+    return {k: d.get(k) for k in keys}
+
+
+def event_document(data: TournamentView, users: Names) -> Row:
     """The whole event as one JSON document, from the event page's JSON (as a stranger sees
     it) and the names of the accounts its cards mention."""
     cards = card_rows(data, users)
@@ -172,17 +181,17 @@ def event_document(data: dict[str, Any], users: dict[int, str]) -> dict[str, Any
         "directors",
         "champion",
     )
-    doc = {
-        "event": {k: data.get(k) for k in keys},
+    doc: Row = {
+        "event": pick(data, keys),
         "entrants": data["entrants"],
         "standings": standing_rows(data),
         "ranking": data.get("ranking", []),
         "tiebreak_labels": data.get("tiebreak_labels", []),
         "round_titles": data.get("round_titles", []),
         "matches": [
-            {
-                k: m[k]
-                for k in (
+            pick(
+                m,
+                (
                     "id",
                     "round",
                     "table",
@@ -193,8 +202,8 @@ def event_document(data: dict[str, Any], users: dict[int, str]) -> dict[str, Any
                     "winner_name",
                     "outcome",
                     "bye",
-                )
-            }
+                ),
+            )
             for rnd in data["rounds"]
             for m in rnd
         ],
@@ -207,7 +216,9 @@ def event_document(data: dict[str, Any], users: dict[int, str]) -> dict[str, Any
 router = APIRouter()
 
 
-async def gather(ctx: Context, event_id: str) -> tuple[dict[str, Any], dict[int, str]]:
+async def gather(ctx: Context, event_id: str) -> tuple[TournamentView, Names]:
+    """The event page's JSON as a stranger sees it, and the names of the accounts its cards
+    mention (who entered, confirmed or acted on each)."""
     data = await ctx.event_json(event_id, None)
     ids = {g["reported_by"] for r in data["rounds"] for m in r for g in m["games"]}
     ids |= {g["confirmed_by"] for r in data["rounds"] for m in r for g in m["games"]}
@@ -230,8 +241,8 @@ async def cards_json(event_id: str, ctx: Ctx) -> JSONResponse:
     rows = card_rows(data, users)
     for r in rows:
         r["history"] = r.pop("history_entries")
-    doc = {
-        "event": {k: data[k] for k in ("id", "name", "game", "format", "mode")},
+    doc: Row = {
+        "event": pick(data, ("id", "name", "game", "format", "mode")),
         "cards": rows,
     }
     return JSONResponse(doc, headers=attachment(f"scorecards-{event_id}.json"))

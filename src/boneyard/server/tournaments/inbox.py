@@ -1,7 +1,7 @@
 """A person's notifications on the site (the bell: ``/api/me/notifications``) and where they
 are e-mailed (``/api/me/notify``); boneyard.server.tournaments.notify adds and sends them."""
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 from pydantic import Field
@@ -11,6 +11,7 @@ from boneyard.server.tables.clock import now
 from boneyard.server.tournaments.context import Ctx, Me
 from boneyard.server.tournaments.notify import EMAIL, note_json, prefs_json
 from boneyard.server.tournaments.schemas import MAX_ID, Clean
+from boneyard.server.tournaments.viewtypes import NotesView, PrefsView
 from boneyard.store import notifications, unit
 from boneyard.store.tournaments import NotifyPrefs
 
@@ -30,8 +31,8 @@ class ReadIn(Clean):
     upto: int = Field(ge=0, le=MAX_ID)
 
 
-@router.get("/api/me/notifications")
-async def mine(user: Me, ctx: Ctx, after: Annotated[int, Query(ge=0, le=MAX_ID)] = 0) -> Any:
+@router.get("/api/me/notifications", response_model=None)
+async def mine(user: Me, ctx: Ctx, after: Annotated[int, Query(ge=0, le=MAX_ID)] = 0) -> NotesView:
     """Your newest notifications (at most 50; ``after``: only newer ones), unread count."""
     async with ctx.sessions() as db:
         rows = await notifications.newest(db, user.id, after, 50)
@@ -39,24 +40,24 @@ async def mine(user: Me, ctx: Ctx, after: Annotated[int, Query(ge=0, le=MAX_ID)]
     return {"notifications": [note_json(n) for n in rows], "unread": unread}
 
 
-@router.post("/api/me/notifications/read")
-async def read(body: ReadIn, user: Me, ctx: Ctx) -> Any:
+@router.post("/api/me/notifications/read", response_model=None)
+async def read(body: ReadIn, user: Me, ctx: Ctx) -> NotesView:
     """Mark your notifications up to ``upto`` read."""
     async with ctx.sessions() as db, db.begin():
         await notifications.mark_read(db, user.id, body.upto, now())
     return await mine(user, ctx, 0)
 
 
-@router.get("/api/me/notify")
-async def prefs(user: Me, ctx: Ctx) -> Any:
+@router.get("/api/me/notify", response_model=None)
+async def prefs(user: Me, ctx: Ctx) -> PrefsView:
     """Your e-mail settings, and whether this site sends e-mail at all."""
     async with ctx.sessions() as db:
         p = await unit.get(db, NotifyPrefs, user.id)
     return prefs_json(p, bool(ctx.cfg.smtp_host))
 
 
-@router.put("/api/me/notify")
-async def set_prefs(body: PrefsIn, user: Me, ctx: Ctx) -> Any:
+@router.put("/api/me/notify", response_model=None)
+async def set_prefs(body: PrefsIn, user: Me, ctx: Ctx) -> PrefsView:
     """Set where your notifications are e-mailed, and whether they are."""
     email = (body.email or "").strip() or None
     if email is not None and not EMAIL.match(email):

@@ -14,11 +14,11 @@ import re
 import smtplib
 from collections.abc import Iterable
 from email.message import EmailMessage
-from typing import Any
 
 from boneyard.server.settings import SiteSettings
 from boneyard.server.tables.clock import now
 from boneyard.server.tournaments.background import Periodic
+from boneyard.server.tournaments.viewtypes import NoteView, PrefsView
 from boneyard.store import notifications, unit
 from boneyard.store.db import AsyncSession, async_sessionmaker
 from boneyard.store.statuses import MailStatus
@@ -125,7 +125,7 @@ class Notes:
         return len(rows)
 
 
-def note_json(n: Notification) -> dict[str, Any]:
+def note_json(n: Notification) -> NoteView:
     """A notification for the bell."""
     return {
         "id": n.id,
@@ -139,7 +139,7 @@ def note_json(n: Notification) -> dict[str, Any]:
     }
 
 
-def prefs_json(p: NotifyPrefs | None, smtp: bool) -> dict[str, Any]:
+def prefs_json(p: NotifyPrefs | None, smtp: bool) -> PrefsView:
     """A person's e-mail settings."""
     return {
         "email": p.email if p else None,

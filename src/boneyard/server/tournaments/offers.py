@@ -3,8 +3,6 @@ takes one (or a new place: a late entrant) only by accepting the offer. A direct
 their offer to themselves cannot be accepted, and their socket at a table never holds a hand.
 The work is :mod:`~boneyard.server.tournaments.places`."""
 
-from typing import Any
-
 from fastapi import APIRouter
 
 from boneyard.server.errors import Refused
@@ -12,6 +10,7 @@ from boneyard.server.lobby.sitebots import check_site_bot
 from boneyard.server.tournaments import places
 from boneyard.server.tournaments.context import Ctx, Me
 from boneyard.server.tournaments.schemas import NoteIn, ReplaceIn, RowId, UsernameIn
+from boneyard.server.tournaments.viewtypes import OffersView, TournamentView
 from boneyard.store import tournament_people
 
 
@@ -22,10 +21,10 @@ class InviteIn(UsernameIn, NoteIn):
 router = APIRouter()
 
 
-@router.post("/api/tournaments/{event_id}/entrants/{entrant_id}/replace")
+@router.post("/api/tournaments/{event_id}/entrants/{entrant_id}/replace", response_model=None)
 async def replace(
     event_id: str, entrant_id: RowId, body: ReplaceIn, user: Me, ctx: Ctx
-) -> dict[str, Any]:
+) -> TournamentView:
     """Put a bot in an entrant's place (at its tables too), or offer the place to a person
     by username: they take it only by accepting (``/offers/{id}/accept``). The answer is the
     same whether an account has that username or not."""
@@ -42,8 +41,8 @@ async def replace(
     return out
 
 
-@router.post("/api/tournaments/{event_id}/invite")
-async def invite(event_id: str, body: InviteIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.post("/api/tournaments/{event_id}/invite", response_model=None)
+async def invite(event_id: str, body: InviteIn, user: Me, ctx: Ctx) -> TournamentView:
     """Invite a late entrant by username (directors): they enter by accepting (checked
     in). Before the start, or into a Swiss event with late entry. The same answer whether
     an account has that username or not."""
@@ -53,8 +52,8 @@ async def invite(event_id: str, body: InviteIn, user: Me, ctx: Ctx) -> dict[str,
     return out
 
 
-@router.get("/api/me/offers")
-async def my_offers(user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.get("/api/me/offers", response_model=None)
+async def my_offers(user: Me, ctx: Ctx) -> OffersView:
     """Places in tournaments that directors offered you, and invitations (pending ones)."""
     if user.username is None:
         return {"offers": []}
@@ -75,15 +74,15 @@ async def my_offers(user: Me, ctx: Ctx) -> dict[str, Any]:
     }
 
 
-@router.post("/api/tournaments/{event_id}/offers/{offer_id}/accept")
-async def accept_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.post("/api/tournaments/{event_id}/offers/{offer_id}/accept", response_model=None)
+async def accept_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> TournamentView:
     """Take the place a director offered you (or enter, if you were invited)."""
     await places.accept(ctx.svc, event_id, offer_id, user)
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/offers/{offer_id}/decline")
-async def decline_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.post("/api/tournaments/{event_id}/offers/{offer_id}/decline", response_model=None)
+async def decline_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> OffersView:
     """Turn down the place a director offered you."""
     await places.decline(ctx.svc, event_id, offer_id, user)
     return {"offers": (await my_offers(user, ctx))["offers"]}

@@ -1,8 +1,6 @@
 """The event pages and what they read: an event, a match, the event of a table (its game-over
 screen links the match and the next game)."""
 
-from typing import Any
-
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
@@ -11,6 +9,12 @@ from boneyard.server.accounts.service import Me
 from boneyard.server.errors import NotFound
 from boneyard.server.tournaments.context import Ctx, MaybeMe
 from boneyard.server.tournaments.views import match_page_json
+from boneyard.server.tournaments.viewtypes import (
+    MatchPageView,
+    NextGameView,
+    TableEventView,
+    TournamentView,
+)
 from boneyard.store import tournament_games, tournament_people, unit
 from boneyard.store.db import AsyncSession
 from boneyard.store.tournaments import TournamentGame, TournamentRow
@@ -18,15 +22,15 @@ from boneyard.store.tournaments import TournamentGame, TournamentRow
 router = APIRouter()
 
 
-@router.get("/api/tournaments/{event_id}")
-async def get_event(event_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
+@router.get("/api/tournaments/{event_id}", response_model=None)
+async def get_event(event_id: str, user: MaybeMe, ctx: Ctx) -> TournamentView:
     """An event: settings, entrants, rounds with every match and game, standings with
     their labels, crosstables, the champion, the log."""
     return await ctx.event_json(event_id, user)
 
 
-@router.get("/api/tournaments/{event_id}/matches/{match_id}")
-async def get_match(event_id: str, match_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
+@router.get("/api/tournaments/{event_id}/matches/{match_id}", response_model=None)
+async def get_match(event_id: str, match_id: str, user: MaybeMe, ctx: Ctx) -> MatchPageView:
     """One match with its games (each with its table for the replay) and, while a side
     is awaited, when its grace period ends."""
     async with ctx.sessions() as db:
@@ -37,8 +41,8 @@ async def get_match(event_id: str, match_id: str, user: MaybeMe, ctx: Ctx) -> di
     return found
 
 
-@router.get("/api/tables/{table_id}/event")
-async def table_event(table_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
+@router.get("/api/tables/{table_id}/event", response_model=None)
+async def table_event(table_id: str, user: MaybeMe, ctx: Ctx) -> TableEventView:
     """The event game a table plays, and where to go next: the match's next game, or
     (for a player of it) their next game in the event."""
     if len(table_id) > 32 or not validation.storable(table_id):
@@ -58,7 +62,7 @@ async def table_event(table_id: str, user: MaybeMe, ctx: Ctx) -> dict[str, Any]:
     }
 
 
-async def next_game(db: AsyncSession, g: TournamentGame, user: Me | None) -> dict[str, Any] | None:
+async def next_game(db: AsyncSession, g: TournamentGame, user: Me | None) -> NextGameView | None:
     """The next table: the same match's, else the viewer's own next one."""
     mine = None
     if user is not None:

@@ -15,7 +15,9 @@ Sizes are millimetres from the page's top left corner (inside its margins).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+
+from boneyard.server.tournaments.printtypes import Box, BoxLine, BracketPage, Mark
+from boneyard.server.tournaments.viewtypes import MatchView, SectionView, TournamentView
 
 BOX_W, BOX_H = 42.0, 8.4
 """A match box: two lines, one per side."""
@@ -34,7 +36,7 @@ NAME = 22
 WIDTH = 255.0
 """The width a page gives the bracket (Letter landscape less its margins; A4 is wider)."""
 
-Page = dict[str, Any]
+Page = BracketPage
 
 
 def clip(text: str | None, n: int = NAME) -> str:
@@ -72,24 +74,24 @@ def tiles(slots: Sequence[int]) -> list[tuple[int, int, int]]:
     return out
 
 
-def box(m: dict[str, Any], x: float, y: float, names: dict[int, str | None]) -> dict[str, Any]:
+def box(m: MatchView, x: float, y: float, names: dict[int, int | None]) -> Box:
     """A match's box at ``(x, y)`` (its top left): each side's name, games won, the winner in
     bold, and the mark of a match not played out (``ff``, ``ns``, ``r`` …)."""
-    lines = []
-    for k, side in enumerate(("a", "b")):
-        who = m.get(f"{side}_name") or ("bye" if m.get("bye") and k == 1 else "")
-        entrant = m.get(side)
+    lines: list[BoxLine] = []
+    for k, (name, entrant) in enumerate(((m["a_name"], m["a"]), (m["b_name"], m["b"]))):
+        who = name or ("bye" if m.get("bye") and k == 1 else "")
         seed = names.get(entrant) if entrant is not None else None
         label = f"{seed} {who}" if seed and who else who
         wins = m["wins"][k] if not m.get("bye") and entrant is not None else ""
         won = m.get("winner") is not None and m.get("winner") == entrant
         lines.append({"text": clip(label), "wins": str(wins), "bold": won})
-    label = m.get("outcome_label") or {}
-    mark = label.get("short", "") if m.get("outcome") not in (None, "played", "bye") else ""
+    marked = m.get("outcome_label")
+    short = marked["short"] if marked else ""
+    mark = short if m.get("outcome") not in (None, "played", "bye") else ""
     return {"x": x, "y": y, "w": BOX_W, "h": BOX_H, "match": m["id"], "lines": lines, "mark": mark}
 
 
-def section_pages(data: dict[str, Any], section: dict[str, Any], last: bool) -> list[Page]:
+def section_pages(data: TournamentView, section: SectionView, last: bool) -> list[Page]:
     """The pages of one section of the bracket (``last``: the section with the champion)."""
     rounds = data["rounds"]
     cols = [(ri, slots) for ri, slots in section["columns"] if ri < len(rounds)]
@@ -120,18 +122,18 @@ def section_pages(data: dict[str, Any], section: dict[str, Any], last: bool) -> 
 
 
 def band_page(
-    rounds: list[list[dict[str, Any]]],
+    rounds: list[list[MatchView]],
     titles: Sequence[str],
     cols: Sequence[tuple[int, int]],
     band: int,
     bands: int,
-    seeds: dict[int, Any],
+    seeds: dict[int, int | None],
     third: str | None,
 ) -> Page:
     """One page: band ``band`` of ``bands`` of the columns ``cols``."""
-    boxes: list[dict[str, Any]] = []
+    boxes: list[Box] = []
     paths: list[list[float]] = []
-    labels: list[dict[str, Any]] = []
+    labels: list[Mark] = []
     height = min(ROWS, max(1, cols[0][1] // bands)) * SLOT
     where: dict[str, tuple[float, float]] = {}
     for c, (ri, slots) in enumerate(cols):
@@ -151,10 +153,8 @@ def band_page(
             paths += joins(rounds, cols[c - 1], (ri, slots), where, third)
     page: Page = {"boxes": boxes, "paths": paths, "labels": labels, "height": HEAD + height}
     if third and cols[-1][0] < len(rounds):
-        tm: dict[str, Any] | None = next((x for x in rounds[cols[-1][0]] if x["id"] == third), None)
-        final: dict[str, Any] | None = next(
-            (b for b in boxes if b["x"] == (len(cols) - 1) * (BOX_W + GAP)), None
-        )
+        tm = next((x for x in rounds[cols[-1][0]] if x["id"] == third), None)
+        final = next((b for b in boxes if b["x"] == (len(cols) - 1) * (BOX_W + GAP)), None)
         if tm is not None and final is not None:
             x = final["x"]
             y = max(HEAD + height - BOX_H, final["y"] + BOX_H + 16.0)
@@ -166,7 +166,7 @@ def band_page(
 
 
 def joins(
-    rounds: list[list[dict[str, Any]]],
+    rounds: list[list[MatchView]],
     before: tuple[int, int],
     now: tuple[int, int],
     where: dict[str, tuple[float, float]],
@@ -189,7 +189,7 @@ def joins(
     return out
 
 
-def champion_label(page: Page, data: dict[str, Any]) -> None:
+def champion_label(page: Page, data: TournamentView) -> None:
     """The champion: right of the final when the page has room, else under it."""
     right = max((b["x"] for b in page["boxes"]), default=None)
     if right is None:
@@ -198,14 +198,15 @@ def champion_label(page: Page, data: dict[str, Any]) -> None:
     x, y = final["x"] + BOX_W + GAP, final["y"]
     if x + BOX_W > WIDTH:
         x, y = final["x"], final["y"] + BOX_H + 1.5
-    champion = (data.get("champion") or {}).get("name") or "—"
+    won = data.get("champion")
+    champion = (won["name"] if won else None) or "—"
     page["labels"] += [
         {"x": x, "y": y + 3.0, "text": "Champion", "bold": True},
         {"x": x, "y": y + 8.0, "text": clip(champion, 26), "bold": True},
     ]
 
 
-def bracket_pages(data: dict[str, Any]) -> list[Page]:
+def bracket_pages(data: TournamentView) -> list[Page]:
     """Every page of the event's bracket (none for a format without one)."""
     sections = data.get("sections") or []
     out: list[Page] = []

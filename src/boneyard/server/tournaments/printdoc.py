@@ -22,12 +22,21 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from boneyard.server.tables.clock import now
 from boneyard.server.tournaments import cardtext
 from boneyard.server.tournaments.printbracket import bracket_pages
+from boneyard.server.tournaments.printtypes import (
+    Block,
+    Cell,
+    PrintDoc,
+    TableBlock,
+    TableRow,
+    TableRowIn,
+    TextBlock,
+)
+from boneyard.server.tournaments.viewtypes import GameView, MatchView, Names, TournamentView
 
 PAPERS = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
 MARGIN = 12.0
@@ -41,10 +50,9 @@ PAD = 3.0
 CARD_W = PORTRAIT_W - 2 * PAD
 LINE = {7.0: 3.2, 7.5: 3.4, 8.0: 3.7, 9.0: 4.2, 10.0: 4.6, 11.0: 5.0, 12.0: 5.6}
 """Millimetres a line of each font size (points) takes."""
-Block = dict[str, Any]
 
 
-def zone(name: str | None) -> Any:
+def zone(name: str | None) -> ZoneInfo:
     """The reader's time zone (``tz``: an IANA name), UTC when unknown."""
     try:
         return ZoneInfo(name) if name else ZoneInfo("UTC")
@@ -69,7 +77,7 @@ def wrap(text: str, width: float, size: float) -> list[str]:
     return textwrap.wrap(text, chars(width, size), break_long_words=True) or [""]
 
 
-def text(lines: Sequence[str], size: float = 9.0, bold: bool = False, **extra: Any) -> Block:
+def text(lines: Sequence[str], size: float = 9.0, bold: bool = False) -> TextBlock:
     """A block of lines (already fitted)."""
     return {
         "type": "text",
@@ -77,20 +85,21 @@ def text(lines: Sequence[str], size: float = 9.0, bold: bool = False, **extra: A
         "size": size,
         "bold": bold,
         "h": len(lines) * LINE[size],
-        **extra,
     }
 
 
 def table(
     columns: Sequence[tuple[str, float, str]],
-    rows: Sequence[dict[str, Any]],
+    rows: Sequence[TableRowIn],
     size: float = 9.0,
     min_h: float = 6.0,
-    **extra: Any,
-) -> Block:
+    id: str | None = None,
+    cls: str | None = None,
+) -> TableBlock:
     """A table: ``columns`` (title, width mm, align ``l``/``r``/``c``); each row's ``cells``
-    texts are wrapped to their column (a row is as tall as its tallest cell)."""
-    out = []
+    texts are wrapped to their column (a row is as tall as its tallest cell); ``id`` or
+    ``cls`` name it for the printable page."""
+    out: list[TableRow] = []
     for r in rows:
         cells = [
             wrap(str(c), w - 2.0, size) for c, (_t, w, _a) in zip(r["cells"], columns, strict=True)
@@ -99,7 +108,7 @@ def table(
         out.append({**r, "cells": cells, "h": h})
     head = [wrap(t, w - 2.0, size)[:2] for t, w, _a in columns]
     head_h = max(len(h) for h in head) * LINE[size] + 1.6
-    return {
+    block: TableBlock = {
         "type": "table",
         "size": size,
         "head": head,
@@ -107,8 +116,12 @@ def table(
         "columns": [{"w": w, "align": a} for _t, w, a in columns],
         "rows": out,
         "h": head_h + sum(r["h"] for r in out),
-        **extra,
     }
+    if id is not None:
+        block["id"] = id
+    if cls is not None:
+        block["cls"] = cls
+    return block
 
 
 def paginate(blocks: Sequence[Block], height: float) -> list[list[Block]]:
@@ -117,13 +130,14 @@ def paginate(blocks: Sequence[Block], height: float) -> list[list[Block]]:
     pages: list[list[Block]] = [[]]
     room = height
     for b in blocks:
-        if b.get("page") and pages[-1]:
+        if b["type"] == "bracket" and b["page"] and pages[-1]:
             pages.append([])
             room = height
         if b["type"] == "table" and b["h"] > room:
             rows = list(b["rows"])
             while rows:
-                take, used = [], b["head_h"]
+                take: list[TableRow] = []
+                used = b["head_h"]
                 while rows and used + rows[0]["h"] <= room:
                     used += rows[0]["h"]
                     take.append(rows.pop(0))
@@ -132,7 +146,11 @@ def paginate(blocks: Sequence[Block], height: float) -> list[list[Block]]:
                     room = height
                     continue
                 take = take or [rows.pop(0)]
-                part = {**b, "rows": take, "h": b["head_h"] + sum(r["h"] for r in take)}
+                part: TableBlock = {
+                    **b,
+                    "rows": take,
+                    "h": b["head_h"] + sum(r["h"] for r in take),
+                }
                 pages[-1].append(part)
                 room -= part["h"] + 3.0
                 if rows:
@@ -148,8 +166,13 @@ def paginate(blocks: Sequence[Block], height: float) -> list[list[Block]]:
 
 
 def document(
-    data: dict[str, Any], kind: str, paper: str, title: str, blocks: Sequence[Block], tz: Any
-) -> dict[str, Any]:
+    data: TournamentView,
+    kind: str,
+    paper: str,
+    title: str,
+    blocks: Sequence[Block],
+    tz: ZoneInfo,
+) -> PrintDoc:
     """The whole document: its paper, its title and its pages (each block placed)."""
     landscape = kind == "bracket"
     w, h = PAPERS.get(paper, PAPERS["letter"])
@@ -170,7 +193,7 @@ def document(
     }
 
 
-def subtitle(data: dict[str, Any]) -> str:
+def subtitle(data: TournamentView) -> str:
     """The event in a line: game, format, best-of, directors."""
     directors = ", ".join(d["name"] for d in data.get("directors", []))
     preset = (data.get("options") or {}).get("preset")
@@ -178,35 +201,37 @@ def subtitle(data: dict[str, Any]) -> str:
     return f"{game} · {data.get('format_name', data['format'])} · run by {directors}"
 
 
-def round_title(data: dict[str, Any], r: int) -> str:
+def round_title(data: TournamentView, r: int) -> str:
     """The title of round ``r`` (1-based)."""
     titles = data.get("round_titles") or []
     return titles[r - 1] if 0 < r <= len(titles) else f"Round {r}"
 
 
-def match_title(m: dict[str, Any]) -> str:
+def match_title(m: MatchView) -> str:
     """A match as a printed page names it: its id, and what it is where the bracket names it
     (``R7M2, Third-place match``; the tournament's ``match_title``)."""
     return f"{m['id']}, {m['title']}" if m.get("kind") else m["id"]
 
 
-def who(data: dict[str, Any], side: int | None, name: str | None) -> str:
+def who(data: TournamentView, side: int | None, name: str | None) -> str:
     """A player with their seed and club: ``Ann Lee (3, Hilltop)``."""
     if side is None or not name:
         return "to be decided"
-    e: dict[str, Any] = next((x for x in data["entrants"] if x["id"] == side), {})
-    bits = [str(e["seed"])] if e.get("seed") else []
-    bits += [e["club"]] if e.get("club") else []
+    e = next((x for x in data["entrants"] if x["id"] == side), None)
+    seed, club = (e.get("seed"), e.get("club")) if e is not None else (None, None)
+    bits = [str(seed)] if seed else []
+    bits += [club] if club else []
     return f"{name} ({', '.join(bits)})" if bits else name
 
 
-def pairings(data: dict[str, Any], r: int) -> list[Block]:
+def pairings(data: TournamentView, r: int) -> list[Block]:
     """Round ``r``'s pairing list."""
-    rnd = (data.get("rounds") or [])[r - 1] if 0 < r <= len(data.get("rounds") or []) else []
+    rounds = data.get("rounds") or []
+    rnd = rounds[r - 1] if 0 < r <= len(rounds) else []
     played = sorted(
         (m for m in rnd if not m["bye"]), key=lambda m: (m.get("table") or 999, m["index"])
     )
-    rows = []
+    rows: list[TableRowIn] = []
     for m in played:
         result = f"{m['winner_name']} {max(m['wins'])}–{min(m['wins'])}" if m["winner_name"] else ""
         rows.append(
@@ -228,25 +253,24 @@ def pairings(data: dict[str, Any], r: int) -> list[Block]:
         ("Result", 28.0, "l"),
         ("Match", 32.0, "l"),
     ]
-    out = [table(cols, rows, 10.0, 7.5, id="pairings")]
-    byes = [m["a_name"] for m in rnd if m["bye"] and m.get("a_name")]
+    out: list[Block] = [table(cols, rows, 10.0, 7.5, id="pairings")]
+    byes = [m["a_name"] or "" for m in rnd if m["bye"] and m.get("a_name")]
     if byes:
         out.append(text(wrap("Bye: " + ", ".join(byes), PORTRAIT_W, 10.0), 10.0))
     return out
 
 
 def card(
-    data: dict[str, Any], m: dict[str, Any], r: int, when: Callable[[str | None], str]
+    data: TournamentView, m: MatchView, r: int, when: Callable[[str | None], str], users: Names
 ) -> Block:
     """One match's official score card (PDA rule 11)."""
     names = {e["id"]: e["name"] for e in data["entrants"]}
-    users = data.get("user_names") or {}
     a, b = m["a_name"] or "?", m["b_name"] or "?"
     head = f"{data['name']} — {round_title(data, r)} · {match_title(m)}"
     blank = "_" * 14
     fields = f"Table: {m.get('table') or blank}    Date: {blank}    Time: {blank}"
     fields += f"    Best of {m['best_of']}"
-    blocks = [
+    blocks: list[Block] = [
         text([clip(head, CARD_W, 11.0)], 11.0, True),
         text([fields], 9.0),
         text(
@@ -271,19 +295,20 @@ def card(
 
 
 def game_table(
-    m: dict[str, Any],
+    m: MatchView,
     a: str,
     b: str,
-    names: dict[int, str],
-    users: dict[int, str],
+    names: Names,
+    users: Names,
     when: Callable[[str | None], str],
-) -> Block:
+) -> TableBlock:
     """A line per game: scores, winner, how it ended, each player's signature; blank lines
     for the games still to play; void games struck through."""
     games = sorted(
         (g for g in m["games"] if g["kind"] == "game"), key=lambda g: (g["number"], g["id"])
     )
-    rows, used = [], set()
+    rows: list[TableRowIn] = []
+    used: set[int] = set()
     for g in games:
         if g["status"] != "void":
             used.add(g["number"])
@@ -319,19 +344,19 @@ def game_table(
     return table(cols, rows, 8.0, 7.5, cls="card-table")
 
 
-def forfeit_row(g: dict[str, Any], names: dict[int, str], users: dict[int, str]) -> dict[str, Any]:
+def forfeit_row(g: GameView, names: Names, users: Names) -> TableRowIn:
     """A forfeit's line under the games: no number, no scores, no signatures."""
     how = cardtext.how(g, names, users)
-    cells = ["—", "", "", g["winner_name"] or "", how, "", ""]
+    cells: list[Cell] = ["—", "", "", g["winner_name"] or "", how, "", ""]
     return {"cls": "void" if g["status"] == "void" else "", "game": g["id"], "cells": cells}
 
 
 def history(
-    m: dict[str, Any],
+    m: MatchView,
     a: str,
     b: str,
-    names: dict[int, str],
-    users: dict[int, str],
+    names: Names,
+    users: Names,
     when: Callable[[str | None], str],
 ) -> list[str]:
     """Every entry of every game's card, oldest first, fitted to the card's width."""
@@ -343,7 +368,7 @@ def history(
     return out
 
 
-def result_line(m: dict[str, Any]) -> str:
+def result_line(m: MatchView) -> str:
     """The match result, or blanks to fill in."""
     if m["winner_name"] and not m["bye"]:
         return f"Match: {m['winner_name']} wins {max(m['wins'])}–{min(m['wins'])}"
@@ -351,21 +376,25 @@ def result_line(m: dict[str, Any]) -> str:
 
 
 def cards(
-    data: dict[str, Any], r: int, match: str | None, when: Callable[[str | None], str]
+    data: TournamentView,
+    r: int,
+    match: str | None,
+    when: Callable[[str | None], str],
+    users: Names,
 ) -> list[Block]:
     """The cards of round ``r`` (0: every round), or of one match."""
-    out = []
+    out: list[Block] = []
     for i, rnd in enumerate(data.get("rounds") or []):
         if r and i + 1 != r:
             continue
         for m in sorted(rnd, key=lambda x: (x.get("table") or 999, x["index"])):
             if m["bye"] or m["a"] is None or m["b"] is None or (match and match != m["id"]):
                 continue
-            out.append(card(data, m, i + 1, when))
+            out.append(card(data, m, i + 1, when, users))
     return out or [text(["No card to print yet: the pairings of this round are not known."])]
 
 
-def standings(data: dict[str, Any]) -> list[Block]:
+def standings(data: TournamentView) -> list[Block]:
     """The standings, a column per tiebreak, and the legend of the columns."""
     labels = data.get("tiebreak_labels") or []
     points = next((x for x in data.get("ranking") or [] if x["key"] == "points"), None)
@@ -374,9 +403,10 @@ def standings(data: dict[str, Any]) -> list[Block]:
     cols += [("W", 11.0, "r"), ("L", 11.0, "r"), ("Games", 16.0, "r")]
     rest = (PORTRAIT_W - sum(w for _t, w, _a in cols)) / max(1, len(labels))
     cols += [(x["short"], min(16.0, rest), "r") for x in labels]
-    rows = []
+    rows: list[TableRowIn] = []
     for s in data.get("standings") or []:
-        cells = [s["rank"], s["name"]] + ([num(s["points"])] if points else [])
+        cells: list[Cell] = [s["rank"], s["name"]]
+        cells += [num(s["points"])] if points else []
         cells += [
             f"{s['wins']}{brackets(s['forfeit_wins'])}",
             f"{s['losses']}{brackets(s['forfeit_losses'])}",
@@ -408,13 +438,13 @@ def num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.2f}".rstrip("0")
 
 
-def by_round(data: dict[str, Any], skip: set[int]) -> list[Block]:
+def by_round(data: TournamentView, skip: set[int]) -> list[Block]:
     """Results by round, for rounds that no bracket section draws (Swiss, round robin, pools)."""
-    out = []
+    out: list[Block] = []
     for i, rnd in enumerate(data.get("rounds") or []):
         if i in skip:
             continue
-        rows = [
+        rows: list[TableRowIn] = [
             {
                 "match": m["id"],
                 "cells": [
@@ -438,11 +468,13 @@ def by_round(data: dict[str, Any], skip: set[int]) -> list[Block]:
     return out
 
 
-def bracket(data: dict[str, Any]) -> list[Block]:
+def bracket(data: TournamentView) -> list[Block]:
     """The bracket's pages (one block each, whole), after results by round for the rounds it
     does not draw."""
     drawn = {ri for s in data.get("sections") or [] for ri, _n in s["columns"]}
-    blocks = by_round(data, drawn) if len(drawn) < len(data.get("rounds") or []) else []
+    blocks: list[Block] = (
+        by_round(data, drawn) if len(drawn) < len(data.get("rounds") or []) else []
+    )
     for p in bracket_pages(data):
         blocks.append(
             {
@@ -459,9 +491,16 @@ def bracket(data: dict[str, Any]) -> list[Block]:
 
 
 def build(
-    data: dict[str, Any], kind: str, paper: str, r: int, match: str | None, tz_name: str | None
-) -> dict[str, Any]:
-    """The document of ``kind`` (``pairings``, ``cards``, ``standings``, ``bracket``)."""
+    data: TournamentView,
+    kind: str,
+    paper: str,
+    r: int,
+    match: str | None,
+    tz_name: str | None,
+    users: Names | None = None,
+) -> PrintDoc:
+    """The document of ``kind`` (``pairings``, ``cards``, ``standings``, ``bracket``);
+    ``users``: the names of the accounts the cards mention."""
     tz = zone(tz_name)
     when = cardtext.clock(tz)
     if kind == "pairings":
@@ -481,7 +520,7 @@ def build(
             kind,
             paper,
             f"{data['name']} — score cards ({which})",
-            cards(data, r, match, when),
+            cards(data, r, match, when, users or {}),
             tz,
         )
     if kind == "standings":

@@ -9,11 +9,19 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
-from typing import Any
 
 from fpdf import FPDF
 
 from boneyard.server.tournaments.printdoc import HEADER, LINE, PAD, PORTRAIT_W
+from boneyard.server.tournaments.printtypes import (
+    Block,
+    Box,
+    BracketBlock,
+    Column,
+    PrintDoc,
+    TableBlock,
+    TextBlock,
+)
 
 FONTS = [
     Path("/usr/share/fonts/truetype/dejavu"),
@@ -27,7 +35,7 @@ GREY = (110, 110, 110)
 class Sheet(FPDF):
     """One document's PDF: its footer on every page."""
 
-    def __init__(self, doc: dict[str, Any]) -> None:
+    def __init__(self, doc: PrintDoc) -> None:
         w, h = doc["size"]
         super().__init__(unit="mm", format=(w, h))
         self.doc = doc
@@ -46,7 +54,7 @@ class Sheet(FPDF):
         """Set the text's size (points) and weight."""
         self.set_font(self.family, "B" if bold else "", size)
 
-    def say(self, value: Any) -> str:
+    def say(self, value: object) -> str:
         """Text the font can draw (Helvetica: Latin-1 only)."""
         text = str(value)
         if self.family == "Helvetica":
@@ -65,7 +73,7 @@ class Sheet(FPDF):
         self.set_text_color(0, 0, 0)
 
 
-def render(doc: dict[str, Any]) -> bytes:
+def render(doc: PrintDoc) -> bytes:
     """The PDF of ``doc``."""
     pdf = Sheet(doc)
     m = doc["margin"]
@@ -84,14 +92,13 @@ def render(doc: dict[str, Any]) -> bytes:
     return bytes(pdf.output())
 
 
-def draw(pdf: Sheet, b: dict[str, Any], x: float, y: float) -> None:
+def draw(pdf: Sheet, b: Block, x: float, y: float) -> None:
     """One block at ``(x, y)``."""
-    kind = b["type"]
-    if kind == "text":
+    if b["type"] == "text":
         draw_text(pdf, b, x, y)
-    elif kind == "table":
+    elif b["type"] == "table":
         draw_table(pdf, b, x, y)
-    elif kind == "card":
+    elif b["type"] == "card":
         pdf.set_line_width(0.5)
         pdf.rect(x, y, PORTRAIT_W, b["h"])
         pdf.set_line_width(0.2)
@@ -99,11 +106,11 @@ def draw(pdf: Sheet, b: dict[str, Any], x: float, y: float) -> None:
         for inner in b["blocks"]:
             draw(pdf, inner, x + PAD, at)
             at += inner["h"]
-    elif kind == "bracket":
+    elif b["type"] == "bracket":
         draw_bracket(pdf, b, x, y)
 
 
-def draw_text(pdf: Sheet, b: dict[str, Any], x: float, y: float) -> None:
+def draw_text(pdf: Sheet, b: TextBlock, x: float, y: float) -> None:
     """Lines of text, each :data:`LINE` high."""
     size = float(b["size"])
     pdf.font(size, bool(b.get("bold")))
@@ -112,7 +119,7 @@ def draw_text(pdf: Sheet, b: dict[str, Any], x: float, y: float) -> None:
         pdf.cell(0, LINE[size], pdf.say(line))
 
 
-def draw_table(pdf: Sheet, b: dict[str, Any], x: float, y: float) -> None:
+def draw_table(pdf: Sheet, b: TableBlock, x: float, y: float) -> None:
     """A table with its header row; void rows struck through and grey."""
     size = float(b["size"])
     cols = b["columns"]
@@ -147,12 +154,12 @@ def draw_table(pdf: Sheet, b: dict[str, Any], x: float, y: float) -> None:
     pdf.set_text_color(0, 0, 0)
 
 
-def align(col: dict[str, Any]) -> str:
+def align(col: Column) -> str:
     """fpdf2's alignment of a column (``l``, ``r``, ``c``)."""
     return {"r": "R", "c": "C"}.get(col["align"], "L")
 
 
-def draw_bracket(pdf: Sheet, b: dict[str, Any], x: float, y: float) -> None:
+def draw_bracket(pdf: Sheet, b: BracketBlock, x: float, y: float) -> None:
     """A page of the bracket: its title, round titles, the lines between matches, then each
     match's box (winner in bold, games won at the right, a mark when not played out)."""
     pdf.font(10.0, True)
@@ -174,7 +181,7 @@ def draw_bracket(pdf: Sheet, b: dict[str, Any], x: float, y: float) -> None:
         draw_box(pdf, bx, x + bx["x"], top + bx["y"])
 
 
-def draw_box(pdf: Sheet, bx: dict[str, Any], x: float, y: float) -> None:
+def draw_box(pdf: Sheet, bx: Box, x: float, y: float) -> None:
     """One match's box."""
     w, h = bx["w"], bx["h"]
     pdf.set_line_width(0.3)

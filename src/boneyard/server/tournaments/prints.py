@@ -6,14 +6,15 @@ document the printable page shows (``.json``) and as its PDF (``.pdf``), laid ou
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
 from boneyard.server.tournaments import printdoc
-from boneyard.server.tournaments.context import Ctx
+from boneyard.server.tournaments.context import Context, Ctx
 from boneyard.server.tournaments.exports import gather
+from boneyard.server.tournaments.printtypes import PrintDoc
 
 router = APIRouter()
 
@@ -25,15 +26,20 @@ Zone = Annotated[str | None, Query(max_length=64)]
 
 
 async def doc_of(
-    ctx: Any, event_id: str, kind: str, paper: str, rnd: int, match: str | None, tz: str | None
-) -> dict[str, Any]:
+    ctx: Context,
+    event_id: str,
+    kind: str,
+    paper: str,
+    rnd: int,
+    match: str | None,
+    tz: str | None,
+) -> PrintDoc:
     """The document of one printed page of the event."""
     data, users = await gather(ctx, event_id)
-    data["user_names"] = users
-    return printdoc.build(data, kind, paper, rnd, match, tz)
+    return printdoc.build(data, kind, paper, rnd, match, tz, users)
 
 
-@router.get("/api/tournaments/{event_id}/print/{kind}.json")
+@router.get("/api/tournaments/{event_id}/print/{kind}.json", response_model=None)
 async def print_json(
     event_id: str,
     kind: Kind,
@@ -42,7 +48,7 @@ async def print_json(
     round: Round = 0,
     match: MatchId = None,
     tz: Zone = None,
-) -> dict[str, Any]:
+) -> PrintDoc:
     """A printed page as its pages of blocks (the printable page draws them)."""
     return await doc_of(ctx, event_id, kind, paper, round, match, tz)
 

@@ -49,6 +49,7 @@ def _old_api(into: APIRouter) -> None:
                     OLD_API + route.path.removeprefix(API),
                     route.endpoint,
                     methods=sorted(route.methods or ()),
+                    response_model=route.response_model,
                     responses=ERRORS,
                     include_in_schema=False,
                 )

@@ -39,7 +39,7 @@ from boneyard.store.tournaments import (
     TournamentRow,
 )
 from boneyard.tournament import Tournament, TournamentError, tournament_from_json
-from boneyard.tournament.match import FORFEIT_REASONS
+from boneyard.tournament.match import FORFEIT_REASONS, Match
 from boneyard.tournament.scorecard import game_number
 
 log = logging.getLogger("boneyard.tournaments")
@@ -450,7 +450,7 @@ class Tournaments:
         )
 
     async def _announce(
-        self, db: AsyncSession, ev: TournamentRow, m: Any, a: Entrant, b: Entrant
+        self, db: AsyncSession, ev: TournamentRow, m: Match, a: Entrant, b: Entrant
     ) -> None:
         where = f"table {m.id}" if ev.mode == "online" else "the board: see the pairings"
         text = f"Your match {m.id} is ready: {a.name} v {b.name} ({where})"

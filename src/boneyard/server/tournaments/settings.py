@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from boneyard.server.tables.clock import aware, now
+from boneyard.server.tournaments.viewtypes import ClockView
 from boneyard.store.tournaments import TournamentRow
 from boneyard.tournament import (
     DoubleElimination,
@@ -116,7 +117,7 @@ def checkin_open(ev: TournamentRow, at: datetime | None = None) -> tuple[bool, s
     return True, ""
 
 
-def clock_rule(ev: TournamentRow) -> dict[str, Any]:
+def clock_rule(ev: TournamentRow) -> ClockView:
     """The move clock of the event's tables: ``per_move`` and ``grace`` seconds, and what a
     time-out means (``lose``, ``bot`` or ``director``)."""
     return {

@@ -20,6 +20,7 @@ from boneyard.server.tables.clock import now
 from boneyard.server.tables.live import LiveTable
 from boneyard.server.tournaments.service import Tournaments, history
 from boneyard.store import tournament_games, unit
+from boneyard.store.db import AsyncSession
 from boneyard.store.statuses import MatchGameStatus, TournamentStatus
 from boneyard.store.tournaments import TournamentGame, TournamentRow
 from boneyard.tournament import tournament_from_json
@@ -74,7 +75,7 @@ def _scores(st: Any) -> list[int]:
 
 async def _rule(
     svc: Tournaments,
-    db: Any,
+    db: AsyncSession,
     ev: TournamentRow,
     g: TournamentGame,
     rule: str,

@@ -8,21 +8,23 @@ minute, not per address: the hall's players share one). The work is
 from __future__ import annotations
 
 import hmac
-from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from boneyard.server.accounts.cookies import sign_in
 from boneyard.server.accounts.schemas import Registration
+from boneyard.server.accounts.service import Me as Person
 from boneyard.server.deps import address
 from boneyard.server.errors import NotAllowed, NotFound, Refused
 from boneyard.server.tournaments import walkins
-from boneyard.server.tournaments.context import Ctx, Me
+from boneyard.server.tournaments.context import Context, Ctx, Me
 from boneyard.server.tournaments.entry import count_entrants, enter_person, late_entry
 from boneyard.server.tournaments.schemas import Clean, NoteIn, RowId, UsernameIn
 from boneyard.server.tournaments.settings import checkin_open, setting
+from boneyard.server.tournaments.viewtypes import TournamentView
 from boneyard.store import accounts
+from boneyard.store.models import User
 from boneyard.store.statuses import TournamentStatus
 
 router = APIRouter()
@@ -59,8 +61,8 @@ class JoinCodeIn(BaseModel):
     on: bool = True
 
 
-@router.post("/api/tournaments/{event_id}/walk-ins")
-async def add_walk_ins(event_id: str, body: WalkInsIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.post("/api/tournaments/{event_id}/walk-ins", response_model=None)
+async def add_walk_ins(event_id: str, body: WalkInsIn, user: Me, ctx: Ctx) -> TournamentView:
     """Enter people by name, without accounts (directors and scorekeepers; over the board,
     before the start): one, a pasted list or a CSV file of names, clubs and seeds. All or
     nothing: a refusal names the line."""
@@ -78,8 +80,8 @@ async def add_walk_ins(event_id: str, body: WalkInsIn, user: Me, ctx: Ctx) -> di
     return out
 
 
-@router.post("/api/tournaments/{event_id}/drop-absent")
-async def drop_absent(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.post("/api/tournaments/{event_id}/drop-absent", response_model=None)
+async def drop_absent(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> TournamentView:
     """Close check-in and drop everyone not checked in (directors, before the start): they
     are not in the draw, and keep their entry (listed as dropped)."""
     n = await walkins.drop_absent(ctx.svc, event_id, body.note, user.id)
@@ -91,8 +93,8 @@ async def drop_absent(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> dict[s
     return out
 
 
-@router.post("/api/tournaments/claim")
-async def claim(body: ClaimIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.post("/api/tournaments/claim", response_model=None)
+async def claim(body: ClaimIn, user: Me, ctx: Ctx) -> TournamentView:
     """Claim a walk-in entry with the code the director gave you: its games (and rating) are
     your account's from now on."""
     if user.is_guest:
@@ -103,10 +105,10 @@ async def claim(body: ClaimIn, user: Me, ctx: Ctx) -> dict[str, Any]:
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/entrants/{entrant_id}/link")
+@router.post("/api/tournaments/{event_id}/entrants/{entrant_id}/link", response_model=None)
 async def link(
     event_id: str, entrant_id: RowId, body: UsernameIn, user: Me, ctx: Ctx
-) -> dict[str, Any]:
+) -> TournamentView:
     """Link a walk-in to a person's account (directors): its games and rating move there."""
     async with ctx.sessions() as db:
         await ctx.director_event(db, event_id, user)
@@ -120,15 +122,15 @@ async def link(
     return await ctx.event_json(event_id, user)
 
 
-async def moved(ctx: Any, event_id: str, entrant_id: int, person: Any) -> None:
+async def moved(ctx: Context, event_id: str, entrant_id: int, person: Person | User) -> None:
     """Move the claimed walk-in's rating to the account (after the claim's commit)."""
     async with ctx.sessions() as db:
         ev = await ctx.need_event(db, event_id)
     await walkins.move_rating(ctx.svc, ev.game, entrant_id, person)
 
 
-@router.post("/api/tournaments/{event_id}/join-code")
-async def join_code(event_id: str, body: JoinCodeIn, user: Me, ctx: Ctx) -> dict[str, Any]:
+@router.post("/api/tournaments/{event_id}/join-code", response_model=None)
+async def join_code(event_id: str, body: JoinCodeIn, user: Me, ctx: Ctx) -> TournamentView:
     """Turn on (a new code) or off the venue sign-up (directors): with the code, people make
     an account on the event's page and are entered at once."""
     async with ctx.svc.lock(event_id), ctx.sessions() as db, db.begin():
@@ -139,10 +141,10 @@ async def join_code(event_id: str, body: JoinCodeIn, user: Me, ctx: Ctx) -> dict
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/join")
+@router.post("/api/tournaments/{event_id}/join", response_model=None)
 async def join(
     event_id: str, body: JoinIn, request: Request, response: Response, ctx: Ctx
-) -> dict[str, Any]:
+) -> TournamentView:
     """Make an account at the venue with the event's join code, sign in and enter the event
     (checked in while check-in is open). Not counted against the address's sign-ups; counted
     per event and per minute (``venue_signups``)."""

@@ -6,8 +6,9 @@ labelled tiebreak columns, crosstables, the bracket's layout and the winner.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import cast
 
 from boneyard.games.registry import get_spec
 from boneyard.server.accounts.service import Me
@@ -16,6 +17,27 @@ from boneyard.server.tables.clock import aware
 from boneyard.server.tournaments import cardtext
 from boneyard.server.tournaments.service import DIRECTOR, SCOREKEEPER
 from boneyard.server.tournaments.settings import DEFAULTS, checkin_open, clock_rule, setting
+from boneyard.server.tournaments.viewtypes import (
+    ActionView,
+    ChampionView,
+    CrosstableView,
+    EntrantView,
+    GameFacts,
+    GameView,
+    HistoryEntry,
+    LabelView,
+    ListedView,
+    MatchEventView,
+    MatchPageView,
+    MatchView,
+    MeView,
+    Names,
+    ResultsView,
+    SectionView,
+    StandingLine,
+    TournamentView,
+    WaitView,
+)
 from boneyard.store import tournament_games, tournament_people, unit
 from boneyard.store.db import AsyncSession
 from boneyard.store.models import User
@@ -38,7 +60,9 @@ from boneyard.tournament import (
     TournamentError,
     tournament_from_json,
 )
-from boneyard.tournament.labels import outcome_label
+from boneyard.tournament.crosstable import Crosstable
+from boneyard.tournament.labels import Label, outcome_label
+from boneyard.tournament.match import Match
 
 FORMATS = {
     "single_elimination": "single elimination",
@@ -56,9 +80,14 @@ def iso(t: datetime | None) -> str | None:
     return aware(t).isoformat() if t is not None else None
 
 
-def game_json(g: TournamentGame, names: dict[int, str], users: dict[int, str]) -> dict[str, Any]:
+def label_json(x: Label) -> LabelView:
+    """A result mark or a standings criterion, as the pages show it."""
+    return {"key": x.key, "name": x.name, "short": x.short, "explanation": x.explanation}
+
+
+def game_json(g: TournamentGame, names: Names, users: Names) -> GameView:
     """A game row for the pages (and the exports), with its card in words (cardtext)."""
-    out = {
+    out: GameFacts = {
         "id": g.id,
         "number": g.number,
         "kind": g.kind,
@@ -71,7 +100,7 @@ def game_json(g: TournamentGame, names: dict[int, str], users: dict[int, str]) -
         "winner": g.winner,
         "winner_name": names.get(g.winner) if g.winner is not None else None,
         "reason": g.reason,
-        "reason_label": outcome_label(g.reason).to_json() if g.reason else None,
+        "reason_label": label_json(outcome_label(g.reason)) if g.reason else None,
         "note": g.note,
         "reported_by": g.reported_by,
         "reported_by_name": users.get(g.reported_by) if g.reported_by else None,
@@ -82,18 +111,20 @@ def game_json(g: TournamentGame, names: dict[int, str], users: dict[int, str]) -
         "signed_b": g.signed_b,
         "signed_a_at": iso(g.signed_a_at),
         "signed_b_at": iso(g.signed_b_at),
-        "history": list(g.history or []),
+        "history": cast(list[HistoryEntry], list(g.history or [])),
         "final": g.final_seq is not None,
         "created_at": iso(g.created_at),
         "updated_at": iso(g.updated_at),
     }
     a_name, b_name = names.get(g.side_a or 0, "?"), names.get(g.side_b or 0, "?")
-    out["how"] = cardtext.how(out, names, users)
-    out["history_text"] = [
-        {"at": at, "text": text}
-        for at, text in cardtext.history_entries(out, names, users, a_name, b_name)
-    ]
-    return out
+    return {
+        **out,
+        "how": cardtext.how(out, names, users),
+        "history_text": [
+            {"at": at, "text": text}
+            for at, text in cardtext.history_entries(out, names, users, a_name, b_name)
+        ],
+    }
 
 
 def user_ids(games: Sequence[TournamentGame]) -> set[int]:
@@ -109,9 +140,15 @@ async def user_names(db: AsyncSession, ids: set[int]) -> dict[int, str]:
 
 
 def match_json(
-    m: Any, names: dict[int, str], games: list[dict[str, Any]], extra: dict[str, Any]
-) -> dict[str, Any]:
-    """A match of the tournament value with its names, game rows and marks."""
+    t: Tournament,
+    m: Match,
+    names: Names,
+    games: list[GameView],
+    table: int | None,
+    waits: list[WaitView],
+) -> MatchView:
+    """A match of the tournament value with its names, game rows and marks, its table number,
+    the sides it waits for, and what it is (``kind``, ``title``: the tournament's names)."""
     a = int(m.a) if m.a is not None else None
     b = int(m.b) if m.b is not None else None
     winner = int(m.winner) if m.winner is not None else None
@@ -131,15 +168,30 @@ def match_json(
         "bye": m.bye,
         "forfeit": int(m.forfeit) if m.forfeit is not None else None,
         "outcome": outcome,
-        "outcome_label": outcome_label(outcome).to_json() if outcome else None,
+        "outcome_label": label_json(outcome_label(outcome)) if outcome else None,
         "over": m.is_over,
         "ready": m.is_ready,
         "games": games,
-        **extra,
+        "table": table,
+        "waiting": waits,
+        "kind": t.match_kind(m.id),
+        "title": t.match_title(m.id),
     }
 
 
-async def load(db: AsyncSession, ev: TournamentRow) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """The rows an event's page is built from: its entrants, game rows in order, log, staff
+    ``(account, name, role)`` and the names of the accounts they mention."""
+
+    entrants: Sequence[Entrant]
+    games: Sequence[TournamentGame]
+    actions: Sequence[TournamentAction]
+    directors: list[tuple[int, str, str]]
+    users: Names
+
+
+async def load(db: AsyncSession, ev: TournamentRow) -> Rows:
     """The rows an event's page needs."""
     entrants = await tournament_people.entrants(db, ev.id)
     games = await tournament_games.games_in_order(db, ev.id)
@@ -149,20 +201,14 @@ async def load(db: AsyncSession, ev: TournamentRow) -> dict[str, Any]:
     directors = [(ev.director_id, owner.display_name if owner else "?", DIRECTOR)]
     directors += [(int(r[0]), str(r[1]), str(r[2])) for r in staff]
     who = await user_names(db, {a.user_id for a in actions if a.user_id} | user_ids(games))
-    return {
-        "entrants": entrants,
-        "games": games,
-        "actions": actions,
-        "directors": directors,
-        "users": who,
-    }
+    return Rows(entrants, games, actions, directors, who)
 
 
-def base_json(ev: TournamentRow, rows: dict[str, Any], user: Me | None) -> dict[str, Any]:
+def base_json(ev: TournamentRow, rows: Rows, user: Me | None) -> TournamentView:
     """Everything but the results."""
-    entrants = rows["entrants"]
+    entrants = rows.entrants
     mine = next((e for e in entrants if user is not None and e.user_id == user.id), None)
-    staff = rows["directors"]
+    staff = rows.directors
     directors = [d for d in staff if d[2] == DIRECTOR]
     role = next((d[2] for d in staff if user is not None and d[0] == user.id), None)
     draw = set((ev.settings or {}).get("draw") or [])
@@ -197,15 +243,13 @@ def base_json(ev: TournamentRow, rows: dict[str, Any], user: Me | None) -> dict[
         "rounds": [],
         "standings": [],
         "champion": None,
-        "actions": [action_json(a, rows["users"]) for a in rows["actions"]],
+        "actions": [action_json(a, rows.users) for a in rows.actions],
         "me": me_json(ev, mine, role, user),
         "join_code": setting(ev, "join_code") if role == DIRECTOR else None,
     }
 
 
-def me_json(
-    ev: TournamentRow, mine: Entrant | None, role: str | None, user: Me | None
-) -> dict[str, Any]:
+def me_json(ev: TournamentRow, mine: Entrant | None, role: str | None, user: Me | None) -> MeView:
     """Who the viewer is in the event: their entrant, whether they direct, keep the score
     cards (``scorekeeper``: the console's cards and check-in only) or own it."""
     return {
@@ -216,7 +260,7 @@ def me_json(
     }
 
 
-def listed_json(ev: TournamentRow, director: str, entrants: int) -> dict[str, Any]:
+def listed_json(ev: TournamentRow, director: str, entrants: int) -> ListedView:
     """An event in the list of tournaments."""
     return {
         "id": ev.id,
@@ -235,7 +279,7 @@ def listed_json(ev: TournamentRow, director: str, entrants: int) -> dict[str, An
 
 async def match_page_json(
     db: AsyncSession, ev: TournamentRow, match_id: str, user: Me | None
-) -> dict[str, Any] | None:
+) -> MatchPageView | None:
     """The match page's JSON (``None``: no such match): the match as on the event page, with
     its games, table and waits, and the few fields of the event it shows. Only the match's
     rows are read."""
@@ -253,14 +297,13 @@ async def match_page_json(
     games = [game_json(g, names, users) for g in rows]
     tables = (ev.settings or {}).get("tables") or {}
     waits = waiting(ev, entrants, t).get(m.id, [])
-    named = {"kind": t.match_kind(m.id), "title": t.match_title(m.id)}
-    match = match_json(m, names, games, {"table": tables.get(m.id), "waiting": waits, **named})
+    match = match_json(t, m, names, games, tables.get(m.id), waits)
     mine = next((e for e in entrants if user is not None and e.user_id == user.id), None)
     staff = await unit.get(db, TournamentDirector, (ev.id, user.id)) if user is not None else None
     role = DIRECTOR if user is not None and user.id == ev.director_id else None
     role = role or (staff.role if staff is not None else None)
     titles = t.round_titles()
-    event = {
+    event: MatchEventView = {
         "id": ev.id,
         "name": ev.name,
         "mode": ev.mode,
@@ -272,7 +315,7 @@ async def match_page_json(
     return {"event": event, "match": match}
 
 
-def entrant_json(e: Entrant, staff: bool = False, draw: set[str] | None = None) -> dict[str, Any]:
+def entrant_json(e: Entrant, staff: bool = False, draw: set[str] | None = None) -> EntrantView:
     """An entrant row: ``walk_in`` (entered by name, no account), ``dropped`` (not checked in
     when check-in closed: not in the draw); the claim code only for the event's staff."""
     walk_in = e.user_id is None and e.bot is None
@@ -292,7 +335,7 @@ def entrant_json(e: Entrant, staff: bool = False, draw: set[str] | None = None) 
     }
 
 
-def action_json(a: TournamentAction, users: dict[int, str]) -> dict[str, Any]:
+def action_json(a: TournamentAction, users: Names) -> ActionView:
     """An entry of the event log."""
     return {
         "id": a.id,
@@ -305,45 +348,34 @@ def action_json(a: TournamentAction, users: dict[int, str]) -> dict[str, Any]:
     }
 
 
-async def event_json(db: AsyncSession, ev: TournamentRow, user: Me | None) -> dict[str, Any]:
-    """The event page's JSON: everything, and the results once the event has started."""
+async def event_json(db: AsyncSession, ev: TournamentRow, user: Me | None) -> TournamentView:
+    """The event page's JSON: everything, and the results once the event has started (the
+    results' keys that the base has keep their place; the others follow)."""
     rows = await load(db, ev)
     out = base_json(ev, rows, user)
     if ev.bracket is None:
         return out
-    names = {e.id: e.name for e in rows["entrants"]}
-    by_match: dict[str, list[dict[str, Any]]] = {}
-    for g in rows["games"]:
-        by_match.setdefault(g.match_id, []).append(game_json(g, names, rows["users"]))
-    out.update(
-        results_json(ev, tournament_from_json(ev.bracket), names, by_match, rows["entrants"])
-    )
-    return out
+    names = {e.id: e.name for e in rows.entrants}
+    by_match: dict[str, list[GameView]] = {}
+    for g in rows.games:
+        by_match.setdefault(g.match_id, []).append(game_json(g, names, rows.users))
+    results = results_json(ev, tournament_from_json(ev.bracket), names, by_match, rows.entrants)
+    return {**out, **results}
 
 
 def results_json(
     ev: TournamentRow,
     t: Tournament,
-    names: dict[int, str],
-    by_match: dict[str, list[dict[str, Any]]],
-    entrants: Any,
-) -> dict[str, Any]:
+    names: Names,
+    by_match: dict[str, list[GameView]],
+    entrants: Sequence[Entrant],
+) -> ResultsView:
     """Rounds, standings with their labels, crosstables, the bracket's layout, the winner."""
     waits = waiting(ev, entrants, t)
     tables = (ev.settings or {}).get("tables") or {}
     rounds = [
         [
-            match_json(
-                m,
-                names,
-                by_match.get(m.id, []),
-                {
-                    "table": tables.get(m.id),
-                    "waiting": waits.get(m.id, []),
-                    "kind": t.match_kind(m.id),
-                    "title": t.match_title(m.id),
-                },
-            )
+            match_json(t, m, names, by_match.get(m.id, []), tables.get(m.id), waits.get(m.id, []))
             for m in rnd
         ]
         for rnd in t.rounds
@@ -355,23 +387,31 @@ def results_json(
         "round_titles": list(t.round_titles()),
         "rounds": rounds,
         "standings": [
-            {**s.to_json(), "name": names.get(int(s.entrant), s.entrant)} for s in t.standings()
+            cast(StandingLine, {**s.to_json(), "name": names.get(int(s.entrant), s.entrant)})
+            for s in t.standings()
         ],
-        "ranking": [x.to_json() for x in t.ranking()],
-        "tiebreak_labels": [x.to_json() for x in t.tiebreak_labels()],
+        "ranking": [label_json(x) for x in t.ranking()],
+        "tiebreak_labels": [label_json(x) for x in t.tiebreak_labels()],
         "crosstables": crosstables(t, names),
         "sections": sections(t),
-        "champion": {"id": champion, "name": names.get(champion)} if champion else None,
+        "champion": champion_json(champion, names),
     }
 
 
-def waiting(ev: TournamentRow, entrants: Any, t: Tournament) -> dict[str, list[dict[str, Any]]]:
+def champion_json(champion: int | None, names: Names) -> ChampionView | None:
+    """The winner (``None`` while the event runs)."""
+    return {"id": champion, "name": names.get(champion)} if champion else None
+
+
+def waiting(
+    ev: TournamentRow, entrants: Sequence[Entrant], t: Tournament
+) -> dict[str, list[WaitView]]:
     """For each ready match, the sides not checked in and when their grace ends."""
     if ev.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
         return {}
     late = {e.id: e for e in entrants if not e.checked_in and e.status == EntrantStatus.PLAYING}
     grace = timedelta(minutes=float(setting(ev, "grace_minutes")))
-    out: dict[str, list[dict[str, Any]]] = {}
+    out: dict[str, list[WaitView]] = {}
     for mid, since in ((ev.settings or {}).get("ready") or {}).items():
         try:
             m = t.match(mid)
@@ -386,27 +426,26 @@ def waiting(ev: TournamentRow, entrants: Any, t: Tournament) -> dict[str, list[d
     return out
 
 
-def crosstables(t: Tournament, names: dict[int, str]) -> list[dict[str, Any]]:
+def crosstables(t: Tournament, names: Names) -> list[CrosstableView]:
     """The crosstables the format has: a round robin's, each pool's, a small Swiss event's."""
-    found: list[tuple[str, Any]] = []
+    found: list[tuple[str, Crosstable]] = []
     if isinstance(t, RoundRobin) or (isinstance(t, Swiss) and len(t.entrants) <= CROSSTABLE_MAX):
         found = [("Crosstable", t.crosstable())]
     elif isinstance(t, Pools):
         found = [(f"Pool {i + 1}", t.crosstable(i + 1)) for i in range(len(t.groups))]
-    out = []
+    out: list[CrosstableView] = []
     for title, table in found:
         doc = table.to_json()
-        doc["title"] = title
-        doc["names"] = [names.get(int(e), e) for e in doc["order"]]
-        out.append(doc)
+        names_ = [names.get(int(e), e) for e in doc["order"]]
+        out.append({"order": doc["order"], "rows": doc["rows"], "title": title, "names": names_})
     return out
 
 
-def sections(t: Tournament) -> list[dict[str, Any]]:
+def sections(t: Tournament) -> list[SectionView]:
     """How to draw the bracket: sections of columns (indices into ``rounds``) with each
     column's slot count (a column of half the slots feeds the next in pairs)."""
     offset = 0
-    bracket: Any = t
+    bracket: Tournament | SingleElimination | DoubleElimination = t
     if isinstance(t, Pools):
         if t.bracket is None:
             return []

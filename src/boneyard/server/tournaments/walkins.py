@@ -16,9 +16,9 @@ import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from boneyard.server import validation
+from boneyard.server.accounts.service import Me
 from boneyard.server.errors import NotFound, Refused
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.clock import now
@@ -34,6 +34,7 @@ from boneyard.server.tournaments.service import Tournaments
 from boneyard.store import ratings as stored_ratings
 from boneyard.store import tournament_people, unit
 from boneyard.store.db import AsyncSession
+from boneyard.store.models import User
 from boneyard.store.statuses import EntrantStatus, TournamentStatus
 from boneyard.store.tournaments import Entrant, TournamentRow
 from boneyard.tournament.ratings import rate_game
@@ -214,7 +215,7 @@ async def drop_absent(svc: Tournaments, event_id: str, note: str, by: int) -> in
 
 async def claim(
     svc: Tournaments,
-    person: Any,
+    person: Me | User,
     code: str | None = None,
     event_id: str | None = None,
     entrant_id: int | None = None,
@@ -264,7 +265,7 @@ async def find_walk_in(
     return found
 
 
-async def move_rating(svc: Tournaments, game: str, entrant_id: int, person: Any) -> None:
+async def move_rating(svc: Tournaments, game: str, entrant_id: int, person: Me | User) -> None:
     """Move a claimed walk-in's rating (``w:<entrant>``) to the account (``u:<id>``): the row
     itself when the account has none in that game, else the walk-in's rated cards rated again
     for the account, in order, against their opponents' ratings as they are now (an opponent's
