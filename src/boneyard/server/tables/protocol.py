@@ -14,7 +14,7 @@ in the tests, and is the protocol's reference with docs/server.md.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
@@ -40,7 +40,7 @@ class Move(_In):
     """A move chosen in the view of version ``seq``: a ``moves[i].event`` of that view."""
 
     seq: StrictInt
-    action: dict[str, Any]
+    action: dict[str, object]
 
 
 class Resync(_In):
@@ -53,22 +53,22 @@ class Chat(_In):
     """A chat line (its text is checked by the chat: length, flood, mutes)."""
 
     type: Literal["chat"]
-    text: Any = None
+    text: object = None
 
 
 class Mute(_In):
     """Hide (``mute``) or show again (``unmute``) a person's chat."""
 
     type: Literal["mute", "unmute"]
-    user_id: Any = None
+    user_id: object = None
 
 
 class Seed(_In):
     """My client seed for the coming hand (docs/fairness.md; the seed is checked there)."""
 
     type: Literal["seed"]
-    hand: Any = None
-    seed: Any = None
+    hand: object = None
+    seed: object = None
 
 
 class Reclaim(_In):
@@ -81,7 +81,7 @@ class Continue(_In):
     """I have seen the end of hand ``hand``."""
 
     type: Literal["continue"]
-    hand: Any = None
+    hand: object = None
 
 
 class Leave(_In):
@@ -94,8 +94,8 @@ class Claim(_In):
     """Claim the game (``how``: ``win``) or a bot for seat ``seat`` whose person left."""
 
     type: Literal["claim"]
-    seat: Any = None
-    how: Any = None
+    seat: object = None
+    how: object = None
 
 
 KINDS = (
@@ -187,9 +187,9 @@ class View(_Out):
     type: Literal["view", "resync"]
     version: StrictInt
     seat: int | None
-    table: dict[str, Any]
-    view: dict[str, Any] | None
-    moves: list[dict[str, Any]]
+    table: dict[str, object]
+    view: dict[str, object] | None
+    moves: list[dict[str, object]]
 
 
 class Error(_Out):
@@ -226,28 +226,28 @@ class ChatHistory(_Out):
     """The chat so far (on connect and resync)."""
 
     type: Literal["chat_history"]
-    messages: list[dict[str, Any]]
+    messages: list[dict[str, object]]
 
 
 class Mutes(_Out):
     """Whom the person muted, after a mute or an unmute."""
 
     type: Literal["mutes"]
-    muted: list[Any]
+    muted: list[dict[str, object]]
 
 
 class Presence(_Out):
     """Who is connected (to a socket opened with ``?presence=1``)."""
 
     type: Literal["presence"]
-    presence: list[Any]
+    presence: list[dict[str, object] | None]
 
 
 class Clock(_Out):
     """The turn clock moved to a new phase (a warning, a seat taken)."""
 
     type: Literal["clock"]
-    clock: dict[str, Any] | None
+    clock: dict[str, object] | None
 
 
 ServerMessage = Annotated[
