@@ -4,9 +4,9 @@ handler, the clock, the endings, the chat), and shapes the answer."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable
 
-from fastapi import APIRouter, Depends, HTTPException, WebSocket
+from fastapi import APIRouter, Depends, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
@@ -38,8 +38,8 @@ def router(
     socket: TableSocket,
     chat: Chat,
     endings: Endings,
-    need_user: Any,
-    errors: dict[int | str, Any],
+    need_user: Callable[[Request], Awaitable[Me]],
+    errors: dict[int | str, dict[str, object]],
 ) -> APIRouter:
     """The routes above, for one app's services (``need_user``: the signed-in person)."""
     r = APIRouter(responses=errors)
@@ -100,7 +100,7 @@ def router(
     @r.get("/join/{token}", include_in_schema=False, response_model=None)
     async def join_link(token: str) -> Response:
         """The table page of the private table with that invite."""
-        row_id: Any = None
+        row_id: str | None = None
         if 0 < len(token) <= MAX_TOKEN:
             async with tables.sessions() as s:
                 row_id = await tables_repo.by_invite(s, token)
