@@ -55,7 +55,7 @@ class Outcome:
     winner: int | None
     scores: tuple[int, ...]
     times: tuple[tuple[float, ...], ...]
-    record: dict[str, Any] | None = None
+    record: dict[str, object] | None = None
     failures: tuple[Failure, ...] = ()
     forfeit: Failure | None = None
 
@@ -152,7 +152,7 @@ class _Timed:
             if callable(getattr(bot, hook, None)):
                 setattr(self, hook, getattr(bot, hook))
 
-    def choose(self, observation: Any) -> Any:
+    def choose(self, observation: object) -> Any:
         t = time.perf_counter()
         try:
             return self.bot.choose(observation)

@@ -123,7 +123,7 @@ def make(
     return bot
 
 
-def _load(name: str, load: Callable[[], Any]) -> Any:
+def _load(name: str, load: Callable[[], object]) -> object:
     try:
         return load()
     except BoneyardError:
@@ -187,7 +187,7 @@ def _timed(bot: AnyBot, name: str, rules: Rules | None) -> AnyBot:
     return TimedBot(bot, name, rules)
 
 
-def _takes_argument(obj: Callable[..., Any]) -> bool:
+def _takes_argument(obj: Callable[..., object]) -> bool:
     """Whether a class or function accepts one positional argument (the random generator)."""
     try:
         params = inspect.signature(obj).parameters.values()

@@ -31,7 +31,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO
 
 from boneyard.bots.referee import BotFailure, Rules, Seating
 from boneyard.core.protocol import Action, Observation
@@ -264,7 +264,7 @@ def _answer(line: bytes, events: list[JSON]) -> int:
     if len(shown) > 160:
         shown = shown[:157] + "..."
     try:
-        answer: Any = json.loads(line)
+        answer: object = json.loads(line)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise BotFailure("illegal", f"it answered {shown!r}, which is not JSON") from None
     if not isinstance(answer, dict) or ("action" not in answer and "index" not in answer):

@@ -37,7 +37,7 @@ from boneyard.bots.referee import AnyBot, BotFailure, Rules, Seating
 from boneyard.core.protocol import Action, Observation
 from boneyard.core.records import JSON
 
-Job = tuple[Callable[[Any], Any], Any, "queue.SimpleQueue[tuple[bool, Any]]"]
+Job = tuple[Callable[[object], object], object, "queue.SimpleQueue[tuple[bool, object]]"]
 
 
 class Worker:
@@ -59,7 +59,7 @@ class Worker:
             except BaseException as exc:  # handed to the caller, which reports it
                 answer.put((False, exc))
 
-    def call(self, fn: Callable[[Any], Any], arg: Any, seconds: float) -> Any:
+    def call(self, fn: Callable[[Any], object], arg: object, seconds: float) -> Any:
         """``fn(arg)`` on the thread; its exception is raised here; :class:`BotFailure`
         (``timeout``) when it takes more than ``seconds``."""
         answer: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()

@@ -274,7 +274,7 @@ class Client:
         text = getattr(why, "strerror", None) or str(why) or type(why).__name__
         return Unreachable(f"cannot reach the server at {self.server}: {text}")
 
-    def _read_stream(self, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[Any]) -> None:
+    def _read_stream(self, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[object]) -> None:
         """(A thread.) The event stream's lines, put on ``queue``; then ``None`` or the error."""
         req = urllib.request.Request(
             self.server + "/api/bot/stream", headers={"Authorization": f"Bearer {self.token}"}

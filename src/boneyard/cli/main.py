@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -59,7 +59,9 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-def _new_state(spec: AnySpec, players: int, options: dict[str, Any], names: list[str]) -> GameState:
+def _new_state(
+    spec: AnySpec, players: int, options: dict[str, object], names: list[str]
+) -> GameState:
     if not spec.min_players <= players <= spec.max_players:
         fail(f"{spec.title} is for {spec.min_players} to {spec.max_players} players, not {players}")
     try:
@@ -253,7 +255,7 @@ def play(
     finished = tg.run()
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     path = save or Path(f"boneyard-{spec.name}-{stamp}.json")
-    meta: dict[str, Any] = {"seed": seed, "bots": bot_of, "generator": f"boneyard {__version__}"}
+    meta: dict[str, object] = {"seed": seed, "bots": bot_of, "generator": f"boneyard {__version__}"}
     failures = [f.to_json() for r in referees.values() for f in r.failures]
     if failures:
         meta["failures"] = failures

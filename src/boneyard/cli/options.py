@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -34,14 +34,14 @@ OnErrorArg = Annotated[
 ]
 
 
-def parse_option_pairs(pairs: Sequence[str], preset: str | None) -> dict[str, Any]:
+def parse_option_pairs(pairs: Sequence[str], preset: str | None) -> dict[str, object]:
     """``key=value`` strings to an options mapping; values are read as JSON when they can be
     (``true``, ``7``), else as text.
 
     >>> parse_option_pairs(["bogus_grace=false", "lead_after_lock=big6"], "box")
     {'preset': 'box', 'bogus_grace': False, 'lead_after_lock': 'big6'}
     """
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     if preset is not None:
         out["preset"] = preset
     for pair in pairs:
@@ -49,7 +49,7 @@ def parse_option_pairs(pairs: Sequence[str], preset: str | None) -> dict[str, An
         if not sep or not key.strip():
             raise OptionError(f"write options as key=value, not {pair!r}")
         try:
-            value: Any = json.loads(raw)
+            value: object = json.loads(raw)
         except json.JSONDecodeError:
             value = raw
         out[key.strip()] = value

@@ -224,7 +224,7 @@ def inspect(
         raise typer.Exit(1)
 
 
-async def _broken(db: str | None) -> list[dict[str, Any]]:
+async def _broken(db: str | None) -> list[dict[str, object]]:
     from sqlalchemy import select
 
     from boneyard.server.app import database_url
@@ -255,7 +255,7 @@ async def _broken(db: str | None) -> list[dict[str, Any]]:
         await engine.dispose()
 
 
-async def _inspect(db: str | None, table_id: str) -> dict[str, Any] | None:
+async def _inspect(db: str | None, table_id: str) -> dict[str, object] | None:
     from boneyard.server.app import database_url
     from boneyard.server.tables.manager import inspect_log
     from boneyard.store.db import make_engine, migrate, sessionmaker

@@ -14,7 +14,7 @@ it: a compiled class may only extend another compiled class.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
+from typing import ClassVar, Final, Generic, Protocol, Self, TypeVar
 
 from boneyard.core.errors import BoneyardError, IllegalActionError, check_seat
 from boneyard.core.records import FORMAT, JSON
@@ -33,7 +33,7 @@ set); every phase from ``PLAYING`` up has a seat to act."""
 
 
 class _Copyable(Protocol):
-    def copy(self) -> Any:  # a list, set, dict or layout copy
+    def copy(self) -> object:  # a list, set, dict or layout copy
         ...
 
 

@@ -40,7 +40,7 @@ class Batch:
     docstring)."""
 
     def __init__(
-        self, new_game: Callable[[], Any], rngs: Sequence[random.Random], fast: FastPath
+        self, new_game: Callable[[], object], rngs: Sequence[random.Random], fast: FastPath
     ) -> None:
         n = len(rngs)
         if n < 1:
@@ -54,7 +54,7 @@ class Batch:
         self.seats: list[int] = [0] * n
         self.paths: list[list[Path]] = [[] for _ in range(n)]
         """Each game's legal actions' ids (:data:`~boneyard.games.learning.Path`)."""
-        self.choices: list[Sequence[Any]] = [[] for _ in range(n)]
+        self.choices: list[Sequence[object]] = [[] for _ in range(n)]
         self.prefix: list[tuple[int, ...]] = [() for _ in range(n)]
         """The ids given so far of an action given id by id (a High Fives claim, then its turn)."""
         self.nums: list[float] = [0.0] * (n * self.width)

@@ -92,7 +92,7 @@ class FastPath:
     """The vector, segment by segment (their sizes add up to the encoder's length)."""
     read: Reader
     """What ``seat`` sees, as the layout's raw values (:data:`Reader`)."""
-    ids: Callable[[Any, Sequence[Any]], list[Path]]
+    ids: Callable[[Any, Sequence[object]], list[Path]]
     """``ids(state, actions)``: the ids of each legal action of the seat to move (the codec's
     tokens, as a :data:`Path`)."""
 
@@ -117,7 +117,7 @@ class Learning:
     features: Callable[[int, View], Encoder]
     """``features(players, view)``: the encoder of a table of ``players`` seats, sized by a
     first observation of it (its length is the length of every vector of that table)."""
-    fast: Callable[[int, Any], FastPath] | None = None
+    fast: Callable[[int, object], FastPath] | None = None
     """``fast(players, state)``: the fast path of a table of ``players`` seats, sized by a
     dealt state of it (``None``: the game has none; the adapters then use the encoder)."""
 

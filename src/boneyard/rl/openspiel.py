@@ -49,7 +49,7 @@ def short_name(game: str) -> str:
     return PREFIX + game.replace("-", "_")
 
 
-def options_text(options: dict[str, Any]) -> str:
+def options_text(options: dict[str, object]) -> str:
     """The ``options`` parameter of ``options`` as a game names it: ``key:value`` pairs,
     separated by ``;``, each value as JSON writes it (a word bare).
 
@@ -64,13 +64,13 @@ def options_text(options: dict[str, Any]) -> str:
     return ";".join(pairs)
 
 
-def read_options(text: str) -> dict[str, Any]:
+def read_options(text: str) -> dict[str, object]:
     """The ``options`` parameter read: JSON text, or :func:`options_text`'s pairs."""
     text = text.strip()
     if text.startswith("{"):
-        parsed: dict[str, Any] = json.loads(text)
+        parsed: dict[str, object] = json.loads(text)
         return parsed
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for pair in filter(None, text.split(";")):
         key, _, raw = pair.partition(":")
         try:
@@ -80,7 +80,7 @@ def read_options(text: str) -> dict[str, Any]:
     return out
 
 
-def _game_type(game: str) -> Any:
+def _game_type(game: str) -> object:
     spec = get_spec(game)
     return pyspiel.GameType(
         short_name=short_name(game),
@@ -128,7 +128,7 @@ def _game_class(game: str) -> type:
             return BoneyardState(self)
 
         def make_py_observer(
-            self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+            self, iig_obs_type: object = None, params: dict[str, Any] | None = None
         ) -> Observer:
             """The observer of a seat's vector (:mod:`boneyard.rl.features`)."""
             return Observer(self.table.features.size)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
 
 import gymnasium
 import numpy as np
@@ -52,7 +51,7 @@ class BoneyardEnv(AECEnv):  # type: ignore[misc]
         }
         self.possible_agents = [f"player_{i}" for i in range(players)]
         size = self.table.features.size
-        self.observation_spaces: dict[str, gymnasium.spaces.Space[Any]] = {
+        self.observation_spaces: dict[str, gymnasium.spaces.Space[object]] = {
             a: gymnasium.spaces.Dict(
                 {
                     "observation": gymnasium.spaces.Box(-LIMIT, LIMIT, (size,), np.float32),
@@ -61,19 +60,19 @@ class BoneyardEnv(AECEnv):  # type: ignore[misc]
             )
             for a in self.possible_agents
         }
-        self.action_spaces: dict[str, gymnasium.spaces.Space[Any]] = {
+        self.action_spaces: dict[str, gymnasium.spaces.Space[object]] = {
             a: gymnasium.spaces.Discrete(self.table.codec.size) for a in self.possible_agents
         }
 
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[object]:
         """The observation space of ``agent`` (the same object each time)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[object]:
         """The action space of ``agent`` (the same object each time)."""
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         """A new game, dealt from ``seed`` (``None``: a fresh random one)."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
@@ -83,10 +82,10 @@ class BoneyardEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
         self._select()
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> dict[str, object]:
         """``agent``'s vector and its action mask."""
         seat = self.possible_agents.index(agent)
         table = self.table
@@ -140,11 +139,11 @@ class _Ordered(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     is reset: through the wrapper, its six attribute reads each went through the wrapper's
     generic look-up (and its check), a fifth of a step's time."""
 
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def last(self, observe: bool = True) -> tuple[object, float, bool, bool, dict[str, object]]:
         """What the selected agent sees and has earned (PettingZoo's ``last``)."""
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        answer: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        answer: tuple[object, float, bool, bool, dict[str, object]] = self.env.last(observe)
         return answer
 
     def __str__(self) -> str:

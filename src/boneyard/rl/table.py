@@ -65,7 +65,7 @@ class Table:
             self.codec, self.features, self.filler = like.codec, like.features, like.filler
         self.state: GameState = probe
         self.rng = random.Random(0)
-        self.start: Any = None
+        self.start: object = None
         """The generator's state at :meth:`reset` (``None``: not reset yet)."""
         self.log: list[int] = []
         """Every id and chance outcome given since :meth:`reset`, in order."""
@@ -75,7 +75,7 @@ class Table:
         self.prefix: tuple[int, ...] = ()
         self.paths: dict[tuple[int, ...], Action] = {}
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+    def __deepcopy__(self, memo: dict[int, object]) -> Table:
         """A table that plays on alone (OpenSpiel clones states this way): the state by its
         own ``copy()`` (a compiled state cannot be deep-copied field by field), the generator
         duplicated; the spec, codec and features are shared, as nothing changes them."""
@@ -90,7 +90,7 @@ class Table:
         clone.draws = list(self.draws)
         return clone
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         """Pickled as what replays it (see the module docstring)."""
         return (
             _replayed,

@@ -9,9 +9,9 @@ refusal alike. This module imports no web framework, so that every service may r
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-ERRORS: dict[int | str, dict[str, Any]] = {
+ERRORS: dict[int | str, dict[str, object]] = {
     400: {"description": "A request the rules or the server refuse, with the reason"},
     401: {"description": "Not signed in"},
     403: {"description": "Not allowed (or a missing CSRF token)"},

@@ -13,7 +13,6 @@ socket's frames (a binary frame is answered, not a crash).
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.encoders import jsonable_encoder
@@ -24,7 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 from boneyard.store.db import DataError
 
 
-def clean(value: Any) -> Any:
+def clean(value: object) -> object:
     """``value`` with every string made encodable as UTF-8 (a lone surrogate becomes ``\\ud800``).
 
     >>> clean({"input": ["ok", "\\ud800"]})

@@ -20,7 +20,7 @@ import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pebble import ProcessExpired, ProcessPool
 
@@ -70,7 +70,7 @@ class Workers:
         pool.schedule(os.getpid).result()  # (the workers are up: the first job waits for nothing)
         return pool
 
-    async def run(self, function: Callable[..., T], *args: Any) -> T:
+    async def run(self, function: Callable[..., T], *args: object) -> T:
         """``function(*args)`` in a worker; raises :class:`Busy`, :class:`TooSlow`, or what the
         function raised (a :class:`BoneyardError` keeps its message)."""
         limit = self.settings.upload_workers + self.settings.upload_queue

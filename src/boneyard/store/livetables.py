@@ -134,7 +134,7 @@ async def close_stale(db: AsyncSession, open_cut: datetime, idle_cut: datetime) 
 
 
 async def merge_settings(
-    db: AsyncSession, table_id: str, status: TableStatus | None = None, **values: Any
+    db: AsyncSession, table_id: str, status: TableStatus | None = None, **values: object
 ) -> bool:
     """Add ``values`` to the table's settings (and set its ``status``); whether it exists."""
     row = await db.get(GameTable, table_id)
@@ -146,7 +146,7 @@ async def merge_settings(
     return True
 
 
-async def set_settings(db: AsyncSession, table_id: str, settings: dict[str, Any]) -> None:
+async def set_settings(db: AsyncSession, table_id: str, settings: dict[str, object]) -> None:
     """Replace the table's settings."""
     row = await db.get(GameTable, table_id)
     if row is not None:
@@ -156,9 +156,9 @@ async def set_settings(db: AsyncSession, table_id: str, settings: dict[str, Any]
 async def finish(
     db: AsyncSession,
     table_id: str,
-    settings: dict[str, Any],
+    settings: dict[str, object],
     status: TableStatus,
-    record: dict[str, Any] | None,
+    record: dict[str, object] | None,
 ) -> bool:
     """Write a game's early ending: settings, status and record; whether the table exists."""
     row = await db.get(GameTable, table_id)
@@ -172,7 +172,7 @@ async def save_seats(
     db: AsyncSession,
     table_id: str,
     seats: list[Seat],
-    settings: dict[str, Any] | None,
+    settings: dict[str, object] | None,
     expected: list[Seat] | None,
 ) -> bool:
     """Write the table's ``seats`` (and ``settings``) and index its people; with ``expected``

@@ -103,7 +103,7 @@ def load_seats(raw: object) -> list[Seat]:
         raise SeatsError(f"a seat does not fit: {why}") from None
 
 
-def dump_seats(seats: Sequence[Seat]) -> list[dict[str, Any]]:
+def dump_seats(seats: Sequence[Seat]) -> list[dict[str, object]]:
     """The JSON stored for ``seats`` (fields at their default left out, ``kind`` always in)."""
     return [
         {"kind": s.kind.value, **s.model_dump(mode="json", exclude_defaults=True)} for s in seats
@@ -116,13 +116,13 @@ class SeatsJSON(TypeDecorator[list[Seat]]):
     impl = JSON
     cache_ok = True
 
-    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+    def process_bind_param(self, value: Any, dialect: Dialect) -> object:
         """Validate and dump (seats given as models, or as dicts: both are checked)."""
         if value is None:
             return None
         return dump_seats(load_seats([_plain(s) for s in value]))
 
-    def process_result_value(self, value: Any, dialect: Dialect) -> list[Seat] | None:
+    def process_result_value(self, value: object, dialect: Dialect) -> list[Seat] | None:
         """Load and validate a stored list."""
         return None if value is None else load_seats(value)
 

@@ -10,7 +10,7 @@ the server builds or runs a statement itself (``tests/server/site/test_no_sql.py
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -20,7 +20,9 @@ from boneyard.store.models import Base
 R = TypeVar("R", bound=Base)
 
 
-async def get(db: AsyncSession, model: type[R], key: Any, *, for_update: bool = False) -> R | None:
+async def get(
+    db: AsyncSession, model: type[R], key: object, *, for_update: bool = False
+) -> R | None:
     """The row of ``model`` with primary key ``key`` (the session's copy if it has one), or
     ``None``; ``for_update``: locked until the transaction ends (``SELECT ... FOR UPDATE`` where
     the database has it)."""

@@ -8,7 +8,6 @@ unique key.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -16,7 +15,7 @@ from sqlalchemy.orm import DeclarativeBase
 
 
 async def insert_ignore(
-    db: AsyncSession, model: type[DeclarativeBase], rows: Sequence[dict[str, Any]]
+    db: AsyncSession, model: type[DeclarativeBase], rows: Sequence[dict[str, object]]
 ) -> None:
     """Insert ``rows`` into ``model``'s table, skipping those whose key is already there."""
     if not rows:

@@ -54,7 +54,7 @@ class Write:
     entries: list[Row] = field(default_factory=list)
     seeds: list[Row] = field(default_factory=list)
     status: str | None = None
-    record: dict[str, Any] | None = None
+    record: dict[str, object] | None = None
 
 
 def entry_row(
@@ -112,7 +112,7 @@ def statements(writes: list[Write]) -> list[Statement]:
         out.append((insert(LogEntry), entries))
     for w in writes:
         if w.status is not None:
-            values: dict[str, Any] = {"status": w.status}
+            values: dict[str, object] = {"status": w.status}
             if w.record is not None:
                 values["record"] = w.record
             out.append((update(GameTable).where(GameTable.id == w.table_id).values(values), None))
@@ -141,7 +141,7 @@ SELECT * FROM unnest(CAST(:entry_table AS VARCHAR[]), CAST(:entry_seq AS INTEGER
 """Every row of a batch in one PostgreSQL statement (one round trip, atomic on its own)."""
 
 
-def postgres_params(writes: list[Write]) -> dict[str, list[Any]]:
+def postgres_params(writes: list[Write]) -> dict[str, list[object]]:
     """The arrays :data:`POSTGRES_WRITE` takes for ``writes`` (JSON as text, as SQLAlchemy's
     ``JSON`` type writes it; a record not given is NULL, which keeps the stored one).
 

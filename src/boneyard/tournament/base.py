@@ -167,7 +167,7 @@ class TournamentBase:
         """Hook: the event after ``m`` was decided."""
         return self
 
-    def _json_base(self) -> dict[str, Any]:
+    def _json_base(self) -> dict[str, object]:
         return {
             "format": self.format,
             "version": VERSION,
@@ -176,7 +176,7 @@ class TournamentBase:
             "rounds": [[self._match_json(m) for m in rnd] for rnd in self.rounds],
         }
 
-    def _match_json(self, m: Match) -> dict[str, Any]:
+    def _match_json(self, m: Match) -> dict[str, object]:
         """A match's JSON, with its ``kind`` where the bracket names it (read back as a
         plain match: the kind follows from where the match is)."""
         kind = self.match_kind(m.id)
@@ -197,7 +197,7 @@ class TournamentBase:
         )
 
 
-def competition_ranks(keys: list[tuple[Any, ...]]) -> list[int]:
+def competition_ranks(keys: list[tuple[object, ...]]) -> list[int]:
     """1-based ranks of already sorted keys, equal keys sharing a rank (1, 2, 3, 3, 5).
 
     >>> competition_ranks([(1,), (2,), (3,), (3,), (4,)])

@@ -35,7 +35,7 @@ class CrossCell:
     games: tuple[int, int]
     outcome: str | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The same field names; ``games`` as a list."""
         return {
             "match_id": self.match_id,

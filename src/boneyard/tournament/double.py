@@ -324,7 +324,7 @@ class DoubleElimination(TournamentBase):
             rows.append(standing(e, rank, seeds[e], points, te, (float(te.losses),), out))
         return tuple(rows)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The JSON form (tournament-api.md), with ``reset`` and ``drops``."""
         return {**self._json_base(), "reset": self.reset, "drops": list(self.drops)}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from boneyard.tournament.base import TournamentBase, competition_ranks
 from boneyard.tournament.errors import TournamentError, check_entrants
@@ -168,12 +168,12 @@ class SingleElimination(TournamentBase):
             out.append(standing(e, rank, seeds[e], points, te, (float(reached[e]),), out_in.get(e)))
         return tuple(out)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The JSON form (tournament-api.md), with ``third_place``."""
         return {**self._json_base(), "third_place": self.third_place}
 
     @staticmethod
-    def from_json(doc: dict[str, Any]) -> SingleElimination:
+    def from_json(doc: dict[str, object]) -> SingleElimination:
         """The inverse of :meth:`to_json`."""
         entrants, schedule, rounds = TournamentBase._parse_base(doc, SingleElimination.format)
         if not rounds:

@@ -8,7 +8,6 @@ The formats say which criteria rank them (``Tournament.ranking()``) and which of
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +20,7 @@ class Label:
     short: str
     explanation: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"key": ..., "name": ..., "short": ..., "explanation": ...}``."""
         return {
             "key": self.key,

@@ -35,7 +35,7 @@ class MatchGame:
     scores: tuple[int, int] = (0, 0)
     reason: str = "target"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"winner": "bob", "scores": [150, 95], "reason": "target"}``."""
         return {"winner": self.winner, "scores": list(self.scores), "reason": self.reason}
 
@@ -181,7 +181,7 @@ class Match:
         self._check_ready(loser)
         return replace(self, forfeit=loser, forfeit_reason=reason)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The JSON form (see tournament-api.md)."""
         return {
             "id": self.id,

@@ -335,7 +335,7 @@ class Pools:
 
     # -- JSON --------------------------------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"format": "pools", "version": 1, "entrants", "schedule", "pools": [round robin
         JSON, ...], "advance", "bracket_format", "bracket_schedule", "third_place", "reset",
         "bracket": bracket JSON or null}``."""

@@ -65,7 +65,7 @@ class Rating:
         """``mu - 3 sigma``: a conservative skill figure for leaderboards and seeding."""
         return self.mu - 3 * self.sigma
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"mu": 25.0, "sigma": 8.333, "games": 0}``."""
         return {"mu": self.mu, "sigma": self.sigma, "games": self.games}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from boneyard.tournament.base import TournamentBase
 from boneyard.tournament.crosstable import Crosstable, crosstable
@@ -114,12 +114,12 @@ class RoundRobin(TournamentBase):
         """Every entrant's results against every other, in standings order."""
         return crosstable(self.standings(), self.matches())
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The JSON form (tournament-api.md), with ``double``."""
         return {**self._json_base(), "double": self.double, "bye_points": self.bye_points}
 
     @staticmethod
-    def from_json(doc: dict[str, Any]) -> RoundRobin:
+    def from_json(doc: dict[str, object]) -> RoundRobin:
         """The inverse of :meth:`to_json`."""
         entrants, schedule, rounds = TournamentBase._parse_base(doc, RoundRobin.format)
         if not rounds:

@@ -83,7 +83,7 @@ class Schedule:
             return Schedule(default=items[-1], final=None, rounds=items)
         return Schedule.preset(text)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"default": 5, "final": 7, "rounds": []}``."""
         return {"default": self.default, "final": self.final, "rounds": list(self.rounds)}
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from boneyard.tournament.errors import TournamentError
 from boneyard.tournament.match import Match
@@ -36,7 +35,7 @@ class Standing:
     forfeit_losses: int = 0
     """Matches lost by forfeit, among ``losses``."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """A JSON-ready dict with the same field names."""
         return {
             "entrant": self.entrant,

@@ -163,7 +163,7 @@ class Swiss(TournamentBase):
         """Every entrant's results against every other, in standings order."""
         return crosstable(self.standings(), self.matches())
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The JSON form (tournament-api.md), with ``num_rounds``."""
         return {
             **self._json_base(),

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import DOUBLE_SIX
@@ -123,7 +122,7 @@ def fives_vector(view: View, players: int, target: float) -> list[float]:
 def fives_learning(
     target: Callable[[View], float],
     extra: Callable[[View, int], list[float]],
-    fast: Callable[[int, Any], FastPath],
+    fast: Callable[[int, object], FastPath],
 ) -> Learning:
     """A Fives game's learning: the shared codec and vector, where the game says how scores are
     scaled (``target(view)``), what it adds at the end (``extra(view, players)``) and its fast

@@ -75,9 +75,9 @@ class Play:
     call: int | None = None
     key: tuple[int, int, int] = field(default=(-1, -1, -1), compare=False, repr=False)
 
-    def to_event(self) -> dict[str, Any]:
+    def to_event(self) -> dict[str, object]:
         """Record fields without ``seat``."""
-        ev: dict[str, Any] = {"play": str(self.tile)}
+        ev: dict[str, object] = {"play": str(self.tile)}
         if self.on is not None:
             ev["on"] = str(self.on)
         if self.port is not None:
@@ -99,7 +99,7 @@ class Play:
 class Draw:
     """Draw the next boneyard tile (the state writes the tile into the record)."""
 
-    def to_event(self) -> dict[str, Any]:
+    def to_event(self) -> dict[str, object]:
         """Record fields without ``seat``; the drawn tile is filled in by the state."""
         return {"draw": None}
 
@@ -111,7 +111,7 @@ class Draw:
 class Pass:
     """Pass: nothing to play and nothing to draw."""
 
-    def to_event(self) -> dict[str, Any]:
+    def to_event(self) -> dict[str, object]:
         """Record fields without ``seat``."""
         return {"pass": True}
 
@@ -306,7 +306,7 @@ class PlacedView:
     joined: int | None = None
     """The value of the end it was laid against (None for the lead)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """JSON form (``joined`` is left out: the client reads it from ``on``)."""
         return {
             "tile": str(self.tile),
@@ -329,7 +329,7 @@ class PublicEvent:
     points: int = 0
     open_values: tuple[int, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """JSON form, without ``points`` and ``open_values``."""
         return {
             "seat": self.seat,
@@ -370,7 +370,7 @@ def ends_view(ports: Sequence[Port]) -> tuple[tuple[int, Tile, str], ...]:
     return tuple((v, TILES[a], PORT_NAMES[c]) for v, a, c in ports)
 
 
-def ends_json(ends: Sequence[tuple[int, Tile, str]]) -> list[list[Any]]:
+def ends_json(ends: Sequence[tuple[int, Tile, str]]) -> list[list[object]]:
     """JSON form of :func:`ends_view`."""
     return [[v, str(t), port] for v, t, port in ends]
 

@@ -17,7 +17,7 @@ boneyard.core.errors.RecordError: call must be a whole number
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from boneyard.core.errors import BoneyardError, RecordError
 from boneyard.core.records import JSON, Record, event_list, tile_field, tile_list
@@ -104,7 +104,7 @@ def opt_int(ev: JSON, key: str, h: int, i: int) -> int | None:
 
 def play_fields(
     ev: JSON, first: bool, h: int, i: int, *, lead: str, placed: str
-) -> tuple[Tile, Tile | None, Any]:
+) -> tuple[Tile, Tile | None, object]:
     """The tile, the tile it joins and the raw ``port`` of a play event.
 
     The first tile of a hand (``first``) names no ``on`` or ``port``; every later one names

@@ -527,7 +527,7 @@ def greedy_action(state: PlayoutState, rng: random.Random) -> Any:
     if len(actions) == 1:
         return actions[0]
 
-    def key(a: Any) -> tuple[int, int]:
+    def key(a: object) -> tuple[int, int]:
         return (state.points_if(a), a.tile.pips) if isinstance(a, Play) else (-1, -1)
 
     return max(actions, key=key)  # (the first of the best, in legal order)

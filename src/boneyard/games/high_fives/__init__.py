@@ -21,7 +21,6 @@ tiles score a point per five pips plus one per double; the whole set is worth 10
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from boneyard.core.cards import CardRule
 from boneyard.core.options import OptionsMemo, option_fields
@@ -67,7 +66,7 @@ def new_game(players: int, options: Mapping[str, object] | None = None) -> HighF
     return HighFivesState(players, _OPTIONS.get(options, players))
 
 
-def options(players: int, raw: Mapping[str, object] | None) -> dict[str, Any]:
+def options(players: int, raw: Mapping[str, object] | None) -> dict[str, object]:
     """The record form of the options chosen (the keys that differ from the defaults)."""
     check_players(players)
     return build_high_fives_options(raw, players).to_json()

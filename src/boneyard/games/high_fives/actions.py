@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from boneyard.core.state import Value
 from boneyard.core.tiles import Tile
@@ -79,9 +79,9 @@ class Turn(Value):
             f"claim_as_list={self.claim_as_list!r})"
         )
 
-    def to_event(self) -> dict[str, Any]:
+    def to_event(self) -> dict[str, object]:
         """The record event fields (RECORDS.md §3), without ``seat``."""
-        ev: dict[str, Any] = {"play": str(self.tile)}
+        ev: dict[str, object] = {"play": str(self.tile)}
         if self.capture is not None:
             ev["capture"] = str(self.capture)
         if self.claim:
@@ -143,7 +143,7 @@ class Claim:
 
     pair: Pair
 
-    def to_event(self) -> dict[str, Any]:
+    def to_event(self) -> dict[str, object]:
         """The claim as it will appear in its turn's record event."""
         a, b = self.pair
         return {"claim": [[str(a), str(b)]]}

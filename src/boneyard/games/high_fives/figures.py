@@ -7,13 +7,11 @@ wins.
 
 from __future__ import annotations
 
-from typing import Any
-
 from boneyard.core.errors import FigureError
 from boneyard.core.tiles import Tile
 from boneyard.games.high_fives.rules import matches, points
 
-JSON = dict[str, Any]
+JSON = dict[str, object]
 
 
 def capture_view(spec: str) -> JSON:

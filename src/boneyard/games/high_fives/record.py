@@ -12,8 +12,6 @@ exactly when every pass's set-up and every turn is accepted by the rules.
 
 from __future__ import annotations
 
-from typing import Any
-
 from boneyard.core.errors import OptionError, RecordError
 from boneyard.core.records import JSON, Record, event_list, tile_field, tile_list
 from boneyard.core.tiles import Tile
@@ -28,7 +26,7 @@ from boneyard.games.high_fives.rules import (
 from boneyard.games.high_fives.state import HighFivesState
 
 
-def _setup(hand: JSON, h: int) -> tuple[Any, list[list[list[Tile]]], list[Tile], list[Tile]]:
+def _setup(hand: JSON, h: int) -> tuple[object, list[list[list[Tile]]], list[Tile], list[Tile]]:
     if "leader" not in hand:
         raise RecordError("the pass has no leader", h, None)
     raw_deals = hand.get("deals")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from boneyard.core.errors import OptionError
 from boneyard.core.options import Bounds, build_options
@@ -107,13 +107,13 @@ class HighFivesOptions:
     leader_next_pass: Literal["rotate_left", "same"] = "rotate_left"
     first_leader: Literal["random", 0, 1, 2, 3, 4, 5, 6, 7] = "random"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The record form: only the keys that differ from the defaults.
 
         >>> HighFivesOptions(target=60, first_leader=0).to_json()
         {'target': 60, 'first_leader': 0}
         """
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         for name, f in self.__dataclass_fields__.items():
             value = getattr(self, name)
             if value != f.default:

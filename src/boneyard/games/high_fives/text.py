@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import Tile
@@ -163,7 +162,7 @@ def _explain(obs: HighFivesObservation, action: Turn | Claim) -> None:
     check_turn(action, obs.seat, hand, layout, mask_of(layout), allowed, obs.options, pending)
 
 
-def describe_action(action: Any) -> str:
+def describe_action(action: object) -> str:
     """A short description of a turn (every tile it names is face up once played).
 
     >>> describe_action(Turn(Tile(7, 8), Tile(8, 9), ((Tile(0, 1), Tile(1, 2)),)))

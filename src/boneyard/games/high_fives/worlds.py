@@ -169,7 +169,7 @@ def sample_world(obs: HighFivesObservation, rng: random.Random) -> HighFivesStat
     return WorldSampler(obs).sample(rng)
 
 
-def _key(a: Any) -> tuple[int, int]:
+def _key(a: object) -> tuple[int, int]:
     if type(a) is Turn:
         return (a.points, PIPS[TILE_ID[a.tile]])
     if type(a) is Claim:

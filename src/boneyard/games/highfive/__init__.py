@@ -13,7 +13,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from boneyard.core.cards import CardRule
 from boneyard.core.options import OptionsMemo, option_fields
@@ -110,7 +109,7 @@ def _narrow(obs: HighFiveObservation, plays: list[Play], rest: list[str]) -> lis
     return plays
 
 
-def options(players: int, raw: Mapping[str, object] | None) -> dict[str, Any]:
+def options(players: int, raw: Mapping[str, object] | None) -> dict[str, object]:
     """The record form of the options chosen (the preset and what differs from it)."""
     return HighFiveOptions.build(raw).to_json()
 

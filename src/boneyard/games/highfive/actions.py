@@ -7,7 +7,7 @@ Five adds the box grace rule's returned tile and the referee's rulings.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from boneyard.core.tiles import Tile
 from boneyard.games.fives.play import DRAW, PASS, Draw, Pass, Play
@@ -38,9 +38,9 @@ class ReturnTile:
 
     position: int | None = None
 
-    def to_event(self) -> dict[str, Any]:
+    def to_event(self) -> dict[str, object]:
         """Record form: a ``DRAW_RETRACTED`` ruling."""
-        ev: dict[str, Any] = {"ruling": "DRAW_RETRACTED"}
+        ev: dict[str, object] = {"ruling": "DRAW_RETRACTED"}
         if self.position is not None:
             ev["position"] = self.position
         return ev
@@ -62,9 +62,9 @@ class Ruling:
     winner: int | None = None
     position: int | None = None
 
-    def to_event(self) -> dict[str, Any]:
+    def to_event(self) -> dict[str, object]:
         """Record fields (``seat`` is the offender and is included)."""
-        ev: dict[str, Any] = {"ruling": self.kind, "seat": self.seat}
+        ev: dict[str, object] = {"ruling": self.kind, "seat": self.seat}
         if not self.caught:
             ev["caught"] = False
         if self.note:

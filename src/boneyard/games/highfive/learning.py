@@ -4,8 +4,6 @@ vector, scores scaled by the target (150), then per seat from the observer its c
 
 from __future__ import annotations
 
-from typing import Any
-
 from boneyard.games.fives.learning import fives_fast, fives_learning
 from boneyard.games.highfive.fast import read
 from boneyard.games.highfive.settlement import TARGET
@@ -23,7 +21,7 @@ def _chips(view: View, players: int) -> list[float]:
     return [chips[(me + k) % players] / TARGET for k in range(players)]
 
 
-def _fast(players: int, _state: Any) -> FastPath:
+def _fast(players: int, _state: object) -> FastPath:
     return fives_fast(players, float(TARGET), [Segment("num", 1, float(TARGET))] * players, read)
 
 

@@ -49,10 +49,10 @@ class HighFiveOptions:
         """Options from a record/CLI mapping: ``preset`` first, then explicit keys."""
         return build_options(HighFiveOptions, raw, PRESETS)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The record form: the preset plus every key that differs from it."""
         base = HighFiveOptions(**PRESETS[self.preset])
-        out: dict[str, Any] = {"preset": self.preset}
+        out: dict[str, object] = {"preset": self.preset}
         for name in self.__dataclass_fields__:
             if name != "preset" and getattr(self, name) != getattr(base, name):
                 out[name] = getattr(self, name)

@@ -17,7 +17,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from boneyard.core.cards import CardRule
 from boneyard.core.options import OptionsMemo
@@ -53,7 +52,7 @@ def new_game(
     return HighriseState(players, _OPTIONS.get(options, players), seat_names)
 
 
-def options(players: int, raw: Mapping[str, object] | None) -> dict[str, Any]:
+def options(players: int, raw: Mapping[str, object] | None) -> dict[str, object]:
     """The record form of the options chosen: every option, resolved."""
     return build_highrise_options(raw).to_json()
 

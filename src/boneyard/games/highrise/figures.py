@@ -9,13 +9,12 @@ placement's score.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from boneyard.core.errors import FigureError
 from boneyard.core.tiles import WILD, Tile
 from boneyard.games.highrise.tower import GEOMETRIES, Tower, face_text
 
-JSON = dict[str, Any]
+JSON = dict[str, object]
 
 
 def _face(text: str) -> int:

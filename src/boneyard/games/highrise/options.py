@@ -54,10 +54,10 @@ class HighriseOptions:
             return HIGHRISE_36
         return TileSet("custom Highrise", tuple(Tile.parse(t) for t in self.tileset))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The record form: every option, resolved (a default that changes later cannot change
         how the record replays; see :data:`RECORDED_DEFAULTS`)."""
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             out[f.name] = list(value) if isinstance(value, tuple) else value
@@ -67,7 +67,7 @@ class HighriseOptions:
 _SPECIAL = ("tileset", "spacers_per_hand")
 
 
-def _tileset(value: Any) -> str | tuple[str, ...]:
+def _tileset(value: object) -> str | tuple[str, ...]:
     if value == DEFAULT_TILESET:
         return DEFAULT_TILESET
     if not isinstance(value, list | tuple):
@@ -85,7 +85,7 @@ def _tileset(value: Any) -> str | tuple[str, ...]:
     return tuple(str(t) for t in tiles)
 
 
-def _spacers(value: Any) -> int | str:
+def _spacers(value: object) -> int | str:
     if value == CARRY_OVER:
         return CARRY_OVER
     if type(value) is int and 0 <= value <= MAX_SPACERS:
@@ -96,7 +96,7 @@ def _spacers(value: Any) -> int | str:
     )
 
 
-RECORDED_DEFAULTS: dict[str, Any] = {"early_block": False}
+RECORDED_DEFAULTS: dict[str, object] = {"early_block": False}
 """What an absent key meant in records (and stored games) written before its default changed:
 ``early_block`` was ``false`` until RULES HR-10 was revised (2026-11). New records state every
 option, so this applies only to older ones."""

@@ -16,8 +16,6 @@ boneyard.core.errors.RecordError: unknown option 'colour' (known options: ...)
 
 from __future__ import annotations
 
-from typing import Any
-
 from boneyard.core.errors import BoneyardError, RecordError
 from boneyard.core.records import JSON, Record, event_list, tile_list
 from boneyard.core.tiles import Tile, parse_halves
@@ -120,7 +118,7 @@ def _setup(state: HighriseState, doc: JSON, h: int) -> HandSetup:
     return HandSetup(starter, tuple(basement), hands, pile)
 
 
-def _oriented(text: Any, what: str, h: int, i: int | None) -> tuple[int, int]:
+def _oriented(text: object, what: str, h: int, i: int | None) -> tuple[int, int]:
     if not isinstance(text, str):
         raise RecordError(f'{what} must be a tile like "W-3", not {text!r}', h, i)
     try:
@@ -131,7 +129,7 @@ def _oriented(text: Any, what: str, h: int, i: int | None) -> tuple[int, int]:
     return a, b
 
 
-def _cell(value: Any, what: str, h: int, i: int) -> Cell:
+def _cell(value: object, what: str, h: int, i: int) -> Cell:
     if not isinstance(value, list) or len(value) != 2 or not all(type(v) is int for v in value):
         raise RecordError(f"{what} must be a cell [row, col], not {value!r}", h, i)
     return (value[0], value[1])

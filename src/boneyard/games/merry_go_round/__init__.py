@@ -18,7 +18,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from boneyard.core.cards import CardRule
 from boneyard.core.errors import BoneyardError
@@ -136,7 +135,7 @@ def _narrow(obs: MerryGoRoundObservation, plays: list[AnyPlay], rest: list[str])
     return plays
 
 
-def options(players: int, raw: Mapping[str, object] | None) -> dict[str, Any]:
+def options(players: int, raw: Mapping[str, object] | None) -> dict[str, object]:
     """The record form of the options chosen (the keys that differ from the defaults)."""
     return MerryGoRoundOptions.build(raw, players).to_json()
 

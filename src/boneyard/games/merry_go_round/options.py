@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from boneyard.core.errors import OptionError
 from boneyard.core.options import Bounds, build_options
@@ -62,9 +62,9 @@ class MerryGoRoundOptions:
             )
         return opts
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The record form: only the keys that differ from the defaults."""
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if value != f.default:

@@ -15,7 +15,6 @@ import functools
 import secrets
 import time
 from datetime import timedelta
-from typing import Any
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
@@ -64,7 +63,7 @@ class Lobby:
         self._listed: dict[int, tuple[JSON, float, int]] = {}
 
     def seats_for(
-        self, body: TableIn, user: Me, invited: dict[int, dict[str, Any]] | None = None
+        self, body: TableIn, user: Me, invited: dict[int, dict[str, object]] | None = None
     ) -> list[Seat]:
         """The seats of a new table, or :class:`Refused` with the reason (``invited``: the bot
         accounts of ``account`` seats by seat, :func:`.challenges.invited_accounts`)."""
@@ -142,7 +141,7 @@ class Lobby:
         self,
         body: TableIn,
         user: Me,
-        invited: dict[int, dict[str, Any]] | None = None,
+        invited: dict[int, dict[str, object]] | None = None,
         address: str | None = None,
     ) -> LiveTable:
         """A new table (started when every seat is taken and ``start``; see arm_start);
@@ -166,7 +165,7 @@ class Lobby:
         full = not any(s.kind == SeatKind.OPEN for s in seats)
         bot_only = full and not any(s.kind == SeatKind.PERSON for s in seats)
         await self.check_caps(user, bot_only, not full, address)
-        settings: dict[str, Any] = {"clock": clock} if clock else {}
+        settings: dict[str, object] = {"clock": clock} if clock else {}
         if body.bot_pace is not None:
             settings["bot_pace"] = body.bot_pace
         if body.guide:
@@ -194,9 +193,9 @@ class Lobby:
     async def open_table(
         self,
         game: str,
-        options: dict[str, Any],
+        options: dict[str, object],
         seats: list[Seat],
-        settings: dict[str, Any],
+        settings: dict[str, object],
         private: bool,
         created_by: int | None,
         start: bool = True,
@@ -211,8 +210,8 @@ class Lobby:
         return await self.opened(tid, start)
 
     def start_settings(
-        self, seats: list[Seat], settings: dict[str, Any], start: bool
-    ) -> dict[str, Any]:
+        self, seats: list[Seat], settings: dict[str, object], start: bool
+    ) -> dict[str, object]:
         """``settings`` of a new table, with ``start_by`` when it is created full with people
         and ``start``: dealt once the players' browsers have seeded hand 0, or at that time."""
         full = not any(s.kind == SeatKind.OPEN for s in seats)
@@ -353,9 +352,9 @@ async def store_table(
     s: AsyncSession,
     tid: str,
     game: str,
-    options: dict[str, Any],
+    options: dict[str, object],
     seats: list[Seat],
-    settings: dict[str, Any],
+    settings: dict[str, object],
     private: bool,
     created_by: int | None,
     address: str | None = None,

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Any
 
 from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -169,7 +168,7 @@ def guarded(
     header_timeout: float = HEADER_TIMEOUT,
 ) -> type[GuardedHttp]:
     """The HTTP protocol class with ``gate``, the trusted ``proxies`` and the deadlines."""
-    attrs: dict[str, Any] = {
+    attrs: dict[str, object] = {
         "gate": gate,
         "proxies": proxies,
         "request_timeout": request_timeout,

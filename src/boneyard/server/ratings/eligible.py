@@ -73,7 +73,7 @@ def own_moves(
 
 
 async def too_few_moves(
-    db: AsyncSession, table_id: str, changes: Sequence[Mapping[str, Any]], people: Sequence[int]
+    db: AsyncSession, table_id: str, changes: Sequence[Mapping[str, object]], people: Sequence[int]
 ) -> bool:
     """Whether a person of the seats ``people`` made fewer than :data:`RATED_MIN_MOVES` moves
     at table ``table_id`` (its log, less what bots played for them)."""

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 from boneyard.core.protocol import GameResult
 from boneyard.server.ratings import eligible
@@ -204,7 +203,7 @@ async def leaderboard(
     limit: int = 100,
     bots: bool = False,
     ranked_only: bool = False,
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """The best ``limit`` ratings of a game and category, by ordinal: the people's, or with
     ``bots`` the bot accounts' (never mixed; the built-in bots' rows are old: they are not
     rated any more); with ``ranked_only``, people who have met too few opponents are left out
@@ -215,7 +214,7 @@ async def leaderboard(
     return [_row(i, r, bots) for i, r in enumerate(rows)]
 
 
-def _row(i: int, r: PlayerRating, bots: bool) -> dict[str, Any]:
+def _row(i: int, r: PlayerRating, bots: bool) -> dict[str, object]:
     """A leaderboard row."""
     listed = r.opponents is None or r.opponents >= eligible.RANKED_OPPONENTS
     return {

@@ -61,7 +61,7 @@ def upload(body: bytes) -> Outcome:
     return replay(doc["record"])
 
 
-def canonical(record: dict[str, Any]) -> str:
+def canonical(record: dict[str, object]) -> str:
     """A record's canonical JSON text: what analyses are keyed by and sent to the workers as."""
     return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 

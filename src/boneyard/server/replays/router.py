@@ -5,7 +5,7 @@ worker process (:mod:`.jobs`), so these routes only hand bodies on."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import StreamingResponse
@@ -19,7 +19,7 @@ from boneyard.server.replays.schemas import AnalysisIn, RecordAnalysisIn, Record
 from boneyard.server.replays.service import Replays
 
 router = APIRouter(responses=ERRORS)
-BUSY: dict[int | str, dict[str, Any]] = {503: {"description": "Busy: try again"}}
+BUSY: dict[int | str, dict[str, object]] = {503: {"description": "Busy: try again"}}
 STREAM_HEADERS = {"X-Accel-Buffering": "no", "Cache-Control": "no-store"}
 
 

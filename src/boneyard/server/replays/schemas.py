@@ -3,15 +3,13 @@ process, not by the route, so these describe them for OpenAPI and the table anal
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, Field
 
 
 class RecordIn(BaseModel):
     """An uploaded record (RECORDS.md), as its JSON document."""
 
-    record: dict[str, Any]
+    record: dict[str, object]
 
 
 class AnalysisIn(BaseModel):
@@ -23,10 +21,10 @@ class AnalysisIn(BaseModel):
 class RecordAnalysisIn(AnalysisIn):
     """An uploaded record and the seat to analyse."""
 
-    record: dict[str, Any]
+    record: dict[str, object]
 
 
-def upload_body(model: type[BaseModel]) -> dict[str, Any]:
+def upload_body(model: type[BaseModel]) -> dict[str, object]:
     """The OpenAPI ``requestBody`` of a route that reads its JSON body itself."""
     schema = model.model_json_schema()
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}

@@ -30,7 +30,7 @@ ENDS_KEPT = 256
 """Tables whose hands' ends are kept in memory."""
 
 
-async def run_job(workers: Workers, metrics: Metrics, function: Any, *args: Any) -> Any:
+async def run_job(workers: Workers, metrics: Metrics, function: Any, *args: object) -> Any:
     """The value of a job in the worker processes, counted by outcome; :class:`Busy` when
     the queue is full, :class:`Refused` with the job's reason otherwise."""
     try:

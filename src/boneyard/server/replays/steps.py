@@ -165,7 +165,7 @@ def hand_ends(table: LiveTable) -> list[JSON]:
     return out
 
 
-def count_events(raw: dict[str, Any]) -> int:
+def count_events(raw: dict[str, object]) -> int:
     """How many events an uploaded record holds (counted before any replay; a malformed
     record counts 0 and is refused by the replay with its reason).
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from boneyard.core.errors import IllegalActionError
 from boneyard.server.tables.broadcast import Broadcaster
@@ -143,7 +143,7 @@ class Breaks:
         await self.broadcaster.publish(table.id, message, local=False)
         await self._deal_if_all_continued(table)
 
-    async def on_continued(self, table: LiveTable, message: dict[str, Any]) -> None:
+    async def on_continued(self, table: LiveTable, message: dict[str, object]) -> None:
         """Another process's Continue (a broadcast message): a command to the table."""
         await self.ask(table, ContinuedElsewhere(message.get("seat"), message.get("hand")))
 

@@ -32,7 +32,7 @@ from typing import Any
 
 log = logging.getLogger("boneyard.server.tables.broadcast")
 
-JSONMessage = dict[str, Any]
+JSONMessage = dict[str, object]
 Handler = Callable[[str, JSONMessage], Awaitable[None]]
 """Called with ``(table_id, message)`` for every message (from this process or another)."""
 

@@ -104,7 +104,7 @@ def deal_rng(
     return random.Random(deal_number(seed, hand, client_seeds, scheme))
 
 
-def new_state(game: str, options: Mapping[str, Any], names: Sequence[str]) -> GameState:
+def new_state(game: str, options: Mapping[str, object], names: Sequence[str]) -> GameState:
     """A fresh game of ``game`` with these seat names."""
     spec = get_spec(game)
     state = spec.new_game(len(names), dict(options))
@@ -141,11 +141,11 @@ class HandCheck:
         return {"hand": self.hand, "ok": self.ok, "why": self.why}
 
 
-def _setup(hand_doc: Mapping[str, Any]) -> dict[str, Any]:
+def _setup(hand_doc: Mapping[str, object]) -> dict[str, object]:
     return {k: v for k, v in hand_doc.items() if k != "events"}
 
 
-def fairness_scheme(meta: Mapping[str, Any]) -> str | None:
+def fairness_scheme(meta: Mapping[str, object]) -> str | None:
     """The scheme named in ``meta.fairness`` (``None`` when absent or unknown)."""
     fair = meta.get("fairness")
     if not isinstance(fair, Mapping) or fair.get("scheme") not in SCHEMES:
@@ -163,7 +163,7 @@ def fairness_hands(meta: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [h if isinstance(h, Mapping) else {} for h in hands]
 
 
-def _client_seeds(info: Mapping[str, Any], seats: int) -> list[str | None] | str:
+def _client_seeds(info: Mapping[str, object], seats: int) -> list[str | None] | str:
     """The hand's client seeds by seat, or why they cannot be read."""
     raw = info.get("client_seeds")
     if raw is None:
@@ -222,7 +222,7 @@ def verify_record(record: Record) -> list[HandCheck]:
     return out
 
 
-def _replay_events(state: GameState, hand_doc: Mapping[str, Any], h: int) -> None:
+def _replay_events(state: GameState, hand_doc: Mapping[str, object], h: int) -> None:
     events = hand_doc.get("events", [])
     if not isinstance(events, list):
         raise RecordError("events must be a list", h, None)

@@ -70,7 +70,7 @@ def hint(table: LiveTable, seat: int, obs: Any, msg: JSON) -> JSON | None:
     return None
 
 
-def _best_play(obs: Any, plays: list[tuple[Any, JSON]]) -> JSON:
+def _best_play(obs: Any, plays: list[tuple[object, JSON]]) -> JSON:
     """The hint among the plays that fit: the one that scores most, with why."""
     scored = [(obs.action_points(a), m) for a, m in plays]
     best, move = max(scored, key=lambda pm: pm[0])

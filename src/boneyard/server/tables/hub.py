@@ -50,14 +50,14 @@ SITE = "*"
 DB_ERRORS = (SQLAlchemyError, OSError)
 """What a database outage raises (IntegrityError, a lost race, is handled before these)."""
 
-MessageHandler = Callable[[LiveTable, dict[str, Any]], Awaitable[None]]
+MessageHandler = Callable[[LiveTable, dict[str, object]], Awaitable[None]]
 Handler = Callable[[LiveTable, Any], Awaitable[object]]
 """Runs one command at a table (registered by the module whose work it is); its answer is the
 command's (``Command[A]``: an ``A``)."""
 C = TypeVar("C", bound=Command[object])
 Reaction = Callable[[LiveTable, Command[object], Sequence[TableEvent]], Awaitable[None]]
 """Hears the events one command caused at a table (in the actor, after the command)."""
-Hook = Callable[[LiveTable], Coroutine[Any, Any, None]]
+Hook = Callable[[LiveTable], Coroutine[object, object, None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +142,7 @@ class SeatWriting(Protocol):
         self,
         table: LiveTable,
         seats: list[Seat],
-        settings: dict[str, Any] | None = None,
+        settings: dict[str, object] | None = None,
         expected: list[Seat] | None = None,
     ) -> None: ...
 
@@ -184,7 +184,7 @@ class Hub:
         self.reactions: list[Reaction] = []
         # Broadcast messages for live tables by type; site-wide ones (table id "*") by type.
         self.handlers: dict[str, MessageHandler] = {}
-        self.site_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
+        self.site_handlers: dict[str, Callable[[dict[str, object]], Awaitable[None]]] = {}
         # Called (each in its own task, after the commit) when a table's game ends: events
         # advance their brackets and ratings are updated (boneyard.server.tournaments).
         self.on_game_over: list[Hook] = []
@@ -230,7 +230,7 @@ class Hub:
         for hook in self.on_game_over:
             self.spawn(hook(table))
 
-    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, work: Coroutine[object, object, None]) -> None:
         """Run ``work`` in the background (cancelled on shutdown like the hooks)."""
         task = asyncio.create_task(work)
         self._hooks.add(task)

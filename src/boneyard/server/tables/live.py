@@ -149,8 +149,8 @@ class LiveTable:
         return await self.actor.ask(command)
 
     def noting_seat_change(
-        self, event: str, seat: int, name: str, at: datetime, **more: Any
-    ) -> dict[str, Any]:
+        self, event: str, seat: int, name: str, at: datetime, **more: object
+    ) -> dict[str, object]:
         """The table's settings with a seat change added to ``seat_changes`` (the record's
         ``meta.substitutions``), placed at the hand and sequence number the table is at."""
         settings = copy.deepcopy(self.settings or {})

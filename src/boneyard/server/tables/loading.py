@@ -15,7 +15,6 @@ import logging
 from collections.abc import Sequence
 from datetime import UTC
 from functools import partial
-from typing import Any
 
 from boneyard.server.tables import commands as cmd
 from boneyard.server.tables import fairness, presence
@@ -210,7 +209,7 @@ class Loader:
         """Tell the other processes that the table ``table_id`` changed."""
         await self.hub.broadcaster.publish(table_id, {"type": "table"}, local=False)
 
-    async def on_event(self, table_id: str, message: dict[str, Any]) -> None:
+    async def on_event(self, table_id: str, message: dict[str, object]) -> None:
         """A broadcast message: catch up (``type: table``), a registered handler, or else send
         it as it is to the table's local sockets. Tables not live here are ignored; table id
         ``*`` is a site-wide message for the handler of its type (``Hub.site_handlers``)."""

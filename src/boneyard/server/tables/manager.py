@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 from boneyard.core.protocol import JSON
 from boneyard.server.metrics import Metrics
@@ -162,7 +161,7 @@ class TableManager(Hub):
         """Refresh ``table`` from the database in its actor (fresh views if it changed)."""
         await self.loader.catch_up(table)
 
-    async def on_event(self, table_id: str, message: dict[str, Any]) -> None:
+    async def on_event(self, table_id: str, message: dict[str, object]) -> None:
         """A message from the broadcaster (see :meth:`Loader.on_event`)."""
         await self.loader.on_event(table_id, message)
 

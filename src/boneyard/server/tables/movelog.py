@@ -19,7 +19,6 @@ An entry: ``{"n", "hand", "seat", "type", "tile"?, "on"?, "port"?, "count"?, "le
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from boneyard.core.protocol import JSON, GameState, game_end_line
 from boneyard.core.words import listing, reveal
@@ -31,7 +30,7 @@ PUBLIC_EVENT_FIELDS = ("on", "port")
 ACTIONS = frozenset({"lead", "play", "draw", "pass", "turn", "claim", "ruling"})
 """The entry types of a seat's own action."""
 LINE_FIELDS = ("tile", "count", "level", "capture", "claim", "ruling")
-Mark = tuple[int, tuple[int, int, int, bool], tuple["JSON | None", int, frozenset[Any]]]
+Mark = tuple[int, tuple[int, int, int, bool], tuple["JSON | None", int, frozenset[object]]]
 """Where a log stood (:meth:`MoveLog.mark`)."""
 Before = Callable[[], list[list[str]]] | list[list[str]] | None
 """Every seat's tiles before an action (or a function giving them), for a hand's end."""
@@ -107,7 +106,7 @@ class MoveLog:
         self.changes = 0  # the table's seat changes noted so far
         self.ending_noted = False
         self.played = 0  # hands that ended (not thrown in)
-        self.movers: frozenset[Any] = frozenset()  # seats that acted before the first end
+        self.movers: frozenset[object] = frozenset()  # seats that acted before the first end
 
     # -- cursor -------------------------------------------------------------------------------
 
@@ -131,7 +130,7 @@ class MoveLog:
         entry["n"] = len(self.entries)
         self.entries.append(entry)
 
-    def who(self, seat: Any) -> str:
+    def who(self, seat: object) -> str:
         """A seat's name (as the record writes it)."""
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             return self.names[seat]

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
-from typing import Any
 
 from boneyard.core.protocol import JSON
 from boneyard.server.tables.broadcast import Broadcaster
@@ -107,7 +106,7 @@ class Presence:
             await self.send(table)
         return came_or_went
 
-    async def on_remote(self, table: LiveTable, message: dict[str, Any]) -> None:
+    async def on_remote(self, table: LiveTable, message: dict[str, object]) -> None:
         """Another process's people at ``table``."""
         process, users = message.get("process"), message.get("users")
         if not isinstance(process, str) or not isinstance(users, list) or process == PROCESS:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import Any
 
 from boneyard.core.protocol import JSON, GameResult
 from boneyard.games.registry import get_spec
@@ -134,7 +133,7 @@ def add_public(table: LiveTable, msg: JSON, seat: int | None, full_log: bool) ->
     msg["abortable"] = abortable(table)
 
 
-def add_private(table: LiveTable, msg: JSON, seat: int | None, obs: Any) -> None:
+def add_private(table: LiveTable, msg: JSON, seat: int | None, obs: object) -> None:
     """Add what only ``seat`` sees: the hints of a guided first hand."""
     if seat is None or not (table.settings or {}).get("guide"):
         return

@@ -257,7 +257,7 @@ async def error(
 ) -> None:
     """An error answer (``clean``: a message may echo a lone surrogate sent as a JSON escape,
     which UTF-8 cannot carry); ``about``: the message type it answers, when not a move."""
-    answer: dict[str, Any] = {
+    answer: dict[str, object] = {
         "type": "error",
         "message": validation.clean(message),
         "version": table.version,

@@ -50,14 +50,14 @@ def current(ev: TournamentRow, key: str) -> Any:
     return setting(ev, key)
 
 
-def same(a: Any, b: Any) -> bool:
+def same(a: object, b: object) -> bool:
     """Equal values (times compared as instants)."""
     if isinstance(a, datetime) and isinstance(b, datetime):
         return aware(a) == aware(b)
     return bool(a == b)
 
 
-def game_options(game: str, preset: str | None, options: dict[str, Any]) -> dict[str, Any]:
+def game_options(game: str, preset: str | None, options: dict[str, object]) -> dict[str, object]:
     """The checked options of a two-player ``game`` (400 with the reason otherwise)."""
     try:
         spec = get_spec(game)
@@ -138,7 +138,7 @@ async def create(svc: Tournaments, given: dict[str, Any], by: int) -> str:
     return ev.id
 
 
-async def edit(svc: Tournaments, event_id: str, given: dict[str, Any], by: int) -> None:
+async def edit(svc: Tournaments, event_id: str, given: dict[str, object], by: int) -> None:
     """Change the settings ``given`` (directors); what shapes the draw is fixed once the
     event has started."""
     async with svc.lock(event_id), svc.sessions() as db, db.begin():

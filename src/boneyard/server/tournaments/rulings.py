@@ -29,7 +29,7 @@ entry they were given to (the card's history keeps them), never with the ruling.
 SIGNED_AT = ("signed_a_at", "signed_b_at")
 
 
-def snapshot(g: TournamentGame) -> dict[str, Any]:
+def snapshot(g: TournamentGame) -> dict[str, object]:
     """The card's fields a ruling overrides, as JSON (to put back on undo)."""
     out = {k: getattr(g, k) for k in SNAPSHOT}
     out.update({k: iso(getattr(g, k)) for k in SIGNED_AT})
@@ -177,7 +177,7 @@ async def penalize(
         number = await svc.next_number(db, ev, match_id)
         card = await tournament_games.match_game_in(db, event_id, match_id, ACTIVE)
         gets = b if body.offender == a else a
-        payload: dict[str, Any] = {
+        payload: dict[str, object] = {
             "match": match_id,
             "game": number if card is None else card.number,
             "offender": body.offender,

@@ -78,7 +78,7 @@ def rating_key(e: Entrant) -> str:
     return f"bot:{e.bot}" if e.bot else f"w:{e.id}"
 
 
-def history(g: TournamentGame, what: str, by: int | None, **fields: Any) -> None:
+def history(g: TournamentGame, what: str, by: int | None, **fields: object) -> None:
     """Add an entry to a game's card history (kept whole: exports show every entry)."""
     entry = {"at": now().isoformat(), "what": what, "by": by, **fields}
     g.history = [*(g.history or []), entry]
@@ -410,7 +410,7 @@ class Tournaments:
         ev: TournamentRow,
         user_id: int | None,
         kind: str,
-        payload: dict[str, Any],
+        payload: dict[str, object],
         note: str | None,
     ) -> TournamentAction:
         """Add an entry to the event's log."""

@@ -28,7 +28,7 @@ from boneyard.tournament import (
 Result = Callable[[Tournament], Tournament]
 """A result, as the function that feeds it to the tournament."""
 
-DEFAULTS: dict[str, Any] = {
+DEFAULTS: dict[str, object] = {
     "rounds": None,
     "double": False,
     "seeding": "rating",
