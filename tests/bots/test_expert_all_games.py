@@ -245,3 +245,11 @@ def test_high_fives_values_converge_to_brute_force_with_two_hidden_hands() -> No
         spread = max(abs(x) for x in exact.values()) + 1
         for v in got.values:
             assert v.value == pytest.approx(exact[v.action], abs=0.2 * spread)
+
+
+def test_every_shipped_game_has_its_row() -> None:
+    """The table of games above has a row for every game the registry ships (a new game
+    without one would be left out of these tests)."""
+    from boneyard.games.registry import SHIPPED
+
+    assert set(GAMES) == set(SHIPPED)

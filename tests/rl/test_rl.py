@@ -120,3 +120,11 @@ def test_the_environment_refuses_an_id_outside_the_space_or_not_legal() -> None:
         with pytest.raises(IllegalActionError, match=says):
             game.step(token)
     assert np.array_equal(game.last()[0]["action_mask"], observation["action_mask"])
+
+
+def test_every_shipped_game_has_its_row() -> None:
+    """The table of games above has a row for every game the registry ships (a new game
+    without one would be left out of these tests)."""
+    from boneyard.games.registry import SHIPPED
+
+    assert {g for g, _n, _o in GAMES} == set(SHIPPED)

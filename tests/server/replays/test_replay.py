@@ -128,3 +128,11 @@ def test_no_replay_of_a_game_in_play_and_only_finished_hands_summarised(
     )
     assert client.get(f"/api/tables/{r.json()['id']}/hands").json() == {"hands": []}
     assert client.get(f"/api/tables/{r.json()['id']}/replay").status_code == 400
+
+
+def test_every_shipped_game_has_its_row() -> None:
+    """The table of games above has a row for every game the registry ships (a new game
+    without one would be left out of these tests)."""
+    from boneyard.games.registry import SHIPPED
+
+    assert {g for g, _n in GAMES} == set(SHIPPED)

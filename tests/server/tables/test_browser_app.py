@@ -496,3 +496,11 @@ def test_axe_on_a_table_in_the_dark(site: str, browser: Any) -> None:
     found = axe_violations(page)
     assert found == [], found
     page.context.close()
+
+
+def test_every_shipped_game_has_its_row() -> None:
+    """The table of games above has a row for every game the registry ships (a new game
+    without one would be left out of these tests)."""
+    from boneyard.games.registry import SHIPPED
+
+    assert set(GAMES) == set(SHIPPED)

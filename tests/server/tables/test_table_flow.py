@@ -719,3 +719,11 @@ def test_a_bot_that_says_it_answers_at_once_is_asked_on_the_loop(
             receive(ws, lambda m: is_view(m) and m["view"] and m["view"]["hand_number"] >= 1)
     assert where[False] and all(where[False]), "a bot that answers at once is asked on the loop"
     assert where[True] and not any(where[True]), "any other bot is asked in a thread"
+
+
+def test_every_shipped_game_has_its_row() -> None:
+    """The table of games above has a row for every game the registry ships (a new game
+    without one would be left out of these tests)."""
+    from boneyard.games.registry import SHIPPED
+
+    assert set(GAMES) == set(SHIPPED)
