@@ -52,7 +52,9 @@ def test_a_person_plays_the_toy_game_in_the_browser(browser: Any, toy_site: str)
     assert counts.get("tile", 0) >= 2 and longest >= 2, (counts, longest)
     assert page.errors == [] and page.csp == []
     page.click("#replay-link")
-    wait_until(page, "document.body.dataset.step === '0'")
+    page.wait_for_url(f"{toy_site}/replay/{tid}", wait_until="domcontentloaded")
+    # (between the two pages the document has no body yet: the expression allows for it)
+    wait_until(page, "document.body !== null && document.body.dataset.step === '0'")
     page.click("#last")  # the game's last position: its line of tiles
     wait_until(page, "document.querySelectorAll('#layout svg.layout [data-tile]').length > 0")
     assert page.errors == []
