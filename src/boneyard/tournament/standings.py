@@ -4,9 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from boneyard.tournament.errors import TournamentError
 from boneyard.tournament.match import Match
+
+
+class StandingJSON(TypedDict):
+    """A :class:`Standing` as JSON (:meth:`Standing.to_json`): the same field names."""
+
+    entrant: str
+    rank: int
+    seed: int
+    points: float
+    wins: int
+    losses: int
+    byes: int
+    game_wins: int
+    game_losses: int
+    tiebreaks: list[float]
+    eliminated_in: int | None
+    forfeit_wins: int
+    forfeit_losses: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +54,7 @@ class Standing:
     forfeit_losses: int = 0
     """Matches lost by forfeit, among ``losses``."""
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> StandingJSON:
         """A JSON-ready dict with the same field names."""
         return {
             "entrant": self.entrant,

@@ -20,6 +20,7 @@ from boneyard.store.statuses import (
     MatchGameStatus,
     TournamentStatus,
 )
+from boneyard.tournament.standings import StandingJSON
 
 Stored = dict[str, Any]
 """JSON as a row stores it, its keys free (game options, settings, a log entry's payload)."""
@@ -228,25 +229,7 @@ class DirectorView(PersonView):
     owner: bool
 
 
-class StandingView(TypedDict):
-    """An entrant's line in the standings (``tournament.Standing``)."""
-
-    entrant: str
-    rank: int
-    seed: int
-    points: float
-    wins: int
-    losses: int
-    byes: int
-    game_wins: int
-    game_losses: int
-    tiebreaks: list[float]
-    eliminated_in: int | None
-    forfeit_wins: int
-    forfeit_losses: int
-
-
-class StandingLine(StandingView):
+class StandingLine(StandingJSON):
     """A line of the standings with the entrant's name."""
 
     name: str
@@ -265,7 +248,7 @@ class CrossCellView(TypedDict):
 class CrossRowView(TypedDict):
     """A row of a crosstable: the entrant's standing, its meetings by column, its byes."""
 
-    standing: StandingView
+    standing: StandingJSON
     cells: list[list[CrossCellView]]
     byes: list[int]
 
