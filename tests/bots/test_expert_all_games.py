@@ -12,7 +12,15 @@ import pytest
 
 from boneyard.bots import make_bot
 from boneyard.bots.analysis import analyse, hint
-from boneyard.bots.expert import ExpertBot, action_values, search_for, value_of
+from boneyard.bots.expert import (
+    LEVELS,
+    ExpertBot,
+    action_values,
+    best_of,
+    rounds_of,
+    search_for,
+    value_of,
+)
 from boneyard.core.records import record_from_json
 from boneyard.games.high_fives.state import HighFivesState
 from boneyard.games.registry import get_spec, play_out
@@ -99,6 +107,48 @@ def test_a_level_searches_its_worlds_times_the_game_scale(game: str) -> None:
     assert {v.worlds for v in level.evaluate(obs)} == {4 * scale}
     given = ExpertBot(random.Random(1), "easy", worlds=5, time_budget=None)
     assert {v.worlds for v in given.evaluate(obs)} == {5}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_sequential_halving_spends_the_worlds_on_the_better_half(game: str) -> None:
+    """With halving, after each round the worse half of the actions still in play is dropped:
+    the actions' world counts are the rounds' partial sums, the survivors have them all, every
+    dropped action's mean is the one it had when dropped (below the survivors' totals then),
+    and the bot chooses among the survivors."""
+    state = max(random_states(game, 2, 21, 80), key=lambda s: len(s.legal_actions()))
+    obs = state.observation(state.current_seat)
+    n = len(obs.legal_actions)
+    assert n >= 3
+    rounds = rounds_of(n, True)
+    values = action_values(obs, random.Random(3), 12, halving=True)
+    counts = sorted((v.worlds for v in values), reverse=True)
+    survivors = [v for v in values if v.worlds == 12]
+    assert counts[0] == 12 and len(survivors) == 2
+    alive = n
+    for r in range(1, rounds):
+        alive = (alive + 1) // 2
+        # The actions dropped after round r had its 12 * r // rounds worlds.
+        assert sum(1 for c in counts if c > 12 * r // rounds) == alive
+    # The first round is a plain search of its worlds (the same generator, the same worlds):
+    # the actions dropped after it valued no higher there than those kept.
+    first = 12 // rounds
+    assert {v.worlds for v in action_values(obs, random.Random(3), first)} == {first}
+    dropped_first = [v for v in values if v.worlds == first]
+    kept_first = [
+        p
+        for p, v in zip(action_values(obs, random.Random(3), first), values, strict=True)
+        if v.worlds > first
+    ]
+    assert dropped_first
+    assert max(v.value for v in dropped_first) <= min(p.value for p in kept_first)
+    bot = ExpertBot(random.Random(3), "expert", worlds=12, time_budget=None)
+    assert bot.level.halving
+    assert best_of(values, obs) in {v.action for v in survivors}
+
+
+def test_halving_is_off_for_a_plain_search_and_the_comparison_level() -> None:
+    assert rounds_of(24, False) == 1 and rounds_of(2, True) == 1
+    assert not LEVELS["expert-pimc"].halving and LEVELS["expert"].halving
 
 
 def search_of(game: str) -> Any:
