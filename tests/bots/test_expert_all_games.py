@@ -98,8 +98,8 @@ def test_time_budget_is_honoured(game: str) -> None:
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_level_searches_its_worlds_times_the_game_scale(game: str) -> None:
     """The faster engines search more worlds at the same level (``GameSearch.world_scale``:
-    High Fives 6, Highrise 11, the others 1); a world count given to the bot is kept as is."""
-    scale = {"high-fives": 6, "highrise": 11}.get(game, 1)
+    High Fives 6, Highrise 6, the others 1); a world count given to the bot is kept as is."""
+    scale = {"high-fives": 6, "highrise": 6}.get(game, 1)
     assert search_of(game).world_scale == scale
     state = next(s for s in random_states(game, 2, 9, 60) if len(s.legal_actions()) > 1)
     obs = state.observation(state.current_seat)

@@ -293,8 +293,11 @@ def seat_scores(world: HighriseState, seat: int) -> tuple[int, list[int]]:
 # The compiled engine plays a Highrise hand over ten times as fast as when the levels were
 # tuned. At eight times the worlds the expert's p95 decision time came back to the 0.9 s budget;
 # the tower's pair masks (2026-11-28) took it down by a quarter to a third again, and eleven
-# times brings it back (docs/performance.md, "Bot strength").
-SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores, world_scale=11)
+# times brought it back (docs/performance.md, "Bot strength"). Since the expert spends its
+# worlds by sequential halving (2026-12-02), a turn with many placements no longer costs many
+# times one with two, and six times keeps every decision well inside the budget with the same
+# strength (docs/performance.md, "Sequential halving").
+SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores, world_scale=6)
 """How the expert bot searches Highrise."""
 
 __all__ = ["SEARCH", "WorldSampler", "greedy_action", "hand_playout"]
