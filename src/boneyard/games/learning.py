@@ -32,6 +32,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from librt.vecs import vec
+
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import parse_halves
 
@@ -76,9 +78,11 @@ class Segment:
     scale: float = 1.0
 
 
-Reader = Callable[[Any, int, list[float], int], Sequence[bytes]]
+Reader = Callable[[Any, int, vec[float], int], Sequence[bytes]]
 """``read(state, seat, out, at)``: writes the number columns of ``seat``'s view into
-``out[at:at + width]`` and returns its bytes columns (the layout's ``ids`` segments, in order)."""
+``out[at:at + width]`` (a native vector of floats, which numpy views without a copy:
+:mod:`boneyard.games.batch`) and returns its bytes columns (the layout's ``ids`` segments, in
+order)."""
 Path = int | tuple[int, ...]
 """An action's ids: its id when it is one (most are), else its ids in order (a High Fives turn
 with a claim)."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from librt.vecs import vec
+
 from boneyard.games.fives.layout import FivesLayout
 from boneyard.games.fives.play import Draw, Pass, Play
 
@@ -45,7 +47,7 @@ def fives_ids(_state: object, actions: Sequence[object]) -> list[int | tuple[int
 
 
 def fives_numbers(
-    out: list[float],
+    out: vec[float],
     at: int,
     lay: FivesLayout,
     hand: int,
@@ -77,7 +79,7 @@ def fives_numbers(
 
 
 def seat_numbers(
-    out: list[float], at: int, sizes: list[int], scores: list[int], me: int, held: bool
+    out: vec[float], at: int, sizes: list[int], scores: list[int], me: int, held: bool
 ) -> int:
     """Write tiles held (a bit mask's count; none unless ``held``) and score per seat from
     ``me``, alternately, into ``out`` from ``at``; returns where the next column goes."""

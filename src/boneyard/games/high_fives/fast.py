@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from librt.vecs import vec
+
 from boneyard.core.state import PLAYING
 from boneyard.games.high_fives.actions import Claim, Turn, decode_turn
 from boneyard.games.high_fives.state import HighFivesState
@@ -59,7 +61,7 @@ def ids(state: HighFivesState, actions: Sequence[object]) -> list[int | tuple[in
     return out
 
 
-def read(state: HighFivesState, seat: int, out: list[float], at: int) -> list[bytes]:
+def read(state: HighFivesState, seat: int, out: vec[float], at: int) -> list[bytes]:
     """Write the number columns of ``seat``'s vector into ``out`` from ``at`` and return its
     bytes columns (its hand, the layout and this turn's claimed tiles, as ids): what the
     encoder reads of its observation."""

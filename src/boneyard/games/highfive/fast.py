@@ -3,12 +3,14 @@ seat's vector read straight from a state. Compiled with the engine (setup.py).""
 
 from __future__ import annotations
 
+from librt.vecs import vec
+
 from boneyard.core.state import PLAYING
 from boneyard.games.fives.fast import NO_BYTES, fives_numbers, seat_numbers
 from boneyard.games.highfive.state import HighFiveState
 
 
-def read(state: HighFiveState, seat: int, out: list[float], at: int) -> tuple[bytes, ...]:
+def read(state: HighFiveState, seat: int, out: vec[float], at: int) -> tuple[bytes, ...]:
     """Write the number columns of ``seat``'s vector into ``out`` from ``at`` (what the encoder
     reads of its observation); there are no bytes columns."""
     in_hand = state.phase == PLAYING

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from librt.vecs import vec
+
 from boneyard.core.state import PLAYING
 from boneyard.core.tiles import WILD
 from boneyard.games.highrise.actions import Draw, Place
@@ -50,7 +52,7 @@ def ids(state: HighriseState, actions: Sequence[object]) -> list[int | tuple[int
     return out
 
 
-def read(state: HighriseState, seat: int, out: list[float], at: int) -> list[bytes]:
+def read(state: HighriseState, seat: int, out: vec[float], at: int) -> list[bytes]:
     """Write the number columns of ``seat``'s vector into ``out`` from ``at`` and return its
     bytes columns (its hand and the tile it drew, as ids): what the encoder reads of its
     observation."""

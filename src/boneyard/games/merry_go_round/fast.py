@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from librt.vecs import vec
+
 from boneyard.core.state import PLAYING
 from boneyard.games.fives.fast import NO_BYTES, fives_numbers, seat_numbers
 from boneyard.games.merry_go_round.state import MerryGoRoundState
@@ -13,7 +15,7 @@ STAGES: Final = ("set", "cross_sides", "cross_ends", "cross", "open", "idle")
 STAGE_INDEX: Final = {s: float(i) for i, s in enumerate(STAGES)}
 
 
-def read(state: MerryGoRoundState, seat: int, out: list[float], at: int) -> tuple[bytes, ...]:
+def read(state: MerryGoRoundState, seat: int, out: vec[float], at: int) -> tuple[bytes, ...]:
     """Write the number columns of ``seat``'s vector into ``out`` from ``at`` (what the encoder
     reads of its observation); there are no bytes columns."""
     in_hand = state.phase >= PLAYING
