@@ -44,7 +44,8 @@ from mypy_extensions import i64
 
 from boneyard.core.errors import BoneyardError, IllegalActionError
 from boneyard.core.state import GameBase, GameResult
-from boneyard.games.learning import FastPath, Path
+from boneyard.games.learning import FastPath
+from boneyard.games.reading import Path, Reading
 
 if TYPE_CHECKING:
     State = GameBase[Any, Any, Any]
@@ -70,8 +71,7 @@ class Batch:
             raise BoneyardError("a batch needs at least one game")
         self.new_game = new_game
         self.rngs = list(rngs)
-        self.read = fast.read
-        self.number = fast.ids
+        self.reading: Reading = fast.reading
         self.width: i64 = fast.width
         self.size: i64 = fast.size
         self.row = Row([(s.kind, s.size, s.scale) for s in fast.layout])
@@ -185,9 +185,9 @@ class Batch:
             choices = self.choices[k]
             choices.clear()
             choices.extend(legal)
-            self._number(k, self.number(state, legal))
+            self._number(k, self.reading.ids(state, legal))
         at = k * self.width
-        blobs = self.read(state, int(self.seats[k]), self.nums, at)
+        blobs = self.reading.read(state, int(self.seats[k]), self.nums, at)
         self.flagged = self.row.flags_into(
             self.nums, at, blobs, self.flags, self.flagged, k * self.size
         )

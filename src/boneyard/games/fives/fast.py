@@ -9,12 +9,13 @@ decision, so it costs about as much as the engine's own step.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from librt.vecs import vec
 
 from boneyard.games.fives.layout import FivesLayout
 from boneyard.games.fives.play import Draw, Pass, Play
+from boneyard.games.reading import Path, Reading
 
 DRAW_ID: Final = 28 * 141
 """The ids of :class:`~boneyard.games.fives.learning.FivesCodec`: a draw, a pass, a returned
@@ -46,20 +47,26 @@ def fives_ids(_state: object, actions: Sequence[object]) -> list[int | tuple[int
     return out
 
 
+class FivesReading(Reading):
+    """The Fives games' ids (:func:`fives_ids`); each game reads its numbers (its subclass)."""
+
+    def ids(self, state: Any, actions: Sequence[object]) -> list[Path]:
+        return fives_ids(state, actions)
+
+
 def fives_numbers(
     out: vec[float],
     at: int,
     lay: FivesLayout,
     hand: int,
-    policy: int,
     count: int,
     moving: bool,
     boneyard: int,
 ) -> int:
     """Write the number columns of the Fives part of the vector into ``out`` from ``at``: the
-    seat's hand and the tiles on the table (bit masks), the ends open to play by value
-    (``policy`` -1: none is), the count, to move, table empty, the boneyard. Returns where the
-    next column goes."""
+    seat's hand and the tiles on the table (bit masks), the ends open to play by value left at
+    zero (the game counts them: :func:`slot_ends`, or Merry-Go-Round's packed ports), the count,
+    to move, table empty, the boneyard. Returns where the next column goes."""
     table = 0
     for t in lay.order:
         table |= 1 << t
@@ -67,15 +74,34 @@ def fives_numbers(
     out[at + 1] = float(table)
     for v in range(7):
         out[at + 2 + v] = 0.0
-    if policy >= 0:
-        lay.available_slots(policy)
-        for v in lay.avail_values:
-            out[at + 2 + v] += 1.0
     out[at + 9] = float(count)
     out[at + 10] = 1.0 if moving else 0.0
     out[at + 11] = 0.0 if lay.order else 1.0
     out[at + 12] = float(boneyard)
     return at + 13
+
+
+def slot_ends(out: vec[float], at: int, lay: FivesLayout, policy: int) -> None:
+    """Count the ends open to play under ``policy`` (-1: none is) by value into the seven
+    columns from ``at`` (the layout's list of them, which the legal actions have made)."""
+    if policy >= 0:
+        lay.available_slots(policy)
+        for v in lay.avail_values:
+            out[at + v] += 1.0
+
+
+def held_count(mask: int) -> int:
+    """How many tiles a hand's bit mask holds (``int.bit_count`` is a generic call once
+    compiled; this loop is machine code).
+
+    >>> held_count(0), held_count(0b1011)
+    (0, 3)
+    """
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
 
 
 def seat_numbers(
@@ -86,7 +112,7 @@ def seat_numbers(
     n = len(scores)
     for k in range(n):
         s = (me + k) % n
-        out[at] = float(sizes[s].bit_count()) if held else 0.0
+        out[at] = float(held_count(sizes[s])) if held else 0.0
         out[at + 1] = float(scores[s])
         at += 2
     return at

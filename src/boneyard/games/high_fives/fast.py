@@ -5,7 +5,7 @@ engine (setup.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from librt.vecs import vec
 
@@ -13,6 +13,7 @@ from boneyard.core.state import PLAYING
 from boneyard.games.high_fives.actions import Claim, Turn, decode_turn
 from boneyard.games.high_fives.state import HighFivesState
 from boneyard.games.high_fives.turns import NUM_TILES, TILE_ID, claimable_pairs
+from boneyard.games.reading import Path, Reading
 
 N15: Final = NUM_TILES
 PAIRS: Final = N15 * (N15 - 1) // 2
@@ -93,3 +94,13 @@ def read(state: HighFivesState, seat: int, out: vec[float], at: int) -> list[byt
         out[at + 1] = float(scores[s])
         at += 2
     return [hands[seat], row, claimed]
+
+
+class HighFivesReading(Reading):
+    """High Fives' fast path (:func:`ids`, :func:`read`)."""
+
+    def read(self, state: Any, seat: int, out: vec[float], at: int) -> Sequence[bytes]:
+        return read(state, seat, out, at)
+
+    def ids(self, state: Any, actions: Sequence[object]) -> list[Path]:
+        return ids(state, actions)

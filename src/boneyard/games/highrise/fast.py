@@ -5,7 +5,7 @@ engine (setup.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from librt.vecs import vec
 
@@ -13,6 +13,7 @@ from boneyard.core.state import PLAYING
 from boneyard.core.tiles import WILD
 from boneyard.games.highrise.actions import Draw, Place
 from boneyard.games.highrise.state import HighriseState
+from boneyard.games.reading import Path, Reading
 
 FACES: Final = 8
 """Faces 0 … 6, then ``W`` (7)."""
@@ -85,3 +86,13 @@ def read(state: HighriseState, seat: int, out: vec[float], at: int) -> list[byte
         out[at + 1] = float(scores[s])
         at += 2
     return [bytes(hands[seat]) if dealt else b"", drawn]
+
+
+class HighriseReading(Reading):
+    """Highrise's fast path (:func:`ids`, :func:`read`)."""
+
+    def read(self, state: Any, seat: int, out: vec[float], at: int) -> Sequence[bytes]:
+        return read(state, seat, out, at)
+
+    def ids(self, state: Any, actions: Sequence[object]) -> list[Path]:
+        return ids(state, actions)
