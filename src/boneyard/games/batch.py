@@ -74,7 +74,8 @@ class Batch:
         self.reading: Reading = fast.reading
         self.width: i64 = fast.width
         self.size: i64 = fast.size
-        self.row = Row([(s.kind, s.size, s.scale) for s in fast.layout])
+        self.row = Row([(s.kind, s.size, s.scale) for s in fast.layout], masks=False)
+        """Where the flags go (those of the masks are numpy's: :mod:`boneyard.rl.features`)."""
         self.states: list[State] = [self._new() for _ in range(n)]
         self.seats = zeros(n)
         """Each game's seat to move."""
@@ -90,9 +91,9 @@ class Batch:
         self.nums = vec[float]([0.0] * (n * self.width))
         """Every game's number columns, game after game (``width`` each)."""
         self.flags = zeros(n * self.row.room)
-        """The places of the flags set in every game's vector, as places in the whole batch's
-        vectors laid end to end (game ``k``'s vector starts at ``k * size``): :attr:`flagged`
-        of them."""
+        """The places of the flags set in every game's vector but its masks' bits, as places in
+        the whole batch's vectors laid end to end (game ``k``'s vector starts at ``k * size``):
+        :attr:`flagged` of them."""
         self.flagged: i64 = 0
         self.legal_rows = zeros(n * ROOM)
         """The game of each id listed in :attr:`legal_ids` (:attr:`listed` of them)."""
@@ -283,7 +284,10 @@ class Row:
     the PettingZoo and OpenSpiel adapters' one vector at a time (:meth:`numbers`,
     :meth:`flags`), numpy then writing them into a zero vector with two operations."""
 
-    def __init__(self, layout: Sequence[tuple[str, int, float]]) -> None:
+    def __init__(self, layout: Sequence[tuple[str, int, float]], masks: bool = True) -> None:
+        self.masks = masks
+        """Whether :meth:`flags_into` lists the bits of the masks (else the caller unpacks them:
+        numpy does it for a whole batch in a few operations)."""
         self.num_columns: list[int] = []
         self.scales: list[float] = []
         self.bit_columns: list[int] = []
@@ -313,12 +317,13 @@ class Row:
             self.num_at.append(at)
             self.scales.append(scale)
             return
-        self.room += size
         if kind == "bits":
+            self.room += size if self.masks else 0
             self.bit_columns.append(column)
             self.bit_at.append(at)
             self.bit_size.append(size)
         else:
+            self.room += size
             self.hot_columns.append(column)
             self.hot_at.append(at)
 
@@ -342,9 +347,8 @@ class Row:
     ) -> i64:
         """Write ``base`` plus the place of each flag set in the vector of the numbers from
         ``nums[at]`` and the bytes columns ``blobs`` into ``out`` from ``pos``; where the next
-        goes. A mask's bits past its segment's size and an index past its own are not flags
-        (no reader writes them)."""
-        for i in range(len(self.bit_columns)):
+        goes. A mask's bits past its segment's size are not flags (no reader sets them)."""
+        for i in range(len(self.bit_columns) if self.masks else 0):
             mask = i64(int(nums[at + self.bit_columns[i]]))
             place: i64 = base + self.bit_at[i]
             end = place + self.bit_size[i]

@@ -53,8 +53,9 @@ def features_for(game: str, players: int, view: View) -> Features:
 class Filler:
     """Fills the vectors of many seats' views at once from a game's fast path: the batch
     (:class:`~boneyard.games.batch.Batch`, compiled) reads each seat's raw values
-    (:attr:`~boneyard.games.learning.FastPath.read`) and lists the places of its flags; numpy
-    then writes the flags and scales the numbers of the whole batch, a few operations a step."""
+    (:attr:`~boneyard.games.learning.FastPath.read`) and lists the places of its flags but
+    its masks' bits; numpy then writes those flags, unpacks the masks and scales the numbers of
+    the whole batch, a few operations a step."""
 
     def __init__(self, fast: FastPath) -> None:
         self.fast = fast
@@ -67,13 +68,23 @@ class Filler:
         self.num_at = _index(self.row.num_at)
         self.num_scale = np.array(self.row.scales, dtype=np.float64)
         self.row_at = np.array(self.row.num_at, dtype=np.intp)
+        self.bits = _runs(self.row.bit_columns, self.row.bit_at, self.row.bit_size)
+        """Runs of bit masks of one size, side by side: (first column, masks, start, size)."""
 
     def numbers(self, out: Batch, raw: NDArray[np.float64]) -> None:
-        """Write the number segments of ``out``: row ``k`` from ``raw[k]`` (a seat's number
-        columns), scaled and clipped."""
+        """Write the number and mask segments of ``out``: row ``k`` from ``raw[k]`` (a seat's
+        number columns), the numbers scaled and clipped, the masks' bits unpacked (each run of
+        masks by one ``unpackbits`` of their little-endian bytes)."""
         if len(self.num_scale):
             scaled = raw[:, self.num_columns] / self.num_scale
             out[:, self.num_at] = np.clip(scaled, -LIMIT, LIMIT, out=scaled)
+        b = len(out)
+        for column, count, at, size in self.bits:
+            wide = "<u4" if size <= 32 else "<u8"
+            masks = raw[:, column : column + count].astype(wide)
+            bits = np.unpackbits(masks.view(np.uint8), axis=1, bitorder="little")
+            place = out[:, at : at + count * size].reshape(b, count, size)
+            place[...] = bits.reshape(b, count, -1)[:, :, :size]
 
     def vector(self, state: GameState, seat: int) -> Vector:
         """One seat's vector: what a batch's step writes, for a single row (the PettingZoo and
@@ -100,6 +111,24 @@ def _index(values: list[int]) -> slice | NDArray[np.intp]:
     if values == list(range(values[0], values[0] + len(values))):
         return slice(values[0], values[0] + len(values))
     return np.array(values, dtype=np.intp)
+
+
+def _runs(columns: list[int], at: list[int], sizes: list[int]) -> list[tuple[int, int, int, int]]:
+    """Bit-mask segments (their columns, starts and sizes) as runs that one operation fills:
+    masks of one size in consecutive columns whose flags lie side by side.
+
+    >>> _runs([0, 1, 3], [0, 28, 70], [28, 28, 28])
+    [(0, 2, 0, 28), (3, 1, 70, 28)]
+    """
+    runs: list[tuple[int, int, int, int]] = []
+    for column, start, size in zip(columns, at, sizes, strict=True):
+        if runs:
+            first, count, begin, width = runs[-1]
+            if width == size and column == first + count and start == begin + count * size:
+                runs[-1] = (first, count + 1, begin, width)
+                continue
+        runs.append((column, 1, start, size))
+    return runs
 
 
 __all__ = ["LIMIT", "Batch", "Features", "Filler", "Vector", "features_for"]
