@@ -10,12 +10,41 @@ from librt.vecs import vec
 
 from boneyard.core.state import PLAYING
 from boneyard.games.fives.fast import NO_BYTES, FivesReading, fives_numbers, seat_numbers
+from boneyard.games.fives.layout import SIDE_A, SIDE_B, Availability
 from boneyard.games.fives.play import FIELD_BITS
 from boneyard.games.merry_go_round.layout import CrossLayout
-from boneyard.games.merry_go_round.state import MerryGoRoundState
+from boneyard.games.merry_go_round.state import SETTING, MerryGoRoundState
 
 STAGES: Final = ("set", "cross_sides", "cross_ends", "cross", "open", "idle")
 STAGE_INDEX: Final = {s: float(i) for i, s in enumerate(STAGES)}
+CROSS_ANY_ORDER: Final = int(Availability.CROSS_ANY_ORDER)
+CROSS: Final = 0b1111 << SIDE_A
+SIDES: Final = (1 << SIDE_A) | (1 << SIDE_B)
+
+
+def stage_index(state: MerryGoRoundState) -> float:
+    """The place of ``state.stage()`` in :data:`STAGES`, read as the state reads it but with its
+    policy compared as a machine int (the state's method compares it with an enum member, a
+    generic call once compiled, and names the stage in words; tests/rl check they agree).
+
+    >>> from boneyard.games.merry_go_round import new_game
+    >>> stage_index(new_game(2)) == STAGE_INDEX[new_game(2).stage()]
+    True
+    """
+    phase = state.phase
+    if phase == SETTING:
+        return 0.0
+    if phase != PLAYING:
+        return 5.0
+    lay = state.layout
+    s = lay.first_spinner
+    assert s is not None
+    c = lay.connected[s]
+    if c & CROSS == CROSS:
+        return 4.0
+    if state.policy == CROSS_ANY_ORDER:
+        return 3.0
+    return 1.0 if c & SIDES != SIDES else 2.0
 
 
 def read(state: MerryGoRoundState, seat: int, out: vec[float], at: int) -> tuple[bytes, ...]:
@@ -39,7 +68,7 @@ def read(state: MerryGoRoundState, seat: int, out: vec[float], at: int) -> tuple
             out[ends + (ports & 7)] += 1.0
             ports >>= FIELD_BITS
     at = seat_numbers(out, at, state.hands, state.scores, seat, in_hand)
-    out[at] = STAGE_INDEX[state.stage()]
+    out[at] = stage_index(state)
     out[at + 1] = 1.0 if state.teams else 0.0
     return NO_BYTES
 
