@@ -124,7 +124,8 @@ def test_a_games_reading_gives_the_codecs_ids_and_the_encoders_numbers(
     game: str, players: int, options: dict[str, Any], seed: int, moves: int
 ) -> None:
     """In any position, the game's compiled :class:`Reading` (what the batch calls) numbers
-    every legal action as the codec numbers its record form, and its raw numbers and flags make
+    every legal action as the codec numbers its record form (in a list, and written in place),
+    and its raw numbers and flags make
     every seat's vector as the encoder makes it from the observation's JSON."""
     table = Table(game, players, options)
     assert table.filler is not None
@@ -139,6 +140,13 @@ def test_a_games_reading_gives_the_codecs_ids_and_the_encoders_numbers(
         for p, a in zip(reading.ids(state, legal), legal, strict=True)
     }
     assert fast == json_ids(table)
+    paths = reading.ids(state, legal)
+    written = vec[i64]([-1] * (len(legal) + 3))
+    count = reading.ids_into(state, legal, written, 3)  # (from a place: a batch's)
+    if count < 0:  # (an action takes several ids: the batch lists them from ids())
+        assert any(isinstance(p, tuple) for p in paths)
+    else:
+        assert [written[i] for i in range(3, 3 + count)] == paths
     row, width, size = table.filler.row, table.filler.width, table.filler.size
     for seat in range(players):
         nums = vec[float]([0.0] * (2 * width))

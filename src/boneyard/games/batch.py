@@ -186,18 +186,30 @@ class Batch:
             choices = self.choices[k]
             choices.clear()
             choices.extend(legal)
-            self._number(k, self.reading.ids(state, legal))
+            self._number(k, state, legal)
         at = k * self.width
         blobs = self.reading.read(state, int(self.seats[k]), self.nums, at)
         self.flagged = self.row.flags_into(
             self.nums, at, blobs, self.flags, self.flagged, k * self.size
         )
 
-    def _number(self, k: i64, paths: list[Path]) -> None:
-        """List game ``k``'s first ids of ``paths`` (each once) and keep what :meth:`_find`
-        reads."""
-        self.start[k] = self.count
+    def _number(self, k: i64, state: State, legal: Sequence[object]) -> None:
+        """List the first ids of game ``k``'s legal actions ``legal`` (each once) and keep what
+        :meth:`_find` reads: the game writes them in place where each action takes one id."""
+        c = self.count
+        self.start[k] = c
         self.paths[k] = None
+        while c + len(legal) > len(self.legal_ids):
+            self.legal_rows = grown(self.legal_rows)
+            self.legal_ids = grown(self.legal_ids)
+        listed = self.reading.ids_into(state, legal, self.legal_ids, c)
+        if listed >= 0:
+            rows = self.legal_rows
+            for i in range(c, c + listed):
+                rows[i] = k
+            self.count = c + listed
+            return
+        paths = self.reading.ids(state, legal)
         seen: set[int] | None = None
         for p in paths:
             if isinstance(p, int):

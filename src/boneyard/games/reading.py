@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from librt.vecs import vec
+from mypy_extensions import i64
 
 Path = int | tuple[int, ...]
 """An action's ids: its id when it is one (most are), else its ids in order (a High Fives turn
@@ -33,3 +34,16 @@ class Reading:
         """The ids of each legal action ``actions`` of ``state``'s seat to move (the codec's
         tokens, as a :data:`Path`)."""
         raise NotImplementedError
+
+    def ids_into(self, state: Any, actions: Sequence[object], out: vec[i64], at: i64) -> i64:
+        """:meth:`ids` written into ``out`` from ``at`` (the caller made room for one id an
+        action), where each action takes one id: how many; -1 (``out`` then holds nothing to
+        rely on) where one takes several. A game overrides it to write its ids as it finds
+        them, with no list of boxed ints in between."""
+        paths = self.ids(state, actions)
+        for i in range(len(paths)):
+            p = paths[i]
+            if not isinstance(p, int):
+                return -1
+            out[at + i] = p
+        return len(paths)

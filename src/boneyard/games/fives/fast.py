@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from librt.vecs import vec
+from mypy_extensions import i64
 
 from boneyard.games.fives.layout import FivesLayout
 from boneyard.games.fives.play import Draw, Pass, Play
@@ -30,21 +31,21 @@ NO_BYTES: Final[tuple[bytes, ...]] = ()
 
 def fives_ids(_state: object, actions: Sequence[object]) -> list[int | tuple[int, ...]]:
     """The id of each of a state's legal actions, from its engine ids (``Play.key``)."""
-    out: list[int | tuple[int, ...]] = []
-    for action in actions:
-        if isinstance(action, Play):
-            tile, anchor, code = action.key
-            if anchor < 0:
-                out.append(tile * 141)
-            else:
-                out.append(tile * 141 + 1 + 5 * anchor + (code - 2 if code >= 3 else 0))
-        elif isinstance(action, Draw):
-            out.append(DRAW_ID)
-        elif isinstance(action, Pass):
-            out.append(PASS_ID)
-        else:  # High Five's returned tile, the only other action a state offers
-            out.append(RETURN_ID)
-    return out
+    return [fives_id(action) for action in actions]
+
+
+def fives_id(action: object) -> int:
+    """The id of one of a Fives state's legal actions."""
+    if isinstance(action, Play):
+        tile, anchor, code = action.key
+        if anchor < 0:
+            return tile * 141
+        return tile * 141 + 1 + 5 * anchor + (code - 2 if code >= 3 else 0)
+    if isinstance(action, Draw):
+        return DRAW_ID
+    if isinstance(action, Pass):
+        return PASS_ID
+    return RETURN_ID  # High Five's returned tile, the only other action a state offers
 
 
 class FivesReading(Reading):
@@ -52,6 +53,11 @@ class FivesReading(Reading):
 
     def ids(self, state: Any, actions: Sequence[object]) -> list[Path]:
         return fives_ids(state, actions)
+
+    def ids_into(self, state: Any, actions: Sequence[object], out: vec[i64], at: i64) -> i64:
+        for i in range(len(actions)):
+            out[at + i] = fives_id(actions[i])
+        return len(actions)
 
 
 def fives_numbers(

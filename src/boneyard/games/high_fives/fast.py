@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from librt.vecs import vec
+from mypy_extensions import i64
 
 from boneyard.core.state import PLAYING
 from boneyard.core.tiles import Tile
@@ -121,3 +122,21 @@ class HighFivesReading(Reading):
 
     def ids(self, state: Any, actions: Sequence[object]) -> list[Path]:
         return ids(state, actions)
+
+    def ids_into(self, state: Any, actions: Sequence[object], out: vec[i64], at: i64) -> i64:
+        for i in range(len(actions)):
+            action = actions[i]
+            if isinstance(action, Claim):
+                a, b = action.pair
+                out[at + i] = pair_id(tile_number(a), tile_number(b))
+                continue
+            assert isinstance(action, Turn)
+            if action.claim:  # (its ids may be several: ids() says)
+                return -1
+            if action.code >= 0:
+                t, x, _a, _b = decode_turn(action.code)
+            else:
+                t = tile_number(action.tile)
+                x = -1 if action.capture is None else tile_number(action.capture)
+            out[at + i] = PAIRS + t * (N15 + 1) + x + 1
+        return len(actions)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from librt.vecs import vec
+from mypy_extensions import i64
 
 from boneyard.core.state import PLAYING
 from boneyard.core.tiles import WILD
@@ -96,3 +97,17 @@ class HighriseReading(Reading):
 
     def ids(self, state: Any, actions: Sequence[object]) -> list[Path]:
         return ids(state, actions)
+
+    def ids_into(self, state: Any, actions: Sequence[object], out: vec[i64], at: i64) -> i64:
+        geometry = state.geometry
+        cols = geometry.cols
+        places = geometry.rows * cols * 2 * FACES * FACES * 3
+        for i in range(len(actions)):
+            action = actions[i]
+            if isinstance(action, Place):
+                out[at + i] = place_id(action, cols)
+            elif isinstance(action, Draw):
+                out[at + i] = places
+            else:
+                out[at + i] = places + 1
+        return len(actions)
