@@ -20,11 +20,12 @@ seeded stream), so the batch is always full.
 
 The games are stepped by the engine's side (:class:`boneyard.games.batch.Batch`, compiled) and
 read through their fast path (:class:`~boneyard.games.learning.FastPath`): no observation is
-built and no JSON written. The arrays are numpy arrays of this object, filled in place at every
-step (copy them to keep them), the vectors of the whole batch by a few numpy operations
-(:class:`~boneyard.rl.features.Filler`). The ids legal now are also listed flat
-(:attr:`SelfPlay.legal_rows`, :attr:`SelfPlay.legal_ids`), which a sampler reads without
-scanning the whole mask (:meth:`SelfPlay.random_actions`).
+built and no JSON written; what the batch writes (native vectors) numpy views without a copy.
+The arrays are numpy arrays of this object, filled in place at every step (copy them to keep
+them; write into a copy: a step clears only the flags and mask entries it set), the vectors of
+the whole batch by a few numpy operations (:class:`~boneyard.rl.features.Filler`). The ids
+legal now are also listed flat (:attr:`SelfPlay.legal_rows`, :attr:`SelfPlay.legal_ids`), which
+a sampler reads without scanning the whole mask (:meth:`SelfPlay.random_actions`).
 """
 
 from __future__ import annotations
