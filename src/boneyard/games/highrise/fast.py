@@ -30,11 +30,11 @@ def place_id(action: Place, cols: int) -> int:
     second, the faces on each and the spacer (docs/bots.md)."""
     fa, fb = action.faces
     (r1, c1), (r2, c2) = action.cells
-    if (r2, c2) < (r1, c1):
+    if r2 < r1 or (r2 == r1 and c2 < c1):  # (ints compared: a tuple comparison is generic)
         r1, c1, r2, c2, fa, fb = r2, c2, r1, c1, fb, fa
     direction = 0 if r2 == r1 else 1
     spacer = action.spacer
-    s = 0 if spacer is None else 1 if spacer == (r1, c1) else 2
+    s = 0 if spacer is None else 1 if spacer[0] == r1 and spacer[1] == c1 else 2
     return ((((r1 * cols + c1) * 2 + direction) * FACES + face(fa)) * FACES + face(fb)) * 3 + s
 
 
