@@ -143,8 +143,8 @@ def test_a_games_reading_gives_the_codecs_ids_and_the_encoders_numbers(
     paths = reading.ids(state, legal)
     written = vec[i64]([-1] * (len(legal) + 3))
     count = reading.ids_into(state, legal, written, 3)  # (from a place: a batch's)
-    if count < 0:  # (an action takes several ids: the batch lists them from ids())
-        assert any(isinstance(p, tuple) for p in paths)
+    if count < 0:  # (an action may take several ids: the batch lists them from ids())
+        assert game == "high-fives" and any(getattr(a, "claim", ()) for a in legal)
     else:
         assert [written[i] for i in range(3, 3 + count)] == paths
     row, width, size = table.filler.row, table.filler.width, table.filler.size

@@ -38,8 +38,9 @@ class Reading:
     def ids_into(self, state: Any, actions: Sequence[object], out: vec[i64], at: i64) -> i64:
         """:meth:`ids` written into ``out`` from ``at`` (the caller made room for one id an
         action), where each action takes one id: how many; -1 (``out`` then holds nothing to
-        rely on) where one takes several. A game overrides it to write its ids as it finds
-        them, with no list of boxed ints in between."""
+        rely on, and the caller lists :meth:`ids`) where one may take several (a High Fives turn
+        with a claim). A game overrides it to write its ids as it finds them, with no list of
+        boxed ints in between."""
         paths = self.ids(state, actions)
         for i in range(len(paths)):
             p = paths[i]
