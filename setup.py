@@ -23,7 +23,9 @@ CORE_MODULES = [
     # compiled class may only extend another compiled class.
     "src/boneyard/core/state.py",
     "src/boneyard/core/chance.py",
-    # The learners' batches: self-play reads every decision through them.
+    # The learners' batches: self-play reads every decision through them, and a game's fast
+    # path through its methods (each game's subclass is compiled with it).
+    "src/boneyard/games/reading.py",
     "src/boneyard/games/batch.py",
 ]
 GAMES = Path("src/boneyard/games")

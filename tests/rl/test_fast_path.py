@@ -8,10 +8,15 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from librt.vecs import vec
+from mypy_extensions import i64
 
 np = pytest.importorskip("numpy")
 
 from boneyard.core.errors import BoneyardError, IllegalActionError  # noqa: E402
+from boneyard.rl.features import LIMIT  # noqa: E402
 from boneyard.rl.table import Table  # noqa: E402
 from boneyard.rl.vector import SelfPlay  # noqa: E402
 
@@ -100,3 +105,75 @@ def test_an_illegal_id_is_refused_and_no_game_moves() -> None:
     assert [s.record() for s in play.batch.states] == before
     with pytest.raises(BoneyardError, match=r"give one action id per game \(3\), not 2"):
         play.step(actions[:2])
+
+
+def random_position(table: Table, seed: int, moves: int) -> None:
+    """Deal ``table`` from ``seed`` and play up to ``moves`` random legal ids (whole actions)."""
+    table.reset(random.Random(seed))
+    rng = random.Random(seed + 1)
+    for _ in range(moves):
+        if table.over:
+            return
+        table.step(int(rng.choice(list(np.flatnonzero(table.mask())))))
+
+
+@pytest.mark.parametrize(("game", "players", "options"), CASES, ids=IDS)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31), moves=st.integers(0, 120))
+def test_a_games_reading_gives_the_codecs_ids_and_the_encoders_numbers(
+    game: str, players: int, options: dict[str, Any], seed: int, moves: int
+) -> None:
+    """In any position, the game's compiled :class:`Reading` (what the batch calls) numbers
+    every legal action as the codec numbers its record form (in a list, and written in place),
+    and its raw numbers and flags make
+    every seat's vector as the encoder makes it from the observation's JSON."""
+    table = Table(game, players, options)
+    assert table.filler is not None
+    random_position(table, seed, moves)
+    state = table.state
+    if state.current_seat is None:
+        return
+    reading = table.filler.fast.reading
+    legal = state.legal_actions()
+    fast = {
+        (p,) if isinstance(p, int) else p: a
+        for p, a in zip(reading.ids(state, legal), legal, strict=True)
+    }
+    assert fast == json_ids(table)
+    paths = reading.ids(state, legal)
+    written = vec[i64]([-1] * (len(legal) + 3))
+    count = reading.ids_into(state, legal, written, 3)  # (from a place: a batch's)
+    if count < 0:  # (an action may take several ids: the batch lists them from ids())
+        assert game == "high-fives" and any(getattr(a, "claim", ()) for a in legal)
+    else:
+        assert [written[i] for i in range(3, 3 + count)] == paths
+    row, width, size = table.filler.row, table.filler.width, table.filler.size
+    for seat in range(players):
+        nums = vec[float]([0.0] * (2 * width))
+        blobs = reading.read(state, seat, nums, width)  # (from a place: a batch's second row)
+        places = vec[i64]([0] * (row.room + 1))
+        count = row.flags_into(nums, width, blobs, places, 1, size)
+        vector = np.zeros(2 * size, dtype=np.float32)
+        vector[[places[i] for i in range(1, count)]] = 1.0
+        vector[size + table.filler.row_at] = row.numbers(nums[width:], LIMIT)
+        view = state.observation(seat).to_json()
+        assert np.array_equal(vector[size:], table.features.encode(view)), seat
+        assert not vector[:size].any()
+
+
+def test_a_batch_makes_room_for_more_legal_ids_than_it_first_had() -> None:
+    """A Highrise seat may have more legal ids than a batch first makes room for (16 a game):
+    the batch's vectors grow, and self-play's arrays follow them."""
+    play = SelfPlay("highrise", games=1, players=2, seed=5)
+    probe = Table("highrise", 2)
+    rng = np.random.default_rng(6)
+    grew = False
+    for _ in range(200):
+        grew = grew or len(play.batch.legal_ids) > 16
+        state = play.batch.states[0]
+        view = state.observation(state.current_seat).to_json()
+        tokens = {probe.codec.tokens(a.to_event(), view)[0] for a in state.legal_actions()}
+        assert set(np.flatnonzero(play.mask[0])) == tokens
+        assert sorted(play.legal_ids) == sorted(tokens)
+        play.step(play.random_actions(rng))
+    assert grew

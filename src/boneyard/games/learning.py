@@ -20,9 +20,10 @@ and lists of floats, no numpy (the games layer needs none).
 
 Its **fast path** (:class:`FastPath`, optional) gives the same ids and numbers straight from a
 state, for self-play at the engine's pace: no observation is built, no JSON written. It reads a
-few raw values of the state (bit masks, tile ids, counts: :attr:`FastPath.read`) and says how
-they make the vector (:attr:`FastPath.layout`), which the adapters then fill for a whole batch of
-games at once with numpy (:mod:`boneyard.rl.features`). Its numbers and ids are exactly the
+few raw values of the state (bit masks, tile ids, counts: :attr:`FastPath.read`, a method of the
+game's compiled :class:`~boneyard.games.reading.Reading`) and says how they make the vector
+(:attr:`FastPath.layout`), which the adapters then fill for a whole batch of games at once
+(:mod:`boneyard.games.batch`, :mod:`boneyard.rl.features`). Its numbers and ids are exactly the
 encoder's and the codec's (tests/rl check it on random positions of every game).
 """
 
@@ -32,8 +33,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from librt.vecs import vec
+
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import parse_halves
+from boneyard.games.reading import Path, Reading
 
 View = Mapping[str, Any]
 """An observation in its JSON form (``observation.to_json()``)."""
@@ -76,25 +80,29 @@ class Segment:
     scale: float = 1.0
 
 
-Reader = Callable[[Any, int, list[float], int], Sequence[bytes]]
-"""``read(state, seat, out, at)``: writes the number columns of ``seat``'s view into
-``out[at:at + width]`` and returns its bytes columns (the layout's ``ids`` segments, in order)."""
-Path = int | tuple[int, ...]
-"""An action's ids: its id when it is one (most are), else its ids in order (a High Fives turn
-with a claim)."""
-
-
 @dataclass(frozen=True, slots=True)
 class FastPath:
     """A game's ids and numbers read straight from its states (see the module docstring)."""
 
     layout: tuple[Segment, ...]
     """The vector, segment by segment (their sizes add up to the encoder's length)."""
-    read: Reader
-    """What ``seat`` sees, as the layout's raw values (:data:`Reader`)."""
-    ids: Callable[[Any, Sequence[object]], list[Path]]
-    """``ids(state, actions)``: the ids of each legal action of the seat to move (the codec's
-    tokens, as a :data:`Path`)."""
+    reading: Reading
+    """The game's ids and raw numbers (:class:`~boneyard.games.reading.Reading`: compiled, so
+    that the batch calls them as machine code)."""
+
+    @property
+    def read(self) -> Callable[[Any, int, vec[float], int], Sequence[bytes]]:
+        """``read(state, seat, out, at)``: writes the number columns of ``seat``'s view into
+        ``out[at:at + width]`` (a native vector of floats, which numpy views without a copy:
+        :mod:`boneyard.games.batch`) and returns its bytes columns (the layout's ``ids``
+        segments, in order)."""
+        return self.reading.read
+
+    @property
+    def ids(self) -> Callable[[Any, Sequence[object]], list[Path]]:
+        """``ids(state, actions)``: the ids of each legal action of the seat to move (the
+        codec's tokens, as a :data:`Path`)."""
+        return self.reading.ids
 
     @property
     def size(self) -> int:

@@ -13,10 +13,10 @@ game's fast path: the adapters' way, with no observation built).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from librt.vecs import vec
 from numpy.typing import NDArray
 
 from boneyard.core.protocol import GameState
@@ -51,79 +51,50 @@ def features_for(game: str, players: int, view: View) -> Features:
 
 
 class Filler:
-    """Fills the vectors of many seats' views at once from a game's fast path (its raw values,
-    :attr:`~boneyard.games.learning.FastPath.read`): bit masks unpacked, indices and ids set as
-    flags, numbers scaled, each kind by a few numpy operations over the whole batch."""
+    """Fills the vectors of many seats' views at once from a game's fast path: the batch
+    (:class:`~boneyard.games.batch.Batch`, compiled) reads each seat's raw values
+    (:attr:`~boneyard.games.learning.FastPath.read`) and lists the places of its flags but
+    its masks' bits; numpy then writes those flags, unpacks the masks and scales the numbers of
+    the whole batch, a few operations a step."""
 
     def __init__(self, fast: FastPath) -> None:
         self.fast = fast
         self.size = fast.size
         self.width = fast.width
-        where: dict[str, list[tuple[int, int, int, float]]] = {}
-        """Per kind: (its column among its kind's, where it starts, size, scale) per segment."""
-        columns: dict[bool, int] = {True: 0, False: 0}
-        at = 0
-        for seg in fast.layout:
-            blob = seg.kind == "ids"
-            where.setdefault(seg.kind, []).append((columns[blob], at, seg.size, seg.scale))
-            columns[blob] += 1
-            at += seg.size
-        nums = where.get("num", [])
-        self.num_columns = _index([c for c, *_ in nums])
-        self.num_at = _index([a for _c, a, *_ in nums])
-        self.num_scale = np.array([s for *_, s in nums], dtype=np.float64)
-        hot = where.get("onehot", [])
-        self.hot_columns = np.array([c for c, *_ in hot], dtype=np.intp)
-        self.hot_at = np.array([a for _c, a, *_ in hot], dtype=np.int64)
-        self.bits = _runs(where.get("bits", []))
-        """Runs of bit masks of one size, side by side: (first column, masks, start, shifts)."""
-        self.ids = [(c, a) for c, a, _n, _s in where.get("ids", [])]
-        self.row = Row([(seg.kind, seg.size, seg.scale) for seg in fast.layout], LIMIT)
-        """One seat's entries at a time (compiled with the engine): :meth:`vector`."""
+        self.row = Row([(seg.kind, seg.size, seg.scale) for seg in fast.layout])
+        """Where the raw values go (compiled with the engine): the flags' places, and one
+        seat's entries at a time for :meth:`vector`."""
+        self.num_columns = _index(self.row.num_columns)
+        self.num_at = _index(self.row.num_at)
+        self.num_scale = np.array(self.row.scales, dtype=np.float64)
         self.row_at = np.array(self.row.num_at, dtype=np.intp)
-        self.cleared = _index(
-            [
-                a + i
-                for kind in ("onehot", "ids")
-                for _c, a, n, _s in where.get(kind, [])
-                for i in range(n)
-            ]
-        )
-        """The columns set as flags, cleared before each fill (the others are all written)."""
+        self.bits = _runs(self.row.bit_columns, self.row.bit_at, self.row.bit_size)
+        """Runs of bit masks of one size, side by side: (first column, masks, start, size)."""
 
-    def fill(self, out: Batch, nums: Sequence[float], blobs: Sequence[Sequence[bytes]]) -> None:
-        """Write the vectors into ``out``: row ``k`` from ``nums[k * width:(k + 1) * width]``
-        (the number columns) and ``blobs[k]`` (the bytes columns)."""
-        b = len(out)
-        raw = np.fromiter(nums, np.float64, b * self.width).reshape(b, self.width)
+    def numbers(self, out: Batch, raw: NDArray[np.float64]) -> None:
+        """Write the number and mask segments of ``out``: row ``k`` from ``raw[k]`` (a seat's
+        number columns), the numbers scaled and clipped, the masks' bits unpacked (each run of
+        masks by one ``unpackbits`` of their little-endian bytes)."""
         if len(self.num_scale):
             scaled = raw[:, self.num_columns] / self.num_scale
             out[:, self.num_at] = np.clip(scaled, -LIMIT, LIMIT, out=scaled)
-        out[:, self.cleared] = 0.0
-        if len(self.hot_at):
-            index = raw[:, self.hot_columns].astype(np.int64)
-            hit = index >= 0
-            rows = np.broadcast_to(np.arange(b)[:, None], index.shape)
-            out[rows[hit], (self.hot_at + index)[hit]] = 1.0
-        for column, count, at, shifts in self.bits:
-            masks = raw[:, column : column + count].astype(np.int64)
-            flags = (masks[:, :, None] >> shifts) & 1
-            out[:, at : at + count * len(shifts)] = flags.reshape(b, -1)
-        for column, at in self.ids:
-            ids = [blob[column] for blob in blobs]
-            counts = np.fromiter((len(x) for x in ids), np.int64, b)
-            flat = np.frombuffer(b"".join(ids), dtype=np.uint8)
-            out[np.repeat(np.arange(b), counts), at + flat.astype(np.intp)] = 1.0
+        b = len(out)
+        for column, count, at, size in self.bits:
+            wide = "<u4" if size <= 32 else "<u8"
+            masks = raw[:, column : column + count].astype(wide)
+            bits = np.unpackbits(masks.view(np.uint8), axis=1, bitorder="little")
+            place = out[:, at : at + count * size].reshape(b, count, size)
+            place[...] = bits.reshape(b, count, -1)[:, :, :size]
 
     def vector(self, state: GameState, seat: int) -> Vector:
-        """One seat's vector: what :meth:`fill` writes, for a single row (the PettingZoo and
+        """One seat's vector: what a batch's step writes, for a single row (the PettingZoo and
         OpenSpiel adapters ask for one at a time, where numpy's fixed cost per operation would
         be most of the work): the compiled :class:`~boneyard.games.batch.Row` lists its
         non-zero entries, and numpy writes them into a zero vector."""
-        nums = [0.0] * self.width
+        nums = vec[float]([0.0] * self.width)
         blobs = self.fast.read(state, seat, nums, 0)
         out = np.zeros(self.size, dtype=np.float32)
-        out[self.row_at] = self.row.numbers(nums)
+        out[self.row_at] = self.row.numbers(nums, LIMIT)
         out[self.row.flags(nums, blobs)] = 1.0
         return out
 
@@ -142,17 +113,21 @@ def _index(values: list[int]) -> slice | NDArray[np.intp]:
     return np.array(values, dtype=np.intp)
 
 
-def _runs(bits: list[tuple[int, int, int, float]]) -> list[tuple[int, int, int, NDArray[np.int64]]]:
-    """Bit-mask segments (column, start, size, scale) as runs that one operation fills: masks of
-    one size in consecutive columns whose flags lie side by side."""
-    runs: list[tuple[int, int, int, NDArray[np.int64]]] = []
-    for column, at, size, _scale in bits:
+def _runs(columns: list[int], at: list[int], sizes: list[int]) -> list[tuple[int, int, int, int]]:
+    """Bit-mask segments (their columns, starts and sizes) as runs that one operation fills:
+    masks of one size in consecutive columns whose flags lie side by side.
+
+    >>> _runs([0, 1, 3], [0, 28, 70], [28, 28, 28])
+    [(0, 2, 0, 28), (3, 1, 70, 28)]
+    """
+    runs: list[tuple[int, int, int, int]] = []
+    for column, start, size in zip(columns, at, sizes, strict=True):
         if runs:
-            first, count, start, shifts = runs[-1]
-            if len(shifts) == size and column == first + count and at == start + count * size:
-                runs[-1] = (first, count + 1, start, shifts)
+            first, count, begin, width = runs[-1]
+            if width == size and column == first + count and start == begin + count * size:
+                runs[-1] = (first, count + 1, begin, width)
                 continue
-        runs.append((column, 1, at, np.arange(size, dtype=np.int64)))
+        runs.append((column, 1, start, size))
     return runs
 
 

@@ -20,11 +20,12 @@ seeded stream), so the batch is always full.
 
 The games are stepped by the engine's side (:class:`boneyard.games.batch.Batch`, compiled) and
 read through their fast path (:class:`~boneyard.games.learning.FastPath`): no observation is
-built and no JSON written. The arrays are numpy arrays of this object, filled in place at every
-step (copy them to keep them), the vectors of the whole batch by a few numpy operations
-(:class:`~boneyard.rl.features.Filler`). The ids legal now are also listed flat
-(:attr:`SelfPlay.legal_rows`, :attr:`SelfPlay.legal_ids`), which a sampler reads without
-scanning the whole mask (:meth:`SelfPlay.random_actions`).
+built and no JSON written; what the batch writes (native vectors) numpy views without a copy.
+The arrays are numpy arrays of this object, filled in place at every step (copy them to keep
+them; write into a copy: a step clears only the flags and mask entries it set), the vectors of
+the whole batch by a few numpy operations (:class:`~boneyard.rl.features.Filler`). The ids
+legal now are also listed flat (:attr:`SelfPlay.legal_rows`, :attr:`SelfPlay.legal_ids`), which
+a sampler reads without scanning the whole mask (:meth:`SelfPlay.random_actions`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+from librt.vecs import vec
+from mypy_extensions import i64
 from numpy.typing import NDArray
 
 from boneyard.core.errors import BoneyardError
@@ -75,6 +78,13 @@ class SelfPlay:
         """The game (row) of each id listed in :attr:`legal_ids`, ascending."""
         self.legal_ids = np.zeros(0, dtype=np.int64)
         """Every id the seat to move of each game may give now, game by game."""
+        batch = self.batch
+        self._nums = np.frombuffer(memoryview(batch.nums), dtype=np.float64).reshape(games, -1)
+        self._flags = _view(batch.flags)
+        self._flagged = np.zeros(0, dtype=np.int64)
+        """The places in :attr:`obs` (flat) of the flags set at the last step."""
+        self._seats = _view(batch.seats)
+        self._rows, self._ids = _view(batch.legal_rows), _view(batch.legal_ids)
         self._refresh()
 
     @property
@@ -104,24 +114,40 @@ class SelfPlay:
         games = len(self.seats)
         if len(actions) != games:
             raise BoneyardError(f"give one action id per game ({games}), not {len(actions)}")
-        ended, rows, ids = self.batch.step(np.asarray(actions, dtype=np.int64).tolist())
+        ended = self.batch.step(np.asarray(actions, dtype=np.int64).tolist())
         rewards = np.zeros((games, self.players), dtype=np.float32)
         done = np.zeros(games, dtype=np.bool_)
         for k in ended:
             rewards[k] = rewards_of(self.batch.results[k], self.players)
             done[k] = True
-        self._fill(rows, ids)
+        self._fill()
         return rewards, done
 
     def _refresh(self) -> None:
         """Deal, list the legal ids and fill the arrays (through the batch)."""
-        self._fill(*self.batch.refresh())
+        self.batch.refresh()
+        self._fill()
 
-    def _fill(self, rows: list[int], ids: list[int]) -> None:
-        """The arrays from the batch's numbers and the legal ids ``(rows[i], ids[i])``."""
-        self.filler.fill(self.obs, self.batch.nums, self.batch.blobs)
-        self.seats[:] = self.batch.seats
+    def _fill(self) -> None:
+        """The arrays from what the batch wrote: its numbers, its flags' places, its seats and
+        its legal ids (numpy views of its native vectors, made once: the vectors of the legal
+        ids again when the batch made them longer)."""
+        batch = self.batch
+        self.filler.numbers(self.obs, self._nums)
+        flat = self.obs.reshape(-1)
+        flat[self._flagged] = 0.0
+        self._flagged = self._flags[: batch.flagged].copy()
+        flat[self._flagged] = 1.0
+        self.seats[:] = self._seats
+        if len(self._ids) != len(batch.legal_ids):
+            self._rows, self._ids = _view(batch.legal_rows), _view(batch.legal_ids)
+        count = batch.count
         self.mask[self.legal_rows, self.legal_ids] = 0
-        self.legal_rows = np.fromiter(rows, np.int64, len(rows))
-        self.legal_ids = np.fromiter(ids, np.int64, len(ids))
+        self.legal_rows = self._rows[:count].copy()
+        self.legal_ids = self._ids[:count].copy()
         self.mask[self.legal_rows, self.legal_ids] = 1
+
+
+def _view(v: vec[i64]) -> NDArray[np.int64]:
+    """A read-only numpy view of a native vector of 64-bit ints (no copy)."""
+    return np.frombuffer(memoryview(v), dtype=np.int64)

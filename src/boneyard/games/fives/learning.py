@@ -18,13 +18,12 @@ from dataclasses import dataclass
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import DOUBLE_SIX
-from boneyard.games.fives.fast import fives_ids
+from boneyard.games.fives.fast import FivesReading
 from boneyard.games.learning import (
     Encoder,
     EventForm,
     FastPath,
     Learning,
-    Reader,
     Segment,
     View,
     seat_columns,
@@ -93,16 +92,15 @@ def fives_fast(
     players: int,
     target: float,
     extra: Sequence[Segment],
-    read: Reader,
+    reading: FivesReading,
 ) -> FastPath:
-    """A Fives game's fast path: ``read(state, seat)`` gives the number columns of
+    """A Fives game's fast path: ``reading.read(state, seat)`` gives the number columns of
     :data:`FIVES_LAYOUT`, then the seats' (tiles held / 28, score / ``target``), then
     ``extra``'s (:mod:`boneyard.games.fives.fast`)."""
 
     return FastPath(
         layout=(*FIVES_LAYOUT, *seat_columns(players, 28.0, target), *extra),
-        read=read,
-        ids=fives_ids,
+        reading=reading,
     )
 
 

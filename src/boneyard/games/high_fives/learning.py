@@ -16,7 +16,7 @@ from typing import Any
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.tiles import DOUBLE_FIFTEEN
-from boneyard.games.high_fives.fast import N15, PAIRS, ids, pair_id, read
+from boneyard.games.high_fives.fast import N15, PAIRS, HighFivesReading, pair_id
 from boneyard.games.learning import (
     Encoder,
     EventForm,
@@ -104,7 +104,7 @@ def _fast(players: int, state: Any) -> FastPath:
         Segment("num"),
         *seat_columns(players, 20.0, float(state.options.target)),
     )
-    return FastPath(layout=layout, read=read, ids=ids)
+    return FastPath(layout=layout, reading=HighFivesReading())
 
 
 LEARNING = Learning(codec=lambda _view: HighFivesCodec(), features=_features, fast=_fast)

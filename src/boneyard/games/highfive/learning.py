@@ -5,7 +5,7 @@ vector, scores scaled by the target (150), then per seat from the observer its c
 from __future__ import annotations
 
 from boneyard.games.fives.learning import fives_fast, fives_learning
-from boneyard.games.highfive.fast import read
+from boneyard.games.highfive.fast import HighFiveReading
 from boneyard.games.highfive.settlement import TARGET
 from boneyard.games.learning import FastPath, Segment, View
 
@@ -22,7 +22,9 @@ def _chips(view: View, players: int) -> list[float]:
 
 
 def _fast(players: int, _state: object) -> FastPath:
-    return fives_fast(players, float(TARGET), [Segment("num", 1, float(TARGET))] * players, read)
+    return fives_fast(
+        players, float(TARGET), [Segment("num", 1, float(TARGET))] * players, HighFiveReading()
+    )
 
 
 LEARNING = fives_learning(_target, _chips, _fast)

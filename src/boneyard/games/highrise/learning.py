@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boneyard.core.tiles import HIGHRISE_36, parse_halves
-from boneyard.games.highrise.fast import FACES, face, ids, read
+from boneyard.games.highrise.fast import FACES, HighriseReading, face
 from boneyard.games.learning import (
     Encoder,
     EventForm,
@@ -125,7 +125,7 @@ def _fast(players: int, state: Any) -> FastPath:
         Segment("num", 1, 10.0),
         *seat_columns(players, 20.0, float(state.options.target or 500)),
     )
-    return FastPath(layout=layout, read=read, ids=ids)
+    return FastPath(layout=layout, reading=HighriseReading())
 
 
 LEARNING = Learning(codec=_codec, features=_features, fast=_fast)

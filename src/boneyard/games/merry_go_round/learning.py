@@ -9,7 +9,7 @@ from typing import Any
 
 from boneyard.games.fives.learning import fives_fast, fives_learning
 from boneyard.games.learning import FastPath, Segment, View
-from boneyard.games.merry_go_round.fast import STAGES, read
+from boneyard.games.merry_go_round.fast import STAGES, MerryGoRoundReading
 
 
 def _target(view: View) -> float:
@@ -23,7 +23,7 @@ def _stage(view: View, _players: int) -> list[float]:
 
 def _fast(players: int, state: Any) -> FastPath:
     extra = [Segment("onehot", len(STAGES)), Segment("num")]
-    return fives_fast(players, float(state.target or 61), extra, read)
+    return fives_fast(players, float(state.target or 61), extra, MerryGoRoundReading())
 
 
 LEARNING = fives_learning(_target, _stage, _fast)
