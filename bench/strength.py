@@ -157,15 +157,21 @@ def make(name: str, rng: random.Random, state: GameState, timed: bool) -> Any:
     return make_bot(name, rng)
 
 
+def seated(task: Task, state: GameState) -> list[Any]:
+    """The task's bots by seat, each with its own generator (the same in a whole game and in
+    a first hand, so ``--hands`` plays the bots a match plays)."""
+    return [
+        make(b, random.Random(task.bot_seed * 31 + i), state, task.timed)
+        for i, b in enumerate(task.lineup)
+    ]
+
+
 def play(task: Task) -> dict[str, Any]:
     """Play one game; the winner, the scores, and each seat's decision times and cut searches."""
     spec = get_spec(task.game)
     n = len(task.lineup)
     state = spec.new_game(n, {})
-    bots = [
-        Timed(make(b, random.Random(task.bot_seed * 31 + i), state, task.timed))
-        for i, b in enumerate(task.lineup)
-    ]
+    bots = [Timed(b) for b in seated(task, state)]
     play_out(state, [b.choose for b in bots], random.Random(task.deal_seed))
     result = state.result()
     assert result is not None
@@ -282,10 +288,7 @@ def one_hand(bot: str, task: Task) -> int:
     spec = get_spec(task.game)
     n = len(task.lineup)
     state: Any = spec.new_game(n, {})  # every game's state keeps its seats' ``scores``
-    bots = [
-        make(b, random.Random(task.bot_seed * 31 + i), state, task.timed)
-        for i, b in enumerate(task.lineup)
-    ]
+    bots = seated(task, state)
     rng = random.Random(task.deal_seed)
     while state.awaiting_deal:
         state.deal_random(rng)

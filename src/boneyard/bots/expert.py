@@ -224,8 +224,9 @@ def _spend(
             done += 1
         if done < end:
             break  # out of time
-        if r < rounds:
-            alive = sorted(sorted(alive, key=lambda k: -totals[k])[: (len(alive) + 1) // 2])
+        if r < rounds:  # keep the better half (ties: the first in legal order), in order
+            alive = sorted(alive, key=lambda k: -totals[k])[: (len(alive) + 1) // 2]
+            alive.sort()
     return [ActionValue(a, totals[k] / max(1, counts[k]), counts[k]) for k, a in enumerate(actions)]
 
 
