@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import fields
+from typing import get_type_hints
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +22,7 @@ from boneyard.tournament import (
 )
 from boneyard.tournament.labels import CRITERIA, OUTCOMES, outcome_label
 from boneyard.tournament.match import FORFEIT_REASONS
+from boneyard.tournament.standings import Standing, StandingJSON
 
 BO3 = Schedule.preset("bo3")
 
@@ -115,3 +118,12 @@ def test_every_format_labels_its_tiebreaks() -> None:
     assert even.ranking()[0].explanation == "Match points: a win 1, a loss 0."
     assert events[0].round_titles() == ("Quarter-finals", "Semi-finals", "Final")
     assert events[2].round_titles() == ("Round 1", "Round 2", "Round 3")
+
+
+def test_a_standings_json_shape_names_every_field_of_a_standing() -> None:
+    """StandingJSON (the type the views import) is written beside Standing as a twin field
+    list: a field added to one and not the other, or left out of to_json, fails here."""
+    names = [f.name for f in fields(Standing)]
+    assert list(get_type_hints(StandingJSON)) == names
+    line = Standing("ann", 1, 1, 2.0, 2, 0, 0, 4, 1, (1.5,), None, 1, 0)
+    assert list(line.to_json()) == names
