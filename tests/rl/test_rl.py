@@ -4,6 +4,7 @@ for every game and batched self-play (OpenSpiel: test_openspiel.py)."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 import random
 import warnings
 
@@ -109,6 +110,34 @@ def test_batched_self_play_plays_many_games_at_once() -> None:
         assert np.all(rewards[~done] == 0)
         totals += rewards.sum(axis=0)
     assert play.finished >= 20 and abs(totals.sum()) < 1e-6
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_a_step_walks_its_young_objects_at_once_and_keeps_the_callers_collector_setting(
+    collecting: bool,
+) -> None:
+    """A batch's step ends with a young collection where the caller's collector is on (the
+    objects it left are walked in cache), and none where the caller turned it off."""
+    play = SelfPlay("merry-go-round", games=8, seed=4)
+    rng = np.random.default_rng(4)
+    seen: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    was = gc.isenabled()
+    gc.callbacks.append(note)
+    try:
+        (gc.enable if collecting else gc.disable)()
+        for _ in range(5):
+            seen.clear()
+            play.step(play.random_actions(rng))
+            assert gc.isenabled() is collecting
+            assert (0 in seen) is collecting and (seen == []) is not collecting
+    finally:
+        gc.callbacks.remove(note)
+        (gc.enable if was else gc.disable)()
 
 
 def test_the_environment_refuses_an_id_outside_the_space_or_not_legal() -> None:
