@@ -5,11 +5,12 @@ Run ``.venv/bin/python bench/strength.py`` (defaults: High Five, 2 players, ``ex
 ``greedy``, 300 games, 2 worker processes, seed 1; ``--json`` for one JSON object a match).
 ``--all`` plays the issue's table: for every game at 2 players the expert against ``greedy``
 and against ``expert-pimc`` and the cheater against ``greedy``; for High Five at 3 and 4 players
-one expert (then one cheater) among greedy players. ``--ladder`` plays each level against the
-one below (``easy`` against ``greedy`` first). ``--only GAMES`` keeps some games. ``--hands``
-plays only the first hand of each game and prints the bot's mean chip differential in it (its
-chips less the most another seat took) with its 95% interval: a figure with far less noise
-than a win rate, for telling two versions of a bot apart.
+one expert (then one cheater) among greedy players, and at 2, 3 and 4 one seer among greedy
+players. ``--ladder`` plays each level against the one below (``easy`` against ``greedy``
+first). ``--only GAMES`` keeps some games. ``--hands`` plays only the first hand of each game
+and prints the bot's mean chip differential in it (its chips less the most another seat took)
+with its 95% interval: a figure with far less noise than a win rate, for telling two versions
+of a bot apart.
 Method and figures: docs/performance.md, "Bot strength".
 
 Each deal sequence (a deal seed) is played once per rotation of the seats (with two players:
@@ -28,7 +29,10 @@ printed beside them.
 
 The **cheater** (``cheater``) is the upper anchor: it sees the true state (every hand and the
 boneyard's order) and values each legal action there with the game's greedy play-outs, as the
-expert values it in one world.
+expert values it in one world. The **seer** (``seer``, High Five) sees every other hand but not
+the boneyard's order: it values each legal action over 60 random orders of the undrawn boneyard,
+as the expert does over its worlds. It is what a perfect reading of the other hands would give
+the expert's search: the ceiling of any inference.
 """
 
 from __future__ import annotations
@@ -89,6 +93,7 @@ def matches(only: set[str]) -> list[tuple[str, int, str, str]]:
         if game == "highfive":
             for players in (3, 4):
                 out += [(game, players, b, "greedy") for b in ("expert", "expert-pimc", "cheater")]
+            out += [(game, players, "seer", "greedy") for players in (2, 3, 4)]
     return out
 
 
@@ -112,6 +117,43 @@ class Cheater:
         values = [
             ActionValue(a, value_of(search, self.state.copy(), r, seat, random.Random(1)), 1)
             for a, r in zip(actions, real, strict=True)
+        ]
+        return best_of(values, observation)
+
+
+class Seer:
+    """Sees the true hands but not the boneyard's order (High Five): values every legal action
+    over ``orders`` random orders of the undrawn boneyard with the game's greedy play-outs."""
+
+    name = "seer"
+
+    def __init__(self, state: GameState, rng: random.Random, orders: int = 60) -> None:
+        if state.game != "highfive":
+            raise SystemExit("the seer plays only High Five (it reorders High Five's boneyard)")
+        self.state = state
+        self.rng = rng
+        self.orders = orders
+
+    def choose(self, observation: Observation[Action]) -> Action:
+        actions = observation.legal_actions
+        if len(actions) == 1:
+            return actions[0]
+        search = search_for(observation)
+        seat = observation.seat
+        assert seat is not None
+        real = self.state.legal_actions()
+        totals = [0.0] * len(actions)
+        for _ in range(self.orders):
+            world: Any = self.state.copy()
+            drawn, rest = world.boneyard[: world.bpos], world.boneyard[world.bpos :]
+            self.rng.shuffle(rest)
+            world.boneyard = drawn + rest
+            seed = self.rng.getrandbits(32)
+            for k, r in enumerate(real):
+                totals[k] += value_of(search, world.copy(), r, seat, random.Random(seed))
+        values = [
+            ActionValue(a, t / self.orders, self.orders)
+            for a, t in zip(actions, totals, strict=True)
         ]
         return best_of(values, observation)
 
@@ -148,10 +190,12 @@ class Task:
 
 
 def make(name: str, rng: random.Random, state: GameState, timed: bool) -> Any:
-    """A bot by name: ``cheater``, an expert level (fixed worlds unless ``timed``), or any
-    other bot ``make_bot`` knows."""
+    """A bot by name: ``cheater``, ``seer``, an expert level (fixed worlds unless ``timed``), or
+    any other bot ``make_bot`` knows."""
     if name == "cheater":
         return Cheater(state)
+    if name == "seer":
+        return Seer(state, rng)
     if name in LEVELS:
         return ExpertBot(rng, name, time_budget="level" if timed else None)
     return make_bot(name, rng)
