@@ -274,6 +274,12 @@ def my_turn_or_done(page: Any) -> None:
     )
 
 
+SIGN_IN_WAIT = 30_000
+"""How long (ms) a sign-in may take before a test fails: far above the tens of milliseconds it
+takes, so that a run on a loaded machine (two test workers, a bench) does not fail for want of
+CPU."""
+
+
 def sign_up(page: Any, base: str, name: str) -> None:
     """Register ``name`` on the site at ``base`` from its front page."""
     from playwright.sync_api import expect
@@ -282,7 +288,8 @@ def sign_up(page: Any, base: str, name: str) -> None:
     page.fill("#reg-username", name)
     page.fill("#reg-password", "a good password")
     page.click("#register")
-    expect(page.locator("#who")).to_have_text(name)
+    # A new account's password is hashed (argon2) by a server that may share a loaded machine.
+    expect(page.locator("#who")).to_have_text(name, timeout=SIGN_IN_WAIT)
 
 
 def play_as_guest(page: Any, base: str, name: str) -> None:
@@ -292,7 +299,7 @@ def play_as_guest(page: Any, base: str, name: str) -> None:
     page.goto(base + "/")
     page.fill("#guest-name", name)
     page.click("#guest")
-    expect(page.locator("#who")).to_contain_text(name)
+    expect(page.locator("#who")).to_contain_text(name, timeout=SIGN_IN_WAIT)
 
 
 DESKTOP = {"width": 1280, "height": 900}
