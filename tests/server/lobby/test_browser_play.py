@@ -20,6 +20,7 @@ from tests.server.browser import (
     play_as_guest,
     screenshot,
     serve,
+    submit,
     wait_until,
 )
 
@@ -301,7 +302,7 @@ def test_a_sign_in_is_not_undone_by_an_older_question_answering_late(
         page.wait_for_timeout(50)  # (lets the route handler hear it)
     assert held, "the page asks who is signed in when the connection comes back"
     page.fill("#guest-name", "Late Lou")
-    page.click("#guest")
+    submit(page, "#guest-name", "/api/guest")
     expect(page.locator("#who")).to_contain_text("Late Lou")
     for route in held:
         route.fulfill(status=200, content_type="application/json", body='{"user": null}')

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.server.browser import csp_violations, launch, needs_chromium, sign_up, wait_until
+from tests.server.browser import (
+    csp_violations,
+    launch,
+    needs_chromium,
+    sign_in,
+    sign_up,
+    wait_until,
+)
 
 SHOT = Path("/tmp/boneyard-browser-sessions.png")
 
@@ -41,11 +48,7 @@ def test_every_page_passes_the_csp_and_sessions_end_everywhere(live_server: str)
                 page.wait_for_load_state("networkidle")
             # A second browser signed in as carol too: her own profile lists both sessions.
             other = browser.new_context().new_page()
-            other.goto(live_server + "/")
-            other.fill("#login-username", "carol")
-            other.fill("#login-password", "a good password")
-            other.click("#login")
-            expect(other.locator("#who")).to_have_text("carol")
+            sign_in(other, live_server, "carol")
             page.reload()
             expect(page.locator("#sessions tr.session")).to_have_count(2)
             expect(page.locator("#sessions")).to_contain_text("this browser")

@@ -26,6 +26,7 @@ from tests.server.browser import (
     no_sideways_scroll,
     screenshot,
     serve,
+    sign_in,
     sign_up,
     wait_until,
 )
@@ -220,17 +221,6 @@ def test_the_directors_flow(live_server: str) -> None:
             assert not csp, csp
         finally:
             browser.close()
-
-
-def sign_in(page: Any, url: str, name: str) -> None:
-    """Sign ``name`` in on the home page's form."""
-    from playwright.sync_api import expect
-
-    page.goto(url + "/")
-    page.fill("#login-username", name)
-    page.fill("#login-password", "a good password")
-    page.click("#login")
-    expect(page.locator("#who")).to_have_text(name)
 
 
 def test_the_bell_a_dispute_and_a_replacement_in_dialogs(live_server: str) -> None:
