@@ -336,6 +336,9 @@ def tap_until_played(page: Any) -> str:
     assert "Tap" in hint and "click" not in hint.lower(), hint
     how = "target"
     for _ in range(6):
+        # A sent move leaves the hand as it was, unchosen, until the server answers: wait for the
+        # answer before reading the hand (the played tile is gone from it once the answer came).
+        wait_until(page, "!document.body.dataset.pending")
         if page.evaluate(f"document.body.dataset.version !== '{before}'"):
             break
         if not chosen.count():  # (a view came meanwhile and put it back: choose it again)
