@@ -10,7 +10,9 @@ players. ``--ladder`` plays each level against the one below (``easy`` against `
 first). ``--only GAMES`` keeps some games. ``--hands`` plays only the first hand of each game
 and prints the bot's mean chip differential in it (its chips less the most another seat took)
 with its 95% interval: a figure with far less noise than a win rate, for telling two versions
-of a bot apart.
+of a bot apart. With ``--json`` a match also lists its games won (``won``: ``1`` or ``0`` a
+game, in order), and ``bench/paired.py`` compares two builds' runs of the same match game by
+game.
 Method and figures: docs/performance.md, "Bot strength".
 
 Each deal sequence (a deal seed) is played once per rotation of the seats (with two players:
@@ -106,35 +108,13 @@ class Cheater:
     def __init__(self, state: GameState) -> None:
         self.state = state
 
-    def choose(self, observation: Observation[Action]) -> Action:
-        actions = observation.legal_actions
-        if len(actions) == 1:
-            return actions[0]
-        search = search_for(observation)
-        seat = observation.seat
-        assert seat is not None
-        real = self.state.legal_actions()
-        values = [
-            ActionValue(a, value_of(search, self.state.copy(), r, seat, random.Random(1)), 1)
-            for a, r in zip(actions, real, strict=True)
-        ]
-        return best_of(values, observation)
-
-
-class Seer:
-    """Sees the true hands but not the boneyard's order (High Five): values every legal action
-    over ``orders`` random orders of the undrawn boneyard with the game's greedy play-outs."""
-
-    name = "seer"
-
-    def __init__(self, state: GameState, rng: random.Random, orders: int = 60) -> None:
-        if state.game != "highfive":
-            raise SystemExit("the seer plays only High Five (it reorders High Five's boneyard)")
-        self.state = state
-        self.rng = rng
-        self.orders = orders
+    def worlds(self) -> Iterator[tuple[GameState, int]]:
+        """The worlds the actions are valued in, each with its play-outs' seed."""
+        yield self.state, 1
 
     def choose(self, observation: Observation[Action]) -> Action:
+        """The action with the best mean play-out value over :meth:`worlds`, each action
+        played out with the world's seed."""
         actions = observation.legal_actions
         if len(actions) == 1:
             return actions[0]
@@ -143,19 +123,36 @@ class Seer:
         assert seat is not None
         real = self.state.legal_actions()
         totals = [0.0] * len(actions)
+        count = 0
+        for world, seed in self.worlds():
+            for k, r in enumerate(real):
+                totals[k] += value_of(search, world.copy(), r, seat, random.Random(seed))
+            count += 1
+        values = [ActionValue(a, t / count, count) for a, t in zip(actions, totals, strict=True)]
+        return best_of(values, observation)
+
+
+class Seer(Cheater):
+    """Sees the true hands but not the boneyard's order (High Five): values every legal action
+    over ``orders`` random orders of the undrawn boneyard with the game's greedy play-outs."""
+
+    name = "seer"
+
+    def __init__(self, state: GameState, rng: random.Random, orders: int = 60) -> None:
+        if state.game != "highfive":
+            raise SystemExit("the seer plays only High Five (it reorders High Five's boneyard)")
+        super().__init__(state)
+        self.rng = rng
+        self.orders = orders
+
+    def worlds(self) -> Iterator[tuple[GameState, int]]:
+        """The true state with the undrawn boneyard shuffled anew, ``orders`` times."""
         for _ in range(self.orders):
             world: Any = self.state.copy()
             drawn, rest = world.boneyard[: world.bpos], world.boneyard[world.bpos :]
             self.rng.shuffle(rest)
             world.boneyard = drawn + rest
-            seed = self.rng.getrandbits(32)
-            for k, r in enumerate(real):
-                totals[k] += value_of(search, world.copy(), r, seat, random.Random(seed))
-        values = [
-            ActionValue(a, t / self.orders, self.orders)
-            for a, t in zip(actions, totals, strict=True)
-        ]
-        return best_of(values, observation)
+            yield world, self.rng.getrandbits(32)
 
 
 class Timed:
@@ -276,7 +273,8 @@ def measure(
     started = time.perf_counter()
     done = list(outcomes(tasks, jobs))
     elapsed = time.perf_counter() - started
-    wins = sum(1 for o in done if o["winner"] is not None and o["lineup"][o["winner"]] == bot)
+    won = [str(int(o["winner"] is not None and o["lineup"][o["winner"]] == bot)) for o in done]
+    wins = won.count("1")
     rate = wins / len(done)
     ci = wilson(wins, len(done))
     mine = [(o, s) for o in done for s, b in enumerate(o["lineup"]) if b == bot]
@@ -323,6 +321,7 @@ def measure(
         "load": [list(load_before), list(os.getloadavg())],
         "target": target,
         "target_met": None if target is None else rate >= target,
+        "won": "".join(won),
     }
 
 
@@ -362,6 +361,7 @@ def measure_hands(
         "players": players,
         "bot": bot,
         "against": against,
+        "diffs": diffs,
         "hands": len(diffs),
         "mean_diff": mean,
         "ci95": [mean - half, mean + half],
