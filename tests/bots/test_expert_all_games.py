@@ -148,6 +148,19 @@ def test_halving_is_off_for_a_plain_search_and_the_comparison_level() -> None:
     assert not LEVELS["expert-pimc"].halving and LEVELS["expert"].halving
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_expert_halves_only_in_the_games_whose_search_allows_it(game: str) -> None:
+    """Merry-Go-Round's search turns halving off (it cost the expert strength there): its
+    expert values every action on every world; the other games' expert drops actions."""
+    halves = game != "merry-go-round"
+    assert search_of(game).halving is halves
+    state = max(random_states(game, 2, 21, 80), key=lambda s: len(s.legal_actions()))
+    obs = state.observation(state.current_seat)
+    assert len(obs.legal_actions) >= 3
+    values = ExpertBot(random.Random(3), "expert", worlds=12, time_budget=None).evaluate(obs)
+    assert ({v.worlds for v in values} == {12}) is not halves
+
+
 def search_of(game: str) -> Any:
     search = get_spec(game).search
     assert search is not None

@@ -12,7 +12,8 @@ points any opponent scores, with a bonus (a penalty) when the hand ends the game
 The ``expert`` level spends its worlds by sequential halving: in rounds, the worse half of the
 actions still in play dropped after each, so that a decision among many legal actions (a
 Highrise turn can have thirty) costs about twice the play-outs of one between two instead of
-fifteen times, and the two best actions get every world.
+fifteen times, and the two best actions get every world. A game's search may turn halving
+off (Merry-Go-Round's does: there it lost strength, docs/performance.md).
 
 Levels differ by their search budget (worlds per decision) and each has a time budget that is
 honoured: the search stops sampling new worlds once it is spent, and a world the budget runs
@@ -313,7 +314,7 @@ class ExpertBot:
             self.clock,
             pool=level.pool,
             exact=level.exact,
-            halving=level.halving,
+            halving=level.halving and search.halving,
         )
         if not values[0].exact and max(v.worlds for v in values) < worlds:
             self.cut_short += 1

@@ -200,6 +200,11 @@ class GameSearch(Generic[S, Ob]):
     """``solve(world, nodes)``: the exact value of every legal action for the seat to move (as
     :attr:`playout` counts it, the action's own points included), every tile known, or
     ``None`` when that takes more than ``nodes`` positions (or the game has no solver)."""
+    halving: bool = True
+    """Whether a level that spends its worlds by sequential halving does so in this game. Off
+    where it was measured to cost strength: in Merry-Go-Round the first rounds' few worlds drop
+    the best action too often (docs/performance.md, "Merry-Go-Round without halving"), and its
+    decisions are cheap enough to give every action every world."""
 
 
 @dataclass(frozen=True)

@@ -168,7 +168,8 @@ def side_scores(world: MerryGoRoundState, seat: int) -> tuple[int, list[int]]:
     return world.side_scores[mine], [x for k, x in enumerate(world.side_scores) if k != mine]
 
 
-SEARCH = GameSearch(WorldSampler, hand_playout, side_scores)
-"""How the expert bot searches Merry-Go-Round."""
+SEARCH = GameSearch(WorldSampler, hand_playout, side_scores, halving=False)
+"""How the expert bot searches Merry-Go-Round (every action on every world: with sequential
+halving the expert lost to plain PIMC head to head, 42.3% of 300 games)."""
 
 __all__ = ["SEARCH", "WorldSampler", "greedy_action", "hand_playout"]
