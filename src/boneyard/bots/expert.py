@@ -8,6 +8,9 @@ the game's greedy play-out policy (most points now, then the heaviest tile) for 
 picks the action with the best mean value. The value of a play-out is the seat's point
 differential over the rest of the hand: points it scores (settlements included) minus the most
 points any opponent scores, with a bonus (a penalty) when the hand ends the game won (lost).
+The ``expert`` level also values a hand that leaves the game going by the chance of winning
+the scores it leaves give, where the game knows it (High Five with two players): ten chips
+matter more at 120 all than ahead 140 to 40.
 
 The ``expert`` level spends its worlds by sequential halving: in rounds, the worse half of the
 actions still in play dropped after each, so that a decision among many legal actions (a
@@ -35,7 +38,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from boneyard.core.errors import BoneyardError
@@ -63,6 +66,9 @@ class Level:
     still in play dropped after each, so that a decision with many legal actions costs about
     twice the play-outs of one with two and the best actions get every world
     (:func:`action_values`)."""
+    standing: bool = False
+    """Play-outs value the scores a hand leaves by the chance they give of winning the game,
+    where the game's search knows it (:attr:`~boneyard.games.registry.GameSearch.standing`)."""
 
 
 READING = PlayModel(((0.5, Style(2.0, 0.5, 0.02)), (0.5, Style(0.3, 0.3, 0.1))))
@@ -73,7 +79,7 @@ LEVELS: dict[str, Level] = {
     "easy": Level(4, 0.25),
     "medium": Level(12, 0.5),
     "hard": Level(24, 0.7),
-    "expert": Level(60, 0.9, pool=300, exact=True, halving=True),
+    "expert": Level(60, 0.9, pool=300, exact=True, halving=True, standing=True),
     "expert-pimc": Level(60, 0.9),
 }
 """The named levels (``expert-pimc``: the expert before it read the table, for comparison)."""
@@ -140,6 +146,7 @@ def action_values(
     model: PlayModel = READING,
     exact: bool = False,
     halving: bool = False,
+    standing: bool = False,
 ) -> list[ActionValue[A]]:
     """Value every legal action of ``observation`` (in legal-action order).
 
@@ -148,11 +155,14 @@ def action_values(
     with ``exact``, a hand the observation fully determines is solved exactly instead (when the
     game has a solver and the hand is small enough); with ``halving``, the worse half of the
     actions is dropped after each round of worlds (:func:`rounds_of`: the actions dropped keep
-    the mean of the worlds they had, fewer than the others')."""
+    the mean of the worlds they had, fewer than the others'); with ``standing``, play-outs add
+    the game's standing at the end of the hand (:func:`with_standing`)."""
     actions = tuple(observation.legal_actions)
     if not actions:
         raise BoneyardError("the bot has nothing to choose from: it is not its turn")
     search = search_for(observation)
+    if standing:
+        search = with_standing(search)
     seat = observation.seat
     if seat is None:
         raise BoneyardError("a spectator has nothing to choose from")
@@ -178,6 +188,20 @@ def action_values(
         (lambda: False) if deadline is None else (lambda: clock() >= deadline)
     )
     return _spend(actions, search, seat, rng, worlds, next_world, out_of_time, halving)
+
+
+def with_standing(search: Search) -> Search:
+    """``search`` whose play-outs add, once the hand is over, how the scores it leaves favour
+    the seat (the game's ``standing``; unchanged for a game without one). The exact solve of a
+    determined hand keeps its chips: it decides only a hand's last plays."""
+    playout, standing = search.playout, search.standing
+    if standing is None:
+        return search
+
+    def play_on(world: GameState, seat: int, rng: random.Random) -> float:
+        return playout(world, seat, rng) + standing(world, seat)
+
+    return replace(search, playout=play_on)
 
 
 def rounds_of(actions: int, halving: bool) -> int:
@@ -315,6 +339,7 @@ class ExpertBot:
             pool=level.pool,
             exact=level.exact,
             halving=level.halving and search.halving,
+            standing=level.standing,
         )
         if not values[0].exact and max(v.worlds for v in values) < worlds:
             self.cut_short += 1

@@ -200,6 +200,11 @@ class GameSearch(Generic[S, Ob]):
     """``solve(world, nodes)``: the exact value of every legal action for the seat to move (as
     :attr:`playout` counts it, the action's own points included), every tile known, or
     ``None`` when that takes more than ``nodes`` positions (or the game has no solver)."""
+    standing: Callable[[S, int], float] | None = None
+    """``standing(world, seat)``: for a level that reads the game's standing, what a play-out
+    adds once the hand is over and the game goes on: how the scores it leaves favour the seat
+    (High Five, 2 players: :mod:`boneyard.games.highfive.standing`), on :attr:`playout`'s scale
+    (its bonus for a won game). ``None``: chips are worth the same at every score."""
     halving: bool = True
     """Whether a level that spends its worlds by sequential halving does so in this game. Off
     where it was measured to cost strength: in Merry-Go-Round the first rounds' few worlds drop

@@ -72,6 +72,7 @@ from boneyard.games.highfive.actions import DRAW, PASS, Play
 from boneyard.games.highfive.endgame import solve
 from boneyard.games.highfive.observation import HighFiveObservation
 from boneyard.games.highfive.settlement import payer_of
+from boneyard.games.highfive.standing import win_chance
 from boneyard.games.highfive.state import HighFiveState
 from boneyard.games.registry import GameSearch
 
@@ -268,6 +269,16 @@ def hand_playout(state: HighFiveState, seat: int, rng: random.Random) -> float:
     return value
 
 
+def standing(world: HighFiveState, seat: int) -> float:
+    """How the scores a finished hand leaves favour ``seat``: :data:`GAME_BONUS` × (2 p − 1),
+    ``p`` its chance to win the game from them (:mod:`boneyard.games.highfive.standing`); 0
+    once the game is over (:func:`hand_playout` counts that) and with more than 2 players (the
+    chances are measured for two)."""
+    if world.n != 2 or world.result() is not None:
+        return 0.0
+    return GAME_BONUS * (2 * win_chance(world.scores[seat], world.scores[1 - seat]) - 1)
+
+
 def playable_mask(values: list[int]) -> int:
     """Tiles matching any of the end ``values``.
 
@@ -286,7 +297,7 @@ def seat_scores(world: HighFiveState, seat: int) -> tuple[int, list[int]]:
     return world.scores[seat], [x for i, x in enumerate(world.scores) if i != seat]
 
 
-SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores, solve=solve)
+SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores, solve=solve, standing=standing)
 """How the expert bot searches High Five."""
 
 __all__ = [
