@@ -35,6 +35,7 @@ from boneyard.server.replays.router import router as replays_router
 from boneyard.server.replays.service import Replays
 from boneyard.server.rules.router import router as rules_router
 from boneyard.server.settings import SiteSettings
+from boneyard.server.shutdown import Step, run_steps
 from boneyard.server.tables.between import HAND_PAUSE
 from boneyard.server.tables.broadcast import make_broadcaster
 from boneyard.server.tables.chat import Chat
@@ -180,7 +181,8 @@ def lifespan(
     engine: AsyncEngine, s: Services, gc_pacing: bool
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """The app's start (the schema, the accounts, the tables and clocks resumed, the background
-    work) and its end (each service closed, the tables last, then the database)."""
+    work) and its end (each service closed, the tables last, then the database; each step
+    within a bound: :mod:`boneyard.server.shutdown`)."""
 
     @asynccontextmanager
     async def span(_app: FastAPI) -> AsyncIterator[None]:
@@ -194,15 +196,19 @@ def lifespan(
         if pacer is not None:
             pacer.start()
         yield
-        if pacer is not None:
-            await pacer.stop()
-        await s.analyses.close()
-        await s.workers.close()
-        await s.tournaments.close()
-        await s.tables.clock.close()
-        await s.tables.breaks.close()
-        await s.tables.close()
-        await engine.dispose()
+        steps: list[Step] = [] if pacer is None else [("the collector's pacer", pacer.stop)]
+        await run_steps(
+            [
+                *steps,
+                ("the analyses", s.analyses.close),
+                ("the worker pool", s.workers.close),
+                ("the tournaments' scheduler and mailer", s.tournaments.close),
+                ("the turn clocks", s.tables.clock.close),
+                ("the hand-end pauses", s.tables.breaks.close),
+                ("the live tables", s.tables.close),
+                ("the database", engine.dispose),
+            ]
+        )
 
     return span
 

@@ -1,0 +1,59 @@
+"""The app's shutdown ends within its bound even when a step hangs, and says where it hung."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from boneyard.server import shutdown
+from tests.server.conftest import make_app, register
+
+
+async def waits_for_ever() -> None:
+    await asyncio.Event().wait()
+
+
+async def fails() -> None:
+    raise RuntimeError("a close that failed")
+
+
+def test_a_step_that_hangs_or_fails_is_logged_and_the_next_steps_run(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    ran: list[str] = []
+
+    async def last() -> None:
+        ran.append("the database")
+
+    steps = [("the stuck one", waits_for_ever), ("the broken one", fails), ("the end", last)]
+    with caplog.at_level(logging.ERROR, logger="boneyard.server"):
+        overran = asyncio.run(shutdown.run_steps(steps, seconds=0.2))
+    assert overran == ["the stuck one"]
+    assert ran == ["the database"]
+    stuck, broken = caplog.records
+    assert "the stuck one is not done after 0.2 s" in stuck.getMessage()
+    assert "waits_for_ever" in stuck.getMessage()  # where the pending task waits
+    assert broken.getMessage() == "shutdown: the broken one failed"
+    assert broken.exc_info is not None and "a close that failed" in str(broken.exc_info[1])
+
+
+def test_the_server_stops_when_a_service_never_closes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A tournaments close that never returns (as CI once saw an app's shutdown wait 15
+    minutes) costs its bound; the tables and the database still close after it."""
+    monkeypatch.setattr(shutdown, "STEP_SECONDS", 0.5)
+    app = make_app(str(tmp_path / "site.db"))
+    with caplog.at_level(logging.ERROR, logger="boneyard.server"), TestClient(app) as c:
+        register(c, "ann")
+        monkeypatch.setattr(app.state.tournaments, "close", waits_for_ever)
+        began = time.monotonic()
+    assert time.monotonic() - began < 30
+    (record,) = [r for r in caplog.records if "shutdown" in r.getMessage()]
+    assert "the tournaments' scheduler and mailer is not done" in record.getMessage()
+    assert app.state.tables.closing  # the live tables closed after it
