@@ -340,13 +340,14 @@ class Server:
 
 @contextlib.contextmanager
 def servers(
-    n: int, db: str, broadcast: str | None, bot_delay: float = 0.0
+    n: int, db: str, broadcast: str | None, bot_delay: float = 0.0, args: tuple[str, ...] = ()
 ) -> Iterator[list[Server]]:
-    """``n`` servers started one after the other (migrations run on the first)."""
+    """``n`` servers started one after the other (migrations run on the first), each with the
+    extra ``boneyard serve`` arguments ``args``."""
     started: list[Server] = []
     try:
         for _ in range(n):
-            s = Server(db, broadcast, bot_delay)
+            s = Server(db, broadcast, bot_delay, args=args)
             s.start()
             started.append(s)
         yield started
@@ -713,11 +714,15 @@ async def scenario_postgres(admin_url: str) -> dict[str, Any]:
 
 
 async def scenario_redis(admin_url: str) -> dict[str, Any]:
-    """Stop Redis mid-game: moves still commit; the other client catches up on resync."""
+    """Stop Redis mid-game: moves still commit; the other client catches up on resync.
+
+    The hand-end pause is 2 s: without Redis the two players' Continue, pressed on different
+    servers, do not meet, and each hand ended in the outage would wait the whole pause (20 s
+    by default: docs/operations.md)."""
     report: dict[str, Any] = {}
     rng = random.Random(10)
     async with drill_services(admin_url) as (url, redis):
-        with servers(2, url, redis.url) as srv:
+        with servers(2, url, redis.url, args=("--hand-pause", "2")) as srv:
             ann, bob, tid, players = await seat_two(srv, rng)
             await play_a_little(players, srv, 2)
             redis.stop()
