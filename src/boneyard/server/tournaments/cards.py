@@ -8,6 +8,8 @@ goes to the directors; every entry, signature and dispute stays in its history a
 exports. Signed cards are rated like games at a table. The work is
 :mod:`~boneyard.server.tournaments.scorecards`; each answer is the event page's JSON."""
 
+from typing import Any
+
 from fastapi import APIRouter
 
 from boneyard.server.tournaments import scorecards
@@ -18,7 +20,7 @@ from boneyard.server.tournaments.viewtypes import TournamentView
 router = APIRouter()
 
 
-@router.post("/api/tournaments/{event_id}/matches/{match_id}/report", response_model=None)
+@router.post("/api/tournaments/{event_id}/matches/{match_id}/report", response_model=Any)
 async def report(
     event_id: str, match_id: str, body: ReportIn, user: Me, ctx: Ctx
 ) -> TournamentView:
@@ -28,7 +30,7 @@ async def report(
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/matches/{match_id}/card", response_model=None)
+@router.post("/api/tournaments/{event_id}/matches/{match_id}/card", response_model=Any)
 async def director_card(
     event_id: str, match_id: str, body: CardIn, user: Me, ctx: Ctx
 ) -> TournamentView:
@@ -41,21 +43,21 @@ async def director_card(
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/games/{game_id}/sign", response_model=None)
+@router.post("/api/tournaments/{event_id}/games/{game_id}/sign", response_model=Any)
 async def sign_card(event_id: str, game_id: RowId, user: Me, ctx: Ctx) -> TournamentView:
     """Sign a game's card for your side (PDA rule 11): it counts once both sides signed."""
     await scorecards.sign_card(ctx.svc, event_id, game_id, user.id)
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/games/{game_id}/confirm", response_model=None)
+@router.post("/api/tournaments/{event_id}/games/{game_id}/confirm", response_model=Any)
 async def confirm(event_id: str, game_id: RowId, user: Me, ctx: Ctx) -> TournamentView:
     """Sign the score the opponent entered (the same as ``/sign``)."""
     await scorecards.sign_card(ctx.svc, event_id, game_id, user.id)
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/games/{game_id}/dispute", response_model=None)
+@router.post("/api/tournaments/{event_id}/games/{game_id}/dispute", response_model=Any)
 async def dispute(
     event_id: str, game_id: RowId, body: NoteIn, user: Me, ctx: Ctx
 ) -> TournamentView:

@@ -3,6 +3,8 @@ bogus play), the PDA 9b hand penalty, reopening a decided game, and undoing a ru
 next round has not started. The work is :mod:`~boneyard.server.tournaments.rulings` (forfeits: the
 service); each answer is the event page's JSON."""
 
+from typing import Any
+
 from fastapi import APIRouter
 
 from boneyard.server.tournaments import rulings
@@ -14,21 +16,21 @@ from boneyard.store.statuses import TournamentStatus
 router = APIRouter()
 
 
-@router.post("/api/tournaments/{event_id}/pause", response_model=None)
+@router.post("/api/tournaments/{event_id}/pause", response_model=Any)
 async def pause(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> TournamentView:
     """Pause (directors): games in play finish, no new table starts."""
     await rulings.set_status(ctx.svc, event_id, user.id, TournamentStatus.PAUSED, body.note)
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/resume", response_model=None)
+@router.post("/api/tournaments/{event_id}/resume", response_model=Any)
 async def resume(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> TournamentView:
     """Resume a paused event (directors)."""
     await rulings.set_status(ctx.svc, event_id, user.id, TournamentStatus.RUNNING, body.note)
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/matches/{match_id}/forfeit", response_model=None)
+@router.post("/api/tournaments/{event_id}/matches/{match_id}/forfeit", response_model=Any)
 async def forfeit(
     event_id: str, match_id: str, body: ForfeitIn, user: Me, ctx: Ctx
 ) -> TournamentView:
@@ -39,7 +41,7 @@ async def forfeit(
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/matches/{match_id}/ruling", response_model=None)
+@router.post("/api/tournaments/{event_id}/matches/{match_id}/ruling", response_model=Any)
 async def ruling(
     event_id: str, match_id: str, body: RulingIn, user: Me, ctx: Ctx
 ) -> TournamentView:
@@ -49,7 +51,7 @@ async def ruling(
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/matches/{match_id}/penalty", response_model=None)
+@router.post("/api/tournaments/{event_id}/matches/{match_id}/penalty", response_model=Any)
 async def penalty(
     event_id: str, match_id: str, body: PenaltyIn, user: Me, ctx: Ctx
 ) -> TournamentView:
@@ -60,7 +62,7 @@ async def penalty(
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/games/{game_id}/reopen", response_model=None)
+@router.post("/api/tournaments/{event_id}/games/{game_id}/reopen", response_model=Any)
 async def reopen(event_id: str, game_id: RowId, body: NoteIn, user: Me, ctx: Ctx) -> TournamentView:
     """Reopen a decided game (directors): its result no longer counts and it is played (or
     entered) again. Not once the next round has started on it."""
@@ -68,7 +70,7 @@ async def reopen(event_id: str, game_id: RowId, body: NoteIn, user: Me, ctx: Ctx
     return {**await ctx.event_json(event_id, user), "message": told}
 
 
-@router.post("/api/tournaments/{event_id}/actions/{action_id}/undo", response_model=None)
+@router.post("/api/tournaments/{event_id}/actions/{action_id}/undo", response_model=Any)
 async def undo(event_id: str, action_id: RowId, body: NoteIn, user: Me, ctx: Ctx) -> TournamentView:
     """Undo a ruling, a forfeit, a time-out or a penalty (directors) while the next round
     has not started: a ruled card goes back to what it was (a disputed card is disputed

@@ -3,6 +3,8 @@ the director at any time), bots, late entrants, removal before the start, seedin
 the start (docs/tournaments-site.md). The work is :mod:`~boneyard.server.tournaments.entry`
 (the start: :mod:`~boneyard.server.tournaments.start`); each answer is the page's JSON."""
 
+from typing import Any
+
 from fastapi import APIRouter
 
 from boneyard.server.lobby.sitebots import check_site_bot
@@ -15,7 +17,7 @@ from boneyard.server.tournaments.viewtypes import TournamentView
 router = APIRouter()
 
 
-@router.post("/api/tournaments/{event_id}/register", response_model=None)
+@router.post("/api/tournaments/{event_id}/register", response_model=Any)
 async def register(event_id: str, user: Me, ctx: Ctx) -> TournamentView:
     """Enter the event (before the start; a Swiss event with late entry: until its last
     round is paired)."""
@@ -23,14 +25,14 @@ async def register(event_id: str, user: Me, ctx: Ctx) -> TournamentView:
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/withdraw", response_model=None)
+@router.post("/api/tournaments/{event_id}/withdraw", response_model=Any)
 async def withdraw(event_id: str, user: Me, ctx: Ctx) -> TournamentView:
     """Leave the event (after the start: every remaining match is forfeited)."""
     await entry.withdraw(ctx.svc, event_id, user.id)
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/checkin", response_model=None)
+@router.post("/api/tournaments/{event_id}/checkin", response_model=Any)
 async def checkin(event_id: str, user: Me, ctx: Ctx) -> TournamentView:
     """Check in: before the start while check-in is open; after it, a late arrival checks
     in before the grace of their match runs out (and plays)."""
@@ -38,7 +40,7 @@ async def checkin(event_id: str, user: Me, ctx: Ctx) -> TournamentView:
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/entrants/{entrant_id}/checkin", response_model=None)
+@router.post("/api/tournaments/{event_id}/entrants/{entrant_id}/checkin", response_model=Any)
 async def director_checkin(
     event_id: str, entrant_id: RowId, body: CheckIn, user: Me, ctx: Ctx
 ) -> TournamentView:
@@ -47,21 +49,21 @@ async def director_checkin(
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/checkin-window", response_model=None)
+@router.post("/api/tournaments/{event_id}/checkin-window", response_model=Any)
 async def checkin_window(event_id: str, body: CheckinWindow, user: Me, ctx: Ctx) -> TournamentView:
     """Open or close check-in by hand (directors), or go back to the set times."""
     await entry.set_window(ctx.svc, event_id, body.state, body.note, user.id)
     return await ctx.event_json(event_id, user)
 
 
-@router.delete("/api/tournaments/{event_id}/entrants/{entrant_id}", response_model=None)
+@router.delete("/api/tournaments/{event_id}/entrants/{entrant_id}", response_model=Any)
 async def remove_entrant(event_id: str, entrant_id: RowId, user: Me, ctx: Ctx) -> TournamentView:
     """Remove an entrant before the start (directors)."""
     await entry.remove(ctx.svc, event_id, entrant_id, user.id)
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/bots", response_model=None)
+@router.post("/api/tournaments/{event_id}/bots", response_model=Any)
 async def add_bots(event_id: str, body: BotsIn, user: Me, ctx: Ctx) -> TournamentView:
     """Add bot entrants (directors; online tournaments; a bot is always checked in)."""
     check_site_bot(body.bot, None, ctx.cfg)
@@ -69,7 +71,7 @@ async def add_bots(event_id: str, body: BotsIn, user: Me, ctx: Ctx) -> Tournamen
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/seeds", response_model=None)
+@router.post("/api/tournaments/{event_id}/seeds", response_model=Any)
 async def seeds(event_id: str, body: SeedsIn, user: Me, ctx: Ctx) -> TournamentView:
     """Seed by hand (directors, before the start): ``order`` lists every entrant, seed 1
     first; ``by="rating"`` fills the order from the ratings, to adjust afterwards."""
@@ -77,7 +79,7 @@ async def seeds(event_id: str, body: SeedsIn, user: Me, ctx: Ctx) -> TournamentV
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/start", response_model=None)
+@router.post("/api/tournaments/{event_id}/start", response_model=Any)
 async def start(event_id: str, user: Me, ctx: Ctx) -> TournamentView:
     """Start the event now (directors): the draw is seeded and the first matches begin;
     an entrant not checked in gets the grace period when their match is ready."""

@@ -1,7 +1,7 @@
 """A person's notifications on the site (the bell: ``/api/me/notifications``) and where they
 are e-mailed (``/api/me/notify``); boneyard.server.tournaments.notify adds and sends them."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from pydantic import Field
@@ -31,7 +31,7 @@ class ReadIn(Clean):
     upto: int = Field(ge=0, le=MAX_ID)
 
 
-@router.get("/api/me/notifications", response_model=None)
+@router.get("/api/me/notifications", response_model=Any)
 async def mine(user: Me, ctx: Ctx, after: Annotated[int, Query(ge=0, le=MAX_ID)] = 0) -> NotesView:
     """Your newest notifications (at most 50; ``after``: only newer ones), unread count."""
     async with ctx.sessions() as db:
@@ -40,7 +40,7 @@ async def mine(user: Me, ctx: Ctx, after: Annotated[int, Query(ge=0, le=MAX_ID)]
     return {"notifications": [note_json(n) for n in rows], "unread": unread}
 
 
-@router.post("/api/me/notifications/read", response_model=None)
+@router.post("/api/me/notifications/read", response_model=Any)
 async def read(body: ReadIn, user: Me, ctx: Ctx) -> NotesView:
     """Mark your notifications up to ``upto`` read."""
     async with ctx.sessions() as db, db.begin():
@@ -48,7 +48,7 @@ async def read(body: ReadIn, user: Me, ctx: Ctx) -> NotesView:
     return await mine(user, ctx, 0)
 
 
-@router.get("/api/me/notify", response_model=None)
+@router.get("/api/me/notify", response_model=Any)
 async def prefs(user: Me, ctx: Ctx) -> PrefsView:
     """Your e-mail settings, and whether this site sends e-mail at all."""
     async with ctx.sessions() as db:
@@ -56,7 +56,7 @@ async def prefs(user: Me, ctx: Ctx) -> PrefsView:
     return prefs_json(p, bool(ctx.cfg.smtp_host))
 
 
-@router.put("/api/me/notify", response_model=None)
+@router.put("/api/me/notify", response_model=Any)
 async def set_prefs(body: PrefsIn, user: Me, ctx: Ctx) -> PrefsView:
     """Set where your notifications are e-mailed, and whether they are."""
     email = (body.email or "").strip() or None

@@ -3,6 +3,8 @@ takes one (or a new place: a late entrant) only by accepting the offer. A direct
 their offer to themselves cannot be accepted, and their socket at a table never holds a hand.
 The work is :mod:`~boneyard.server.tournaments.places`."""
 
+from typing import Any
+
 from fastapi import APIRouter
 
 from boneyard.server.errors import Refused
@@ -21,7 +23,7 @@ class InviteIn(UsernameIn, NoteIn):
 router = APIRouter()
 
 
-@router.post("/api/tournaments/{event_id}/entrants/{entrant_id}/replace", response_model=None)
+@router.post("/api/tournaments/{event_id}/entrants/{entrant_id}/replace", response_model=Any)
 async def replace(
     event_id: str, entrant_id: RowId, body: ReplaceIn, user: Me, ctx: Ctx
 ) -> TournamentView:
@@ -41,7 +43,7 @@ async def replace(
     return out
 
 
-@router.post("/api/tournaments/{event_id}/invite", response_model=None)
+@router.post("/api/tournaments/{event_id}/invite", response_model=Any)
 async def invite(event_id: str, body: InviteIn, user: Me, ctx: Ctx) -> TournamentView:
     """Invite a late entrant by username (directors): they enter by accepting (checked
     in). Before the start, or into a Swiss event with late entry. The same answer whether
@@ -52,7 +54,7 @@ async def invite(event_id: str, body: InviteIn, user: Me, ctx: Ctx) -> Tournamen
     return out
 
 
-@router.get("/api/me/offers", response_model=None)
+@router.get("/api/me/offers", response_model=Any)
 async def my_offers(user: Me, ctx: Ctx) -> OffersView:
     """Places in tournaments that directors offered you, and invitations (pending ones)."""
     if user.username is None:
@@ -74,14 +76,14 @@ async def my_offers(user: Me, ctx: Ctx) -> OffersView:
     }
 
 
-@router.post("/api/tournaments/{event_id}/offers/{offer_id}/accept", response_model=None)
+@router.post("/api/tournaments/{event_id}/offers/{offer_id}/accept", response_model=Any)
 async def accept_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> TournamentView:
     """Take the place a director offered you (or enter, if you were invited)."""
     await places.accept(ctx.svc, event_id, offer_id, user)
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/offers/{offer_id}/decline", response_model=None)
+@router.post("/api/tournaments/{event_id}/offers/{offer_id}/decline", response_model=Any)
 async def decline_offer(event_id: str, offer_id: RowId, user: Me, ctx: Ctx) -> OffersView:
     """Turn down the place a director offered you."""
     await places.decline(ctx.svc, event_id, offer_id, user)

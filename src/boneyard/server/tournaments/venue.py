@@ -8,6 +8,7 @@ minute, not per address: the hall's players share one). The work is
 from __future__ import annotations
 
 import hmac
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
@@ -61,7 +62,7 @@ class JoinCodeIn(BaseModel):
     on: bool = True
 
 
-@router.post("/api/tournaments/{event_id}/walk-ins", response_model=None)
+@router.post("/api/tournaments/{event_id}/walk-ins", response_model=Any)
 async def add_walk_ins(event_id: str, body: WalkInsIn, user: Me, ctx: Ctx) -> TournamentView:
     """Enter people by name, without accounts (directors and scorekeepers; over the board,
     before the start): one, a pasted list or a CSV file of names, clubs and seeds. All or
@@ -80,7 +81,7 @@ async def add_walk_ins(event_id: str, body: WalkInsIn, user: Me, ctx: Ctx) -> To
     return out
 
 
-@router.post("/api/tournaments/{event_id}/drop-absent", response_model=None)
+@router.post("/api/tournaments/{event_id}/drop-absent", response_model=Any)
 async def drop_absent(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> TournamentView:
     """Close check-in and drop everyone not checked in (directors, before the start): they
     are not in the draw, and keep their entry (listed as dropped)."""
@@ -93,7 +94,7 @@ async def drop_absent(event_id: str, body: NoteIn, user: Me, ctx: Ctx) -> Tourna
     return out
 
 
-@router.post("/api/tournaments/claim", response_model=None)
+@router.post("/api/tournaments/claim", response_model=Any)
 async def claim(body: ClaimIn, user: Me, ctx: Ctx) -> TournamentView:
     """Claim a walk-in entry with the code the director gave you: its games (and rating) are
     your account's from now on."""
@@ -105,7 +106,7 @@ async def claim(body: ClaimIn, user: Me, ctx: Ctx) -> TournamentView:
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/entrants/{entrant_id}/link", response_model=None)
+@router.post("/api/tournaments/{event_id}/entrants/{entrant_id}/link", response_model=Any)
 async def link(
     event_id: str, entrant_id: RowId, body: UsernameIn, user: Me, ctx: Ctx
 ) -> TournamentView:
@@ -129,7 +130,7 @@ async def moved(ctx: Context, event_id: str, entrant_id: int, person: Person | U
     await walkins.move_rating(ctx.svc, ev.game, entrant_id, person)
 
 
-@router.post("/api/tournaments/{event_id}/join-code", response_model=None)
+@router.post("/api/tournaments/{event_id}/join-code", response_model=Any)
 async def join_code(event_id: str, body: JoinCodeIn, user: Me, ctx: Ctx) -> TournamentView:
     """Turn on (a new code) or off the venue sign-up (directors): with the code, people make
     an account on the event's page and are entered at once."""
@@ -141,7 +142,7 @@ async def join_code(event_id: str, body: JoinCodeIn, user: Me, ctx: Ctx) -> Tour
     return await ctx.event_json(event_id, user)
 
 
-@router.post("/api/tournaments/{event_id}/join", response_model=None)
+@router.post("/api/tournaments/{event_id}/join", response_model=Any)
 async def join(
     event_id: str, body: JoinIn, request: Request, response: Response, ctx: Ctx
 ) -> TournamentView:
