@@ -1,6 +1,8 @@
 """The event pages and what they read: an event, a match, the event of a table (its game-over
 screen links the match and the next game)."""
 
+from typing import Any
+
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
@@ -22,14 +24,14 @@ from boneyard.store.tournaments import TournamentGame, TournamentRow
 router = APIRouter()
 
 
-@router.get("/api/tournaments/{event_id}", response_model=None)
+@router.get("/api/tournaments/{event_id}", response_model=Any)
 async def get_event(event_id: str, user: MaybeMe, ctx: Ctx) -> TournamentView:
     """An event: settings, entrants, rounds with every match and game, standings with
     their labels, crosstables, the champion, the log."""
     return await ctx.event_json(event_id, user)
 
 
-@router.get("/api/tournaments/{event_id}/matches/{match_id}", response_model=None)
+@router.get("/api/tournaments/{event_id}/matches/{match_id}", response_model=Any)
 async def get_match(event_id: str, match_id: str, user: MaybeMe, ctx: Ctx) -> MatchPageView:
     """One match with its games (each with its table for the replay) and, while a side
     is awaited, when its grace period ends."""
@@ -41,7 +43,7 @@ async def get_match(event_id: str, match_id: str, user: MaybeMe, ctx: Ctx) -> Ma
     return found
 
 
-@router.get("/api/tables/{table_id}/event", response_model=None)
+@router.get("/api/tables/{table_id}/event", response_model=Any)
 async def table_event(table_id: str, user: MaybeMe, ctx: Ctx) -> TableEventView:
     """The event game a table plays, and where to go next: the match's next game, or
     (for a player of it) their next game in the event."""

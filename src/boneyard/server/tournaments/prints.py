@@ -6,7 +6,7 @@ document the printable page shows (``.json``) and as its PDF (``.pdf``), laid ou
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
@@ -39,7 +39,7 @@ async def doc_of(
     return printdoc.build(data, kind, paper, rnd, match, tz, users)
 
 
-@router.get("/api/tournaments/{event_id}/print/{kind}.json", response_model=None)
+@router.get("/api/tournaments/{event_id}/print/{kind}.json", response_model=Any)
 async def print_json(
     event_id: str,
     kind: Kind,
