@@ -242,3 +242,21 @@ def public():
 def __getattr__(name): ...
 """
     assert underscored_helpers(source) == ["_play", "_serve", "_View"]
+
+
+# -- no sleep on an event through asyncio.wait_for --------------------------------------------
+
+
+def test_no_task_sleeps_on_an_event_through_wait_for() -> None:
+    """``asyncio.wait_for(event.wait(), t)`` returns normally when the event is set as its
+    task is cancelled (Python 3.11), so a loop around it outlived its cancel and a shutdown
+    waited for it for ever; ``asyncio.timeout`` keeps the cancel."""
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and ast.unparse(node.func) == "asyncio.wait_for"):
+                continue
+            first = node.args[0] if node.args else None
+            if isinstance(first, ast.Call) and ast.unparse(first.func).endswith(".wait"):
+                found.append(f"{path.relative_to(SRC)}:{node.lineno}")
+    assert found == []

@@ -65,3 +65,34 @@ def test_the_sleep_is_what_the_step_said_unless_woken() -> None:
         return seen
 
     assert asyncio.run(main()) == 1
+
+
+def test_a_wake_at_the_moment_of_the_stop_does_not_keep_the_task_running() -> None:
+    """The event set and the task cancelled in one turn of the loop: the task ends. (With
+    Python 3.11's ``asyncio.wait_for`` the sleep returned as woken, the cancel was lost, and
+    ``stop`` waited for ever: a CI run's shutdown hung 15 minutes so.)"""
+
+    async def main() -> None:
+        steps = 0
+
+        async def step() -> float:
+            nonlocal steps
+            steps += 1
+            return 3600.0
+
+        task = Periodic("the test work", step, retry=0.0, log=logging.getLogger("t"))
+        task.start()
+        while steps < 1:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # (asleep in the wait now)
+        running = task.task
+        assert running is not None
+        task.wake()
+        stopping = asyncio.ensure_future(task.stop())  # (its cancel in the same turn)
+        done, _ = await asyncio.wait({stopping}, timeout=5)  # (a timeout cancels nothing)
+        running.cancel()  # (so that a failure ends the loop too)
+        await stopping
+        assert done, "the task went on after its stop"
+        assert running.cancelled()
+
+    asyncio.run(main())

@@ -243,8 +243,9 @@ class Pairing:
                 offered = waiting["bot_offered"]
                 offer_in = self.settings.pairing_bot_after - waiting["waited"]
                 due = offer_in if offer_in > 0 else left  # (offered already: nothing due)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(woken.wait(), max(min(left, self.slice, due), 0.05))
+                with contextlib.suppress(TimeoutError):  # (not wait_for: it may swallow a cancel)
+                    async with asyncio.timeout(max(min(left, self.slice, due), 0.05)):
+                        await woken.wait()
                 if woken.is_set():
                     return await self._look(user)
                 if gone is not None and await gone():

@@ -134,7 +134,8 @@ class RedisBroadcaster(Broadcaster):
             asyncio.create_task(self._sender()),
         ]
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(ready.wait(), 3)
+            async with asyncio.timeout(3):
+                await ready.wait()
 
     def _send_remote(self, table_id: str, message: JSONMessage) -> None:
         data = json.dumps(

@@ -289,8 +289,9 @@ class TurnClock:
                     continue
                 end = p.deadline if p.phase == "move" else p.grace_end
                 delay = max(0.0, (end - now()).total_seconds()) + 0.001
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wake.wait(), delay)
+                with contextlib.suppress(TimeoutError):  # (not wait_for: it may swallow a cancel)
+                    async with asyncio.timeout(delay):
+                        await wake.wait()
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -62,5 +62,9 @@ class Periodic:
             except Exception:
                 self.log.exception("%s failed", self.what)
                 delay = self.retry
+            # (asyncio.timeout, not wait_for: Python 3.11's wait_for returns normally when the
+            # event is set as the task is cancelled, and this loop then never ended: a shutdown
+            # waited for it for ever)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.woken.wait(), max(SHORTEST, delay))
+                async with asyncio.timeout(max(SHORTEST, delay)):
+                    await self.woken.wait()
