@@ -45,22 +45,28 @@ def test_a_step_that_fails_is_logged_and_the_task_goes_on(
     assert "the database is away" in caplog.text
 
 
+async def asleep_after_a_step() -> tuple[Periodic, list[int]]:
+    """A started task whose step asks for an hour's sleep, once its first step has run; the
+    list grows by one at each step."""
+    runs: list[int] = []
+
+    async def step() -> float:
+        runs.append(len(runs))
+        return 3600.0
+
+    task = Periodic("idle work", step, retry=1.0, log=logging.getLogger("t"))
+    task.start()
+    while not runs:
+        await asyncio.sleep(0.01)
+    return task, runs
+
+
 def test_the_sleep_is_what_the_step_said_unless_woken() -> None:
     async def main() -> int:
-        runs = 0
-
-        async def step() -> float:
-            nonlocal runs
-            runs += 1
-            return 3600.0
-
-        task = Periodic("idle work", step, retry=1.0, log=logging.getLogger("t"))
-        task.start()
-        while runs < 1:
-            await asyncio.sleep(0.01)
+        task, runs = await asleep_after_a_step()
         for _ in range(20):  # an hour's sleep: nothing runs meanwhile
             await asyncio.sleep(0.01)
-        seen = runs
+        seen = len(runs)
         await task.stop()
         return seen
 
@@ -73,17 +79,7 @@ def test_a_wake_at_the_moment_of_the_stop_does_not_keep_the_task_running() -> No
     ``stop`` waited for ever: a CI run's shutdown hung 15 minutes so.)"""
 
     async def main() -> None:
-        steps = 0
-
-        async def step() -> float:
-            nonlocal steps
-            steps += 1
-            return 3600.0
-
-        task = Periodic("the test work", step, retry=0.0, log=logging.getLogger("t"))
-        task.start()
-        while steps < 1:
-            await asyncio.sleep(0.01)
+        task, _runs = await asleep_after_a_step()
         await asyncio.sleep(0.01)  # (asleep in the wait now)
         running = task.task
         assert running is not None

@@ -20,7 +20,6 @@ bot; the person may take one at any time (:meth:`Pairing.bot_instead`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import secrets
@@ -40,6 +39,7 @@ from boneyard.server.lobby.service import Lobby, store_table
 from boneyard.server.tables.clock import ClockIn, clock_settings
 from boneyard.server.tables.live import now
 from boneyard.server.tables.manager import SITE
+from boneyard.server.waiting import set_within
 from boneyard.store import pairing as repo
 from boneyard.store import unit
 from boneyard.store.models import PairingWait
@@ -243,10 +243,7 @@ class Pairing:
                 offered = waiting["bot_offered"]
                 offer_in = self.settings.pairing_bot_after - waiting["waited"]
                 due = offer_in if offer_in > 0 else left  # (offered already: nothing due)
-                with contextlib.suppress(TimeoutError):  # (not wait_for: it may swallow a cancel)
-                    async with asyncio.timeout(max(min(left, self.slice, due), 0.05)):
-                        await woken.wait()
-                if woken.is_set():
+                if await set_within(woken, max(min(left, self.slice, due), 0.05)):
                     return await self._look(user)
                 if gone is not None and await gone():
                     await self._gone(user)

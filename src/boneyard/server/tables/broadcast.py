@@ -30,6 +30,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from boneyard.server.waiting import set_within
+
 log = logging.getLogger("boneyard.server.tables.broadcast")
 
 JSONMessage = dict[str, object]
@@ -133,9 +135,7 @@ class RedisBroadcaster(Broadcaster):
             asyncio.create_task(self._listen(ready)),
             asyncio.create_task(self._sender()),
         ]
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(3):
-                await ready.wait()
+        await set_within(ready, 3)
 
     def _send_remote(self, table_id: str, message: JSONMessage) -> None:
         data = json.dumps(

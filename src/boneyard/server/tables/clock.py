@@ -53,6 +53,7 @@ from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.server.tables.actor import Command, TableEvent
 from boneyard.server.tables.commands import Abandon, Warn
+from boneyard.server.waiting import set_within
 from boneyard.store.statuses import TableStatus
 
 if TYPE_CHECKING:
@@ -289,9 +290,7 @@ class TurnClock:
                     continue
                 end = p.deadline if p.phase == "move" else p.grace_end
                 delay = max(0.0, (end - now()).total_seconds()) + 0.001
-                with contextlib.suppress(TimeoutError):  # (not wait_for: it may swallow a cancel)
-                    async with asyncio.timeout(delay):
-                        await wake.wait()
+                await set_within(wake, delay)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -10,6 +10,8 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
+from boneyard.server.waiting import set_within
+
 Step = Callable[[], Awaitable[float]]
 """One pass of the work; returns the seconds until the next one is due."""
 
@@ -62,9 +64,4 @@ class Periodic:
             except Exception:
                 self.log.exception("%s failed", self.what)
                 delay = self.retry
-            # (asyncio.timeout, not wait_for: Python 3.11's wait_for returns normally when the
-            # event is set as the task is cancelled, and this loop then never ended: a shutdown
-            # waited for it for ever)
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(max(SHORTEST, delay)):
-                    await self.woken.wait()
+            await set_within(self.woken, max(SHORTEST, delay))
