@@ -1,8 +1,9 @@
 """The app's shutdown: its steps in order, each within a bound, and whatever overruns named in
 the log with where every pending task waits.
 
-A step that waits for ever (a task cancelled in the middle of a database call that never
-returns, as aiosqlite 0.22 did: docs/server.md) would keep the process from exiting until its
+A step that waits for ever (a task whose cancel was lost, as Python 3.11's ``wait_for`` lost
+the tournaments scheduler's: :mod:`boneyard.server.waiting`; or a database call that never
+returns, as aiosqlite 0.22's did: docs/server.md) would keep the process from exiting until its
 supervisor kills it, and say nothing of why. Here each step has :data:`STEP_SECONDS`; one not
 done by then is left behind, the stack of every task still pending is logged (what each one
 awaits), and the next step runs, so that the database is still closed last. A step that fails
