@@ -3,13 +3,15 @@
     .venv/bin/python bench/strength.py --games 600 --json > before.json   # on one build
     .venv/bin/python bench/strength.py --games 600 --json > after.json    # on the other
     .venv/bin/python bench/paired.py before.json after.json
+    .venv/bin/python bench/paired.py b1.json a1.json b2.json a2.json      # two seeds, pooled
 
 Each file is ``bench/strength.py --json`` output (its last line: one match, or with ``--hands``
 the first hands). Both must be the same match (game, players, bots, seed, games), so that game
 (hand) k has the same deal and the same bot seeds in both; the versions then differ only where
 their decisions do. The paired difference (after less before) has a far narrower interval than
 the two win rates' (most games are won or lost by both), and the games only one of them won
-are counted.
+are counted. More pairs of files (the same two builds under other seeds) are pooled: each pair
+must be one match, and their games are counted together.
 """
 
 from __future__ import annotations
@@ -60,14 +62,22 @@ def paired(before: list[float], after: list[float]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("before", type=Path)
-    ap.add_argument("after", type=Path)
+    ap.add_argument("runs", type=Path, nargs="+", metavar="BEFORE.json AFTER.json")
     args = ap.parse_args(argv)
-    a, b = last_match(args.before), last_match(args.after)
-    differ = [k for k in SAME if a.get(k) != b.get(k)]
-    if differ or len(results(a)) != len(results(b)):
-        raise SystemExit(f"not the same match: {', '.join(differ) or 'games'} differ")
-    out = paired(results(a), results(b))
+    if len(args.runs) % 2:
+        raise SystemExit(
+            "give the runs in pairs: BEFORE.json AFTER.json [BEFORE.json AFTER.json …]"
+        )
+    before: list[float] = []
+    after: list[float] = []
+    for i in range(0, len(args.runs), 2):
+        a, b = last_match(args.runs[i]), last_match(args.runs[i + 1])
+        differ = [k for k in SAME if a.get(k) != b.get(k)]
+        if differ or len(results(a)) != len(results(b)):
+            raise SystemExit(f"not the same match: {', '.join(differ) or 'games'} differ")
+        before += results(a)
+        after += results(b)
+    out = paired(before, after)
     sys.stdout.write(json.dumps(out) + "\n")
     lo, hi = out["ci95"]
     print(

@@ -31,6 +31,32 @@ def test_a_match_lists_its_games_won_and_pairs_with_itself(
     other = run(tmp_path, "c.json", capsys, *match[:-1], "4")
     with pytest.raises(SystemExit, match="not the same match"):
         paired.main([str(a), str(other)])
+    with pytest.raises(SystemExit, match="not the same match"):
+        paired.main([str(a), str(b), str(a), str(other)])
+    with pytest.raises(SystemExit, match="in pairs"):
+        paired.main([str(a), str(b), str(a)])
+
+
+def test_pairs_of_runs_are_pooled_game_by_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def match(name: str, seed: int, won: str) -> str:
+        doc = {"game": "highfive", "players": 4, "bot": "expert", "against": "greedy"}
+        (tmp_path / name).write_text(json.dumps({**doc, "seed": seed, "won": won}) + "\n")
+        return str(tmp_path / name)
+
+    runs = [
+        match("b1", 1, "1010"),
+        match("a1", 1, "1110"),
+        match("b2", 2, "10"),
+        match("a2", 2, "01"),
+    ]
+    assert paired.main(runs) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n"] == 6 and out["only_after"] == 2 and out["only_before"] == 1
+    assert out["before"] == pytest.approx(3 / 6) and out["after"] == pytest.approx(4 / 6)
+    with pytest.raises(SystemExit, match="not the same match"):
+        paired.main([runs[0], runs[3]])  # seed 1 against seed 2
 
 
 def test_the_difference_counts_the_games_only_one_version_won() -> None:
