@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from boneyard.bots import make_bot
+from boneyard.bots import expert, make_bot
 from boneyard.bots.analysis import analyse, hint
 from boneyard.bots.expert import (
     LEVELS,
@@ -159,6 +159,36 @@ def test_the_expert_halves_only_in_the_games_whose_search_allows_it(game: str) -
     assert len(obs.legal_actions) >= 3
     values = ExpertBot(random.Random(3), "expert", worlds=12, time_budget=None).evaluate(obs)
     assert ({v.worlds for v in values} == {12}) is not halves
+
+
+@pytest.mark.parametrize(
+    ("players", "level", "worlds", "pool"),
+    [
+        (4, "expert", 32, 1200),
+        (2, "expert", 2, 300),
+        (4, "expert-pimc", 2, 0),
+        (3, "expert", 2, 300),
+    ],
+)
+def test_the_reading_expert_searches_more_at_four_seats_in_high_five(
+    monkeypatch: pytest.MonkeyPatch, players: int, level: str, worlds: int, pool: int
+) -> None:
+    """Three hidden hands: at four seats the reading expert searches 16 times its worlds,
+    drawn from 4 times its pool of candidate deals (docs/performance.md); not at two or three
+    seats, nor a level that does not read the plays."""
+    assert search_of("highfive").crowded == (16, 4)
+    asked: list[tuple[int, int]] = []
+
+    def recorded(obs: Any, rng: random.Random, n: int, *args: Any, **kw: Any) -> Any:
+        asked.append((n, kw["pool"]))
+        return action_values(obs, rng, n, *args, **kw)
+
+    monkeypatch.setattr(expert, "action_values", recorded)
+    state = max(random_states("highfive", players, 21, 40), key=lambda s: len(s.legal_actions()))
+    bot = ExpertBot(random.Random(3), level, time_budget=None)
+    bot.worlds = 2
+    values = bot.evaluate(state.observation(state.current_seat))
+    assert asked == [(worlds, pool)] and max(v.worlds for v in values) == worlds
 
 
 def search_of(game: str) -> Any:

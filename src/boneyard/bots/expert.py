@@ -18,8 +18,9 @@ Highrise turn can have thirty) costs about twice the play-outs of one between tw
 fifteen times, and the two best actions get every world. A game's search may turn halving
 off (Merry-Go-Round's does: there it lost strength, docs/performance.md).
 
-Levels differ by their search budget (worlds per decision) and each has a time budget that is
-honoured: the search stops sampling new worlds once it is spent, and a world the budget runs
+Levels differ by their search budget (worlds per decision; a game's search may give a level
+that reads the plays more of them at four seats, where three hands are hidden: High Five's
+does) and each has a time budget that is honoured: the search stops sampling new worlds once it is spent, and a world the budget runs
 out in is dropped (every legal action is always valued on the same worlds; the first world is
 always finished). Without a time budget the bot is deterministic under its seed; with
 one it is deterministic as long as the budget is not reached.
@@ -329,14 +330,16 @@ class ExpertBot:
         if len(actions) == 1:
             return [ActionValue(actions[0], 0.0, 0)]
         worlds = self.worlds * search.world_scale if self.scaled else self.worlds
-        level = self.level
+        level, pool = self.level, self.level.pool
+        if pool and self.scaled and observation.num_seats >= 4:
+            worlds, pool = worlds * search.crowded[0], pool * search.crowded[1]
         values = action_values(
             observation,
             self.rng,
             worlds,
             self.time_budget,
             self.clock,
-            pool=level.pool,
+            pool=pool,
             exact=level.exact,
             halving=level.halving and search.halving,
             standing=level.standing,

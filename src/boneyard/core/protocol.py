@@ -76,6 +76,11 @@ class Observation(Protocol[A_co]):
         ...
 
     @property
+    def num_seats(self) -> int:
+        """How many seats the table has."""
+        ...
+
+    @property
     def legal_actions(self) -> Sequence[A_co]:
         """The actions this seat may take now (empty when it is not its turn)."""
         ...

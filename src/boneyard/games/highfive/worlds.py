@@ -297,7 +297,9 @@ def seat_scores(world: HighFiveState, seat: int) -> tuple[int, list[int]]:
     return world.scores[seat], [x for i, x in enumerate(world.scores) if i != seat]
 
 
-SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores, solve=solve, standing=standing)
+SEARCH = GameSearch(
+    WorldSampler, hand_playout, seat_scores, solve=solve, standing=standing, crowded=(16, 4)
+)
 """How the expert bot searches High Five."""
 
 __all__ = [
