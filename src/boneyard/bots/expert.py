@@ -20,10 +20,11 @@ off (Merry-Go-Round's does: there it lost strength, docs/performance.md).
 
 Levels differ by their search budget (worlds per decision; a game's search may give a level
 that reads the plays more of them at four seats, where three hands are hidden: High Five's
-does) and each has a time budget that is honoured: the search stops sampling new worlds once it is spent, and a world the budget runs
-out in is dropped (every legal action is always valued on the same worlds; the first world is
-always finished). Without a time budget the bot is deterministic under its seed; with
-one it is deterministic as long as the budget is not reached.
+does) and each has a time budget that is honoured: the search stops sampling new worlds once it
+is spent, and a world the budget runs out in is dropped (every legal action is always valued on
+the same worlds; the first world is always finished). Without a time budget the bot is
+deterministic under its seed; with one it is deterministic as long as the budget is not
+reached.
 
 >>> import random
 >>> from boneyard.games.registry import get_spec
