@@ -27,6 +27,9 @@ CORE_MODULES = [
     # path through its methods (each game's subclass is compiled with it).
     "src/boneyard/games/reading.py",
     "src/boneyard/games/batch.py",
+    # The expert's reading of the plays: every candidate deal's likelihood, a thousand a
+    # decision at four seats.
+    "src/boneyard/games/inference.py",
 ]
 GAMES = Path("src/boneyard/games")
 

@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from boneyard.games.fives.worlds import greedy_action
+from boneyard.games.fives.playout import greedy_action
 from boneyard.games.highfive.standing import DIGITS, win_table
 from boneyard.games.highfive.state import HighFiveState
 

@@ -9,7 +9,7 @@ the replay lines (:mod:`.lines`), the terminal text (:mod:`.text`), the rules-pa
 search's hidden deals (:mod:`.worlds`). It is not a game: no registry line names it.
 """
 
-COMPILED = ("layout", "play", "events", "state", "fast")
+COMPILED = ("layout", "play", "events", "state", "fast", "playout")
 """The package's modules compiled with mypyc (setup.py reads this tuple from the source): its
 state and events (a compiled class may only extend a compiled class, and the base state is
-compiled), the rules' hot paths and the learners' fast path."""
+compiled), the rules' hot paths, the learners' fast path and the expert's play-out policy."""

@@ -14,11 +14,11 @@ import itertools
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from boneyard.core.errors import BoneyardError
 from boneyard.games.fives.layout import PIP_MASK, PORT_CODE, TILE_ID, FivesLayout, ids_of
-from boneyard.games.fives.play import Play, PublicEvent, default_port
+from boneyard.games.fives.play import PublicEvent, default_port
 from boneyard.games.inference import Choice, PlayModel, log_likelihood, resample
 
 S = TypeVar("S")
@@ -504,30 +504,3 @@ def allowed_masks(
                 allowed |= 1 << u
         out[other] = allowed
     return out
-
-
-class PlayoutState(Protocol):
-    """What :func:`greedy_action` reads of a Fives game state."""
-
-    def legal_actions(self) -> Sequence[Any]:
-        """The legal actions, in the game's order."""
-        ...
-
-    def points_if(self, play: Any) -> int:
-        """The points ``play`` (the game's :class:`~boneyard.games.fives.play.Play`) would
-        score now."""
-        ...
-
-
-def greedy_action(state: PlayoutState, rng: random.Random) -> Any:
-    """The play-out policy of both Fives games: most points now, then the heaviest tile, then
-    the first in legal order (a draw or pass only when nothing can be placed; deterministic:
-    ``rng`` is reserved for randomised policies)."""
-    actions = state.legal_actions()
-    if len(actions) == 1:
-        return actions[0]
-
-    def key(a: object) -> tuple[int, int]:
-        return (state.points_if(a), a.tile.pips) if isinstance(a, Play) else (-1, -1)
-
-    return max(actions, key=key)  # (the first of the best, in legal order)

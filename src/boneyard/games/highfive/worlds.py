@@ -59,13 +59,13 @@ from boneyard.games.fives.layout import (
     mask_of,
 )
 from boneyard.games.fives.play import PLAYS
+from boneyard.games.fives.playout import greedy_action
 from boneyard.games.fives.worlds import (
     FULL,
     FivesHistory,
     HiddenDeal,
     Options,
     allowed_masks,
-    greedy_action,
     read_choices,
 )
 from boneyard.games.highfive.actions import DRAW, PASS, Play

@@ -35,11 +35,11 @@ from boneyard.games.fives.layout import (
     Availability,
     mask_of,
 )
+from boneyard.games.fives.playout import greedy_action
 from boneyard.games.fives.worlds import (
     FivesHistory,
     HiddenDeal,
     allowed_masks,
-    greedy_action,
 )
 from boneyard.games.merry_go_round.actions import DRAW, PASS, MerryGoRoundAction, Play
 from boneyard.games.merry_go_round.observation import MerryGoRoundObservation
