@@ -48,10 +48,10 @@ from boneyard.games.high_fives.text import describe_action, parse_action, render
 from boneyard.games.high_fives.worlds import SEARCH
 from boneyard.games.registry import Drawing, GameSpec
 
-COMPILED = ("actions", "events", "state", "turns", "fast")
+COMPILED = ("actions", "events", "state", "turns", "fast", "playout")
 """The package's modules compiled with mypyc (setup.py reads this tuple from the source): its
 state and events (a compiled class may only extend a compiled class, and the base state is
-compiled), the rules' hot paths and the learners' fast path."""
+compiled), the rules' hot paths, the learners' fast path and the expert's play-out policy."""
 
 _OPTIONS = OptionsMemo(build_high_fives_options)
 

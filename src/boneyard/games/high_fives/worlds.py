@@ -32,16 +32,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.state import PLAYING
-from boneyard.games.high_fives.actions import Claim, Turn
 from boneyard.games.high_fives.observation import HighFivesObservation
+from boneyard.games.high_fives.playout import finish_deals, greedy_action
 from boneyard.games.high_fives.rules import (
     ALL_MASK,
     NUM_TILES,
-    PIPS,
     TILE_ID,
     bits,
     mask_of,
@@ -169,33 +167,13 @@ def sample_world(obs: HighFivesObservation, rng: random.Random) -> HighFivesStat
     return WorldSampler(obs).sample(rng)
 
 
-def _key(a: object) -> tuple[int, int]:
-    if type(a) is Turn:
-        return (a.points, PIPS[TILE_ID[a.tile]])
-    if type(a) is Claim:
-        return (a.points, -1)
-    return (-1, -1)
-
-
-def greedy_action(state: HighFivesState, rng: random.Random) -> Any:
-    """The play-out policy (the greedy bot's): most points now, then the heaviest tile played,
-    then legal order (deterministic: ``rng`` is reserved for randomised policies). A play-out
-    policy that also feared leaving tiles for the next seat played weaker in trials (see
-    docs/performance.md, "Bot strength")."""
-    actions = state.legal_actions()
-    if len(actions) == 1:
-        return actions[0]
-    return max(actions, key=_key)  # (the first of the best, in legal order)
-
-
 def hand_playout(state: HighFivesState, seat: int, rng: random.Random) -> float:
     """Finish the current deal and :data:`DEALS_AHEAD` more with :func:`greedy_action` for every
     seat (changing ``state``); ``seat``'s points minus the most any opponent scores from here,
     ±:data:`GAME_BONUS` if the game ends meanwhile."""
     before = list(state.scores)
     stop_deal = state.deal + DEALS_AHEAD
-    while state.current_seat is not None and state.deal <= stop_deal:
-        state.apply(greedy_action(state, rng))
+    finish_deals(state, stop_deal, rng)
     scores = state.scores
     gains = [scores[i] - before[i] for i in range(len(scores))]
     value = float(gains[seat] - max(g for i, g in enumerate(gains) if i != seat))

@@ -35,10 +35,10 @@ from boneyard.games.highrise.tower import GEOMETRIES, Geometry, Tower
 from boneyard.games.highrise.worlds import SEARCH
 from boneyard.games.registry import Drawing, GameSpec
 
-COMPILED = ("actions", "events", "state", "tower", "fast")
+COMPILED = ("actions", "events", "state", "tower", "fast", "playout")
 """The package's modules compiled with mypyc (setup.py reads this tuple from the source): its
 state and events (a compiled class may only extend a compiled class, and the base state is
-compiled), the rules' hot paths and the learners' fast path."""
+compiled), the rules' hot paths, the learners' fast path and the expert's play-out policy."""
 
 _OPTIONS = OptionsMemo(lambda raw, players: build_highrise_options(raw))
 

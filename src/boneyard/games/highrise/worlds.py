@@ -53,6 +53,7 @@ from boneyard.games.fives.worlds import (
 from boneyard.games.highrise.actions import Draw, HighriseAction, Pass, Place
 from boneyard.games.highrise.observation import HighriseObservation
 from boneyard.games.highrise.options import CARRY_OVER, HighriseOptions
+from boneyard.games.highrise.playout import finish_hand, greedy_action
 from boneyard.games.highrise.state import GAME_SPACERS, HandSetup, HighriseState
 from boneyard.games.highrise.tower import GEOMETRIES, Tower
 from boneyard.games.registry import GameSearch
@@ -248,31 +249,12 @@ def obs_options(obs: HighriseObservation) -> HighriseOptions:
     return obs.options
 
 
-def greedy_action(state: HighriseState, rng: random.Random) -> Any:
-    """The play-out policy: the placement scoring most now, then the heaviest tile (the hand
-    value it saves), then generation order; a draw or pass only when nothing can be placed."""
-    raw = state.raw_placements()
-    if not raw:
-        return state.legal_actions()[0]
-    values = state.values
-    best = raw[0]
-    best_key = (-1, -1)
-    for p in raw:
-        key = (p[7], values[p[0]])
-        if key > best_key:
-            best, best_key = p, key
-    _tid, i, j, fa, fb, sp, _lvl, _pts = best
-    cells = state.geometry.cells
-    return Place((fa, fb), (cells[i], cells[j]), None if sp < 0 else cells[sp])
-
-
 def hand_playout(state: HighriseState, seat: int, rng: random.Random) -> float:
-    """Finish the hand with :func:`greedy_action` for every seat (changing ``state``);
+    """Finish the hand with the greedy play-out policy for every seat (changing ``state``);
     ``seat``'s points minus the most any opponent scores from here (going out and block
     settlements included), ±:data:`GAME_BONUS` if the hand ends the game."""
     before = list(state.scores)
-    while not state.hand_over:
-        state.apply(greedy_action(state, rng))
+    finish_hand(state, rng)
     scores = state.scores
     gains = [scores[i] - before[i] for i in range(len(scores))]
     value = float(gains[seat] - max(g for i, g in enumerate(gains) if i != seat))

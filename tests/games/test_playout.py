@@ -1,5 +1,6 @@
-"""The expert's play-out policy in the Fives games (compiled, ``fives.playout``) plays as the
-greedy bot does: most points now, then the heaviest tile, the first such in legal order."""
+"""The expert's play-out policy of every game (compiled, each game's ``playout`` module) plays
+as the greedy bot does: most points now, then the heaviest tile, the first such in legal
+order."""
 
 from __future__ import annotations
 
@@ -9,13 +10,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boneyard.bots import GreedyBot
-from boneyard.games.fives.playout import greedy_action
+from boneyard.games.fives import playout as fives
+from boneyard.games.high_fives import playout as high_fives
+from boneyard.games.highrise import playout as highrise
 from boneyard.games.registry import get_spec
 
+POLICY = {
+    "highfive": fives.greedy_action,
+    "merry-go-round": fives.greedy_action,
+    "highrise": highrise.greedy_action,
+    "high-fives": high_fives.greedy_action,
+}
 
-@settings(max_examples=25, deadline=None)
+
+@settings(max_examples=40, deadline=None)
 @given(
-    game=st.sampled_from(["highfive", "merry-go-round"]),
+    game=st.sampled_from(sorted(POLICY)),
     players=st.sampled_from([2, 3, 4]),
     seed=st.integers(0, 2**32 - 1),
 )
@@ -29,7 +39,7 @@ def test_the_play_out_policy_is_the_greedy_bots_first_choice(
     while not state.is_over and state.legal_actions() and decisions < 400:
         obs = state.observation(state.current_seat)
         actions = obs.legal_actions
-        chosen = greedy_action(state, rng)
+        chosen = POLICY[game](state, rng)
         best = max((obs.action_points(a), obs.action_weight(a)) for a in actions)
         firsts = [a for a in actions if (obs.action_points(a), obs.action_weight(a)) == best]
         assert chosen == firsts[0]
