@@ -167,14 +167,14 @@ def test_the_expert_halves_only_in_the_games_whose_search_allows_it(game: str) -
         (4, "expert", 32, 1200),
         (2, "expert", 2, 300),
         (4, "expert-pimc", 2, 0),
-        (3, "expert", 2, 300),
+        (3, "expert", 32, 1200),
     ],
 )
-def test_the_reading_expert_searches_more_at_four_seats_in_high_five(
+def test_the_reading_expert_searches_more_at_three_and_four_seats_in_high_five(
     monkeypatch: pytest.MonkeyPatch, players: int, level: str, worlds: int, pool: int
 ) -> None:
-    """Three hidden hands: at four seats the reading expert searches 16 times its worlds,
-    drawn from 4 times its pool of candidate deals (docs/performance.md); not at two or three
+    """Two or three hidden hands: at three and four seats the reading expert searches 16 times
+    its worlds, drawn from 4 times its pool of candidate deals (docs/performance.md); not at two
     seats, nor a level that does not read the plays."""
     assert search_of("highfive").crowded == (16, 4)
     asked: list[tuple[int, int]] = []

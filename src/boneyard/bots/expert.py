@@ -18,13 +18,12 @@ Highrise turn can have thirty) costs about twice the play-outs of one between tw
 fifteen times, and the two best actions get every world. A game's search may turn halving
 off (Merry-Go-Round's does: there it lost strength, docs/performance.md).
 
-Levels differ by their search budget (worlds per decision; a game's search may give a level
-that reads the plays more of them at four seats, where three hands are hidden: High Five's
-does) and each has a time budget that is honoured: the search stops sampling new worlds once it
-is spent, and a world the budget runs out in is dropped (every legal action is always valued on
-the same worlds; the first world is always finished). Without a time budget the bot is
-deterministic under its seed; with one it is deterministic as long as the budget is not
-reached.
+Levels differ by their search budget (worlds per decision; a game's search may give a level that
+reads the plays more of them at three and four seats, where more than one hand is hidden: High
+Five's does) and each has a time budget that is honoured: the search stops sampling new worlds
+once it is spent, and a world the budget runs out in is dropped (every legal action is always
+valued on the same worlds; the first world is always finished). Without a time budget the bot is
+deterministic under its seed; with one it is deterministic as long as the budget is not reached.
 
 >>> import random
 >>> from boneyard.games.registry import get_spec
@@ -332,7 +331,7 @@ class ExpertBot:
             return [ActionValue(actions[0], 0.0, 0)]
         worlds = self.worlds * search.world_scale if self.scaled else self.worlds
         level, pool = self.level, self.level.pool
-        if pool and self.scaled and observation.num_seats >= 4:
+        if pool and self.scaled and observation.num_seats >= 3:  # more than one hidden hand
             worlds, pool = worlds * search.crowded[0], pool * search.crowded[1]
         values = action_values(
             observation,
