@@ -200,7 +200,7 @@ class GameSearch(Generic[S, Ob]):
     """With three or four seats (more than one hand hidden), a level that reads the plays
     searches this many times its worlds, drawn from this many times its pool of candidate deals
     (High Five: two or three hidden hands need more of both, and its decisions there are short;
-    docs/performance.md, "High Five at four players" and "at three players")."""
+    docs/performance.md, "High Five at four players" and "High Five at three players")."""
     solve: Callable[[S, int], list[float] | None] | None = None
     """``solve(world, nodes)``: the exact value of every legal action for the seat to move (as
     :attr:`playout` counts it, the action's own points included), every tile known, or
