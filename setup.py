@@ -27,8 +27,8 @@ CORE_MODULES = [
     # path through its methods (each game's subclass is compiled with it).
     "src/boneyard/games/reading.py",
     "src/boneyard/games/batch.py",
-    # The expert's reading of the plays: every candidate deal's likelihood, a thousand a
-    # decision at four seats.
+    # The expert's reading of the plays: every candidate deal's likelihood, 1,200 a decision
+    # at three and four seats of High Five.
     "src/boneyard/games/inference.py",
 ]
 GAMES = Path("src/boneyard/games")
