@@ -175,6 +175,7 @@ class Services:
         app.state.analyses = self.analyses
         app.state.workers = self.workers
         app.state.tournaments = self.tournaments
+        app.state.chat = self.chat
 
 
 def lifespan(
@@ -206,6 +207,7 @@ def lifespan(
                 ("the turn clocks", s.tables.clock.close),
                 ("the hand-end pauses", s.tables.breaks.close),
                 ("the live tables", s.tables.close),
+                ("the chat's reads", s.chat.close),
                 ("the database", engine.dispose),
             ]
         )

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from boneyard.server import shutdown
-from tests.server.conftest import make_app, register
+from tests.server.conftest import make_app, post, register, wait_for
 
 
 async def waits_for_ever() -> None:
@@ -57,3 +57,39 @@ def test_the_server_stops_when_a_service_never_closes(
     (record,) = [r for r in caplog.records if "shutdown" in r.getMessage()]
     assert "the tournaments' scheduler and mailer is not done" in record.getMessage()
     assert app.state.tables.closing  # the live tables closed after it
+
+
+def test_a_chat_history_read_still_running_is_waited_for_not_cut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket that closes at once leaves its chat history read running (shielded: a query cut
+    mid-flight leaves the connection half-closed); the shutdown waits for it before the
+    database closes, where the loop's end used to cancel it (its connection then finalized on
+    a closed loop, an aiosqlite thread's error in later tests)."""
+    app = make_app(str(tmp_path / "site.db"))
+    reads: list[str] = []
+    with TestClient(app) as c:
+        register(c, "ann")
+        chat = app.state.chat
+        history, close = chat.history, chat.close
+        gate = asyncio.Event()  # opened by the shutdown's step only
+
+        async def slow(table_id: str, viewer: int | None, limit: int = 50) -> object:
+            reads.append("begun")
+            await gate.wait()
+            rows = await history(table_id, viewer, limit)
+            reads.append("done")
+            return rows
+
+        async def opening_close() -> None:
+            gate.set()
+            await close()
+
+        monkeypatch.setattr(chat, "history", slow)
+        monkeypatch.setattr(chat, "close", opening_close)
+        table = post(c, "/api/quickplay").json()["id"]
+        with c.websocket_connect(f"/ws/tables/{table}") as ws:
+            ws.receive_json()
+            wait_for(lambda: reads == ["begun"])
+    assert reads == ["begun", "done"]
+    assert not chat.reads

@@ -93,8 +93,16 @@ class Chat:
         self.sessions = sessions
         self.limits = limits
         self.manager = manager
+        self.reads: set[asyncio.Task[list[JSON]]] = set()
+        """The history reads still running (shielded from their sockets: :meth:`close` waits)."""
         if manager is not None:
             manager.on_message("chat", self.deliver)
+
+    async def close(self) -> None:
+        """Wait for the history reads still running, so that none is cut mid-query when the
+        event loop ends (its connection would be finalized on a closed loop)."""
+        while self.reads:
+            await asyncio.wait(set(self.reads))
 
     # -- lines -------------------------------------------------------------------------------
 
@@ -138,7 +146,11 @@ class Chat:
         """The last lines to one socket (nothing when the table has none)."""
         # Shielded: a socket that closes at once cancels its handler, and a query cancelled
         # mid-flight leaves SQLAlchemy's aiosqlite connection half-closed (shutdown then hangs).
-        lines = await asyncio.shield(self.history(table.id, client.user_id))
+        # Kept in :attr:`reads` until done, so that the shutdown waits for it.
+        read = asyncio.ensure_future(self.history(table.id, client.user_id))
+        self.reads.add(read)
+        read.add_done_callback(self.reads.discard)
+        lines = await asyncio.shield(read)
         if lines:
             await client.send({"type": "chat_history", "messages": lines})
 
