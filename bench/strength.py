@@ -31,10 +31,11 @@ printed beside them.
 
 The **cheater** (``cheater``) is the upper anchor: it sees the true state (every hand and the
 boneyard's order) and values each legal action there with the game's greedy play-outs, as the
-expert values it in one world. The **seer** (``seer``, High Five) sees every other hand but not
-the boneyard's order: it values each legal action over 60 random orders of the undrawn boneyard,
-as the expert does over its worlds. It is what a perfect reading of the other hands would give
-the expert's search: the ceiling of any inference.
+expert values it in one world. The **seer** (``seer``, High Five and High Fives) sees every
+other hand but not what is still to come: it values each legal action over as many worlds as
+the expert (60 random orders of High Five's undrawn boneyard; 360 new deals of the High Fives
+tiles still to be dealt or turned up), as the expert does over its worlds. It is what a perfect
+reading of the other hands would give the expert's search: the ceiling of any inference.
 """
 
 from __future__ import annotations
@@ -132,26 +133,58 @@ class Cheater:
         return best_of(values, observation)
 
 
+def reorder_boneyard(world: Any, rng: random.Random) -> None:
+    """High Five: the undrawn boneyard in a new random order."""
+    drawn, rest = world.boneyard[: world.bpos], world.boneyard[world.bpos :]
+    rng.shuffle(rest)
+    world.boneyard = drawn + rest
+
+
+def reorder_deals(world: Any, rng: random.Random) -> None:
+    """High Fives: the tiles of the deals still to come and those still to be turned up, dealt
+    anew (the hands of the deal in play, and a last deal's tiles already turned up, kept)."""
+    k = world.deal
+    later = world.deals[k + 1 :]
+    if not later:
+        return
+    tiles = [t for deal in later for hand in deal for t in hand] + list(world.extra)
+    rng.shuffle(tiles)
+    pos, deals = 0, []
+    for deal in later:
+        hands = []
+        for hand in deal:
+            hands.append(bytes(sorted(tiles[pos : pos + len(hand)])))
+            pos += len(hand)
+        deals.append(tuple(hands))
+    world.deals = world.deals[: k + 1] + tuple(deals)
+    world.extra = bytes(tiles[pos:])
+
+
+REORDER = {"highfive": reorder_boneyard, "high-fives": reorder_deals}
+"""The games the seer plays: how each hides what is still to come in a world."""
+
+
 class Seer(Cheater):
-    """Sees the true hands but not the boneyard's order (High Five): values every legal action
-    over ``orders`` random orders of the undrawn boneyard with the game's greedy play-outs."""
+    """Sees the true hands but not what is still to come (High Five: the boneyard's order;
+    High Fives: the deals still to be dealt): values every legal action over the expert's
+    count of worlds (60 times the game's scale) of that reordered, with greedy play-outs."""
 
     name = "seer"
 
-    def __init__(self, state: GameState, rng: random.Random, orders: int = 60) -> None:
-        if state.game != "highfive":
-            raise SystemExit("the seer plays only High Five (it reorders High Five's boneyard)")
+    def __init__(self, state: GameState, rng: random.Random) -> None:
+        if state.game not in REORDER:
+            raise SystemExit(f"the seer plays only {' and '.join(REORDER)}")
         super().__init__(state)
         self.rng = rng
-        self.orders = orders
+        spec = get_spec(state.game).search
+        self.orders = 60 * (1 if spec is None else spec.world_scale)
 
     def worlds(self) -> Iterator[tuple[GameState, int]]:
-        """The true state with the undrawn boneyard shuffled anew, ``orders`` times."""
+        """The true state with what is still to come reordered, :attr:`orders` times."""
+        reorder = REORDER[self.state.game]
         for _ in range(self.orders):
             world: Any = self.state.copy()
-            drawn, rest = world.boneyard[: world.bpos], world.boneyard[world.bpos :]
-            self.rng.shuffle(rest)
-            world.boneyard = drawn + rest
+            reorder(world, self.rng)
             yield world, self.rng.getrandbits(32)
 
 
