@@ -97,6 +97,8 @@ def matches(only: set[str]) -> list[tuple[str, int, str, str]]:
             for players in (3, 4):
                 out += [(game, players, b, "greedy") for b in ("expert", "expert-pimc", "cheater")]
             out += [(game, players, "seer", "greedy") for players in (2, 3, 4)]
+        if game == "high-fives":
+            out.append((game, 2, "seer", "greedy"))
     return out
 
 

@@ -56,3 +56,9 @@ def test_the_seer_searches_the_experts_count_of_worlds(game: str, orders: int) -
 def test_the_seer_refuses_a_game_it_cannot_reorder() -> None:
     with pytest.raises(SystemExit, match="the seer plays only highfive and high-fives"):
         strength.Seer(get_spec("highrise").new_game(2, {}), random.Random(1))
+
+
+def test_the_issues_table_holds_the_seer_of_high_fives() -> None:
+    table = strength.matches({"high-fives"})
+    assert ("high-fives", 2, "seer", "greedy") in table
+    assert all(game == "high-fives" for game, *_ in table)
