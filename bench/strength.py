@@ -168,8 +168,9 @@ REORDER = {"highfive": reorder_boneyard, "high-fives": reorder_deals}
 
 class Seer(Cheater):
     """Sees the true hands but not what is still to come (High Five: the boneyard's order;
-    High Fives: the deals still to be dealt): values every legal action over the expert's
-    count of worlds (60 times the game's scale) of that reordered, with greedy play-outs."""
+    High Fives: the deals still to be dealt): values every legal action over the expert level's
+    count of worlds (times the game's scale), what is to come reordered in each, with greedy
+    play-outs."""
 
     name = "seer"
 
@@ -178,8 +179,9 @@ class Seer(Cheater):
             raise SystemExit(f"the seer plays only {' and '.join(REORDER)}")
         super().__init__(state)
         self.rng = rng
-        spec = get_spec(state.game).search
-        self.orders = 60 * (1 if spec is None else spec.world_scale)
+        search = get_spec(state.game).search
+        scale = 1 if search is None else search.world_scale
+        self.orders = LEVELS["expert"].worlds * scale
 
     def worlds(self) -> Iterator[tuple[GameState, int]]:
         """The true state with what is still to come reordered, :attr:`orders` times."""
