@@ -144,7 +144,7 @@ def action_values(
     clock: Callable[[], float] = time.perf_counter,
     *,
     pool: int = 0,
-    model: PlayModel = READING,
+    model: PlayModel | None = None,
     exact: bool = False,
     halving: bool = False,
     standing: bool = False,
@@ -152,12 +152,13 @@ def action_values(
     """Value every legal action of ``observation`` (in legal-action order).
 
     By PIMC search over ``worlds`` worlds. With ``pool``, the worlds are drawn from that many
-    candidate deals in proportion to how likely ``model`` makes the other seats' plays in them;
-    with ``exact``, a hand the observation fully determines is solved exactly instead (when the
-    game has a solver and the hand is small enough); with ``halving``, the worse half of the
-    actions is dropped after each round of worlds (:func:`rounds_of`: the actions dropped keep
-    the mean of the worlds they had, fewer than the others'); with ``standing``, play-outs add
-    the game's standing at the end of the hand (:func:`with_standing`)."""
+    candidate deals in proportion to how likely ``model`` makes the other seats' plays in them
+    (by default the game's own model, else :data:`READING`); with ``exact``, a hand the
+    observation fully determines is solved exactly instead (when the game has a solver and the
+    hand is small enough); with ``halving``, the worse half of the actions is dropped after each
+    round of worlds (:func:`rounds_of`: the actions dropped keep the mean of the worlds they had,
+    fewer than the others'); with ``standing``, play-outs add the game's standing at the end of
+    the hand (:func:`with_standing`)."""
     actions = tuple(observation.legal_actions)
     if not actions:
         raise BoneyardError("the bot has nothing to choose from: it is not its turn")
@@ -181,7 +182,8 @@ def action_values(
         def stop() -> bool:
             return half is not None and clock() >= half
 
-        batch = sampler.infer(rng, worlds, pool, model, stop)
+        reading = model or search.reading or READING
+        batch = sampler.infer(rng, worlds, pool, reading, stop)
     next_world: Callable[[int], GameState] = (
         (lambda k: batch[k]) if batch is not None else (lambda _k: sampler.sample(rng))
     )

@@ -210,6 +210,11 @@ class GameSearch(Generic[S, Ob]):
     adds once the hand is over and the game goes on: how the scores it leaves favour the seat
     (High Five, 2 players: :mod:`boneyard.games.highfive.standing`), on :attr:`playout`'s scale
     (its bonus for a won game). ``None``: chips are worth the same at every score."""
+    reading: PlayModel | None = None
+    """How a level that reads the plays takes the other seats to play in this game, when the
+    expert's own model does not fit it (``None``: the expert's,
+    :data:`boneyard.bots.expert.READING`). High Fives: a tile's pips run to 30, so its
+    tie-break must weigh far less per pip than a double-six's."""
     halving: bool = True
     """Whether a level that spends its worlds by sequential halving does so in this game. Off
     where it was measured to cost strength: in Merry-Go-Round the first rounds' few worlds drop

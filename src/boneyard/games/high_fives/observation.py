@@ -24,6 +24,11 @@ class HighFivesObservation:
     claimable pairs, and how far the pass has gone. Private: only the seat's own ``hand``.
     ``claimed_this_turn`` holds the pairs already claimed in the turn being taken (claim steps
     under ``max_claims_per_turn`` ``"unlimited"``); they are no longer in ``layout``.
+
+    ``deal_layout`` is the row as the deal in play began and ``deal_turns`` every turn taken in
+    it since, with its seat (public: the table saw them): replayed on that row they give the row
+    each turn was taken on, so that a bot can read what a seat's plays say of its hand
+    (:mod:`boneyard.games.high_fives.worlds`). Both are empty between passes.
     """
 
     seat: int | None
@@ -46,6 +51,8 @@ class HighFivesObservation:
     is_over: bool
     winner: int | None
     legal_actions: tuple[HighFivesAction, ...]
+    deal_layout: tuple[Tile, ...] = ()
+    deal_turns: tuple[tuple[int, Turn], ...] = ()
 
     @property
     def game(self) -> str:
@@ -90,6 +97,8 @@ class HighFivesObservation:
             "is_over": self.is_over,
             "winner": self.winner,
             "legal_actions": [a.to_event() for a in self.legal_actions],
+            "deal_layout": [str(t) for t in self.deal_layout],
+            "deal_turns": [{"seat": s, **t.to_event()} for s, t in self.deal_turns],
         }
 
 
@@ -133,4 +142,13 @@ def observation_from_json(doc: JSON) -> HighFivesObservation:
         is_over=doc["is_over"],
         winner=doc["winner"],
         legal_actions=tuple(_action(ev, unlimited) for ev in doc["legal_actions"]),
+        deal_layout=tuple(Tile.parse(t) for t in doc.get("deal_layout", ())),
+        deal_turns=tuple(_taken(ev, unlimited) for ev in doc.get("deal_turns", ())),
     )
+
+
+def _taken(ev: JSON, unlimited: bool) -> tuple[int, Turn]:
+    """A turn of ``deal_turns`` read back, with its seat."""
+    turn = _action(ev, unlimited)
+    assert isinstance(turn, Turn)  # (a taken turn always plays a tile)
+    return ev["seat"], turn

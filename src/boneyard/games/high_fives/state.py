@@ -99,6 +99,8 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         "layout0",
         "extra",
         "row",
+        "deal_row",
+        "deal_known",
         "deal",
         "deal_end",
         "played",
@@ -148,6 +150,12 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         ``bytes``, as :mod:`~boneyard.games.high_fives.turns` explains)."""
         self.row = b""
         """The layout row, tile ids in row order (``bytes``, replaced at every turn)."""
+        self.deal_row = b""
+        """The row as the deal in play began (its turns, replayed on it, give the row each of
+        them was taken on: what the observation's ``deal_turns`` are read against)."""
+        self.deal_known: tuple[tuple[int, Turn], ...] = ()
+        """Turns of the deal in play taken before this state's events begin: a world sampled
+        mid-deal (:mod:`~boneyard.games.high_fives.worlds`) knows them from the observation."""
         self.pile_of: list[int] = [-1] * NUM_TILES
         """The seat whose score pile holds each tile (-1: none). A capture sets two entries,
         where a pile kept as a tuple of ids would be copied whole at every capture."""
@@ -376,6 +384,8 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
         self.deal_end += self.n * len(self.deals[k][0])
         if k == len(self.deals) - 1 and self.extra:
             self.row = self.row + self.extra
+        self.deal_row = self.row
+        self.deal_known = ()
         self.legal = None
 
     # ------------------------------------------------------------------ turns
@@ -545,7 +555,22 @@ class HighFivesState(GameBase[HighFivesAction, HighFivesEvent, HighFivesObservat
             is_over=self.is_over,
             winner=None if result is None else result.winner,
             legal_actions=self.legal_actions() if seat is not None and seat == current else (),
+            deal_layout=_tiles(self.deal_row) if self.phase == PLAYING else (),
+            deal_turns=self._deal_turns() if self.phase == PLAYING else (),
         )
+
+    def _deal_turns(self) -> tuple[tuple[int, Turn], ...]:
+        """The turns taken so far in the deal in play, with their seats, in order (public: the
+        table saw each of them)."""
+        count = self.played - (self.deal_end - self.n * self.sched.sizes[self.deal])
+        out: list[tuple[int, Turn]] = []
+        for event in reversed(self.events):
+            if len(out) == count:
+                break
+            if isinstance(event, TurnTaken):
+                out.append((event.seat, event.turn))
+        known = self.deal_known[: count - len(out)]
+        return known + tuple(reversed(out))
 
     def _piles(self) -> tuple[tuple[Tile, ...], ...]:
         """Every seat's score pile, in the order of the set (as the observation shows it)."""

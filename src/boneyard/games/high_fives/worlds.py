@@ -11,15 +11,24 @@ up at the last deal.
 Constraints enforced: only the counts. High Fives has no draws and no passes, every seat holds a
 tile at every turn, and any tile of a hand may be played (a non-matching tile simply joins the
 layout; a matching one captures), so the public history proves nothing about a hidden hand: the
-unseen tiles are exchangeable and a uniform random split of them is exactly the conditional
-distribution of the deal given the observation (the other seats' choices are not used as
-evidence: Perfect Information Monte Carlo). The observation therefore needs no history.
+unseen tiles are exchangeable and a uniform random split of them is the conditional
+distribution of the deal given the observation and the rules alone (:meth:`WorldSampler.sample`).
+
+The plays say more, softly (:meth:`WorldSampler.infer`): a seat that captured for one point when
+a tile worth four more would have scored probably held no such tile. The observation's
+``deal_turns``, replayed on its ``deal_layout``, give the row each turn of the deal in play was
+taken on, and so what every tile a hidden seat might have held could have scored there
+(:func:`deal_choices`); candidate splits are weighed by how likely a
+:class:`~boneyard.games.inference.PlayModel` makes the plays made (on points alone: a tile's
+pips, the greedy bot's tie-break, are not read). Earlier deals say nothing of the hidden tiles:
+every tile of a deal is played out within it.
 
 A sampled world starts mid-pass, only counting the earlier passes, with placeholder earlier
 deals, so it is for search, not for writing a record.
 
 >>> import random
 >>> from boneyard.games.high_fives.state import HighFivesState
+from boneyard.games.high_fives.turns import TurnRules, enumerate_turns, without
 >>> real = HighFivesState(2)
 >>> real.deal_random(random.Random(3))
 >>> _ = real.apply(real.legal_actions()[0])
@@ -30,23 +39,27 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.state import PLAYING
+from boneyard.games.high_fives.actions import Turn
 from boneyard.games.high_fives.observation import HighFivesObservation
 from boneyard.games.high_fives.playout import finish_deals, greedy_action
 from boneyard.games.high_fives.rules import (
     ALL_MASK,
     NUM_TILES,
+    PIPS,
     TILE_ID,
     bits,
     mask_of,
     schedule,
 )
 from boneyard.games.high_fives.state import HighFivesState
-from boneyard.games.inference import PlayModel
+from boneyard.games.high_fives.turns import TurnRules, enumerate_turns, without
+from boneyard.games.inference import Choice, PlayModel, Style, log_likelihood, resample
 from boneyard.games.registry import GameSearch
 
 GAME_BONUS = 20.0
@@ -93,13 +106,22 @@ class WorldSampler:
             if obs.options.claimable_pairs == "any"
             else {(TILE_ID[a], TILE_ID[b]) for a, b in obs.claimable} | set(self.pending)
         )
+        self.deal_row = bytes([TILE_ID[t] for t in obs.deal_layout])
+        self.choices = deal_choices(obs, mask_of(self.unseen))
+        """The other seats' plays of the deal in play, as evidence of their hands."""
 
     def sample(self, rng: random.Random) -> HighFivesState:
         """One world consistent with the observation (uniform over the unseen tiles)."""
-        obs = self.obs
-        n = obs.num_seats
         ids = self.unseen.copy()
         rng.shuffle(ids)
+        return self.build(ids)
+
+    def build(self, ids: list[int]) -> HighFivesState:
+        """The world that deals the unseen tiles in the order ``ids``: the other seats' hands
+        first (in seat order), then the deals still to come, then the tiles still to be turned
+        up."""
+        obs = self.obs
+        n = obs.num_seats
         pos = 0
         hands: list[bytes] = [b""] * n
         for s in range(n):
@@ -135,6 +157,8 @@ class WorldSampler:
         w.turn = (obs.leader + self.turn) % n
         w.hands = hands
         w.row = self.layout
+        w.deal_row = self.deal_row
+        w.deal_known = obs.deal_turns
         w.pile_of = self.pile_of.copy()
         w.left = set(self.left)
         w.pending = self.pending
@@ -150,16 +174,100 @@ class WorldSampler:
         model: PlayModel,
         stop: Callable[[], bool] | None = None,
     ) -> list[HighFivesState]:
-        """``count`` worlds as :meth:`sample` draws them: any held tile may be played in High
-        Fives, so the uniform split is exact under the rules and no play is read as evidence
-        (``pool``, ``model`` and ``stop`` are not used)."""
-        del pool, model, stop
-        return [self.sample(rng) for _ in range(count)]
+        """``count`` worlds drawn in proportion to how likely ``model`` makes the other seats'
+        plays of the deal in play: ``pool`` candidate splits of the unseen tiles weighed
+        (fewer if ``stop()`` turns true), ``count`` of them resampled; a split drawn more than
+        once keeps its hands and deals the tiles still to come anew each time. Without plays
+        to read every world is sampled as by :meth:`sample`."""
+        if not self.choices or pool <= 0:
+            return [self.sample(rng) for _ in range(count)]
+        weighed = model.weigh(self.choices)
+        drawn: list[list[int]] = []
+        logs: list[float] = []
+        for _ in range(pool):
+            if drawn and stop is not None and stop():
+                break
+            ids = self.unseen.copy()
+            rng.shuffle(ids)
+            drawn.append(ids)
+            logs.append(log_likelihood(weighed, self.hidden_hands(ids), {}))
+        top = max(logs)
+        weights = [math.exp(x - top) for x in logs]
+        held = sum(self.obs.hand_sizes[s] for s in self.others)
+        worlds: list[HighFivesState] = []
+        used: set[int] = set()
+        for i in resample(weights, count, rng):
+            ids = drawn[i]
+            if i in used:  # (the same hands; what is still to come shuffled anew)
+                tail = ids[held:]
+                rng.shuffle(tail)
+                ids = ids[:held] + tail
+            used.add(i)
+            worlds.append(self.build(ids))
+        return worlds
+
+    def hidden_hands(self, ids: list[int]) -> dict[int, int]:
+        """The other seats' hands (bit masks) that :meth:`build` deals from ``ids``."""
+        hands: dict[int, int] = {}
+        pos = 0
+        for s in self.others:
+            size = self.obs.hand_sizes[s]
+            m = 0
+            for t in ids[pos : pos + size]:
+                m |= 1 << t
+            hands[s] = m
+            pos += size
+        return hands
 
     @property
     def determined(self) -> bool:
         """Whether no tile is unseen (one world only)."""
         return not self.unseen
+
+
+def deal_choices(obs: HighFivesObservation, unseen: int) -> list[Choice]:
+    """The other seats' turns of the deal in play as :class:`~boneyard.games.inference.Choice`
+    records: for each, the points of every turn any tile it might have held (``unseen``, or
+    played by it then or later in the deal) could have taken on the row of the moment.
+
+    None when a turn's claims are steps or only the pairs a play left may be claimed (the row
+    alone does not give what could be claimed), nor when the turns do not replay to the layout
+    shown (an observation not built by the engine)."""
+    opts = obs.options
+    if opts.max_claims_per_turn == "unlimited" or opts.claimable_pairs != "any":
+        return []
+    rules = TurnRules(opts)
+    row = bytes([TILE_ID[t] for t in obs.deal_layout])
+    played = [TILE_ID[turn.tile] for _seat, turn in obs.deal_turns]
+    out: list[Choice] = []
+    for moment, (seat, turn) in enumerate(obs.deal_turns):
+        if seat != obs.seat:
+            later = 0
+            for k in range(moment, len(played)):
+                if obs.deal_turns[k][0] == seat:
+                    later |= 1 << played[k]
+            places: dict[int, list[tuple[int, int]]] = {}
+            for action in enumerate_turns(bytes(bits(unseen | later)), row, None, rules):
+                assert isinstance(action, Turn)  # (claims are whole turns here)
+                places.setdefault(TILE_ID[action.tile], []).append(
+                    (action.points, PIPS[TILE_ID[action.tile]])
+                )
+            options = tuple((t, tuple(p)) for t, p in places.items())
+            out.append(
+                Choice(seat, moment, later, 0, (turn.points, PIPS[TILE_ID[turn.tile]]), options)
+            )
+        row = after_turn(row, turn)
+    return out if row == bytes([TILE_ID[t] for t in obs.layout]) else []
+
+
+def after_turn(row: bytes, turn: Turn) -> bytes:
+    """The row ``turn`` leaves: its claimed pairs and its capture taken, or its tile laid on
+    the end (as the state takes a turn)."""
+    for tile in turn.claimed_tiles():
+        row = without(row, TILE_ID[tile])
+    if turn.capture is not None:
+        return without(row, TILE_ID[turn.capture])
+    return row + bytes([TILE_ID[turn.tile]])
 
 
 def sample_world(obs: HighFivesObservation, rng: random.Random) -> HighFivesState:
@@ -193,7 +301,12 @@ def seat_scores(world: HighFivesState, seat: int) -> tuple[int, list[int]]:
 # tuned. At three times the worlds the expert's p95 decision time at 2 players fell from 0.13 s
 # to 0.08 s and five times brought it back; the bytes hands and row (2026-11-28) took it down
 # by about 15% again, and six times brings it back (docs/performance.md, "Bot strength").
-SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores, world_scale=6)
+READING = PlayModel(((0.5, Style(2.0, 0.03, 0.02)), (0.5, Style(0.3, 0.01, 0.1))))
+"""How the expert takes the other seats to play High Fives: its own mixture of a sharp and a
+soft style, as the expert's (:data:`boneyard.bots.expert.READING`), but with a tile's pips (up
+to 30) worth under a point, the tie-break they are for the greedy bot."""
+
+SEARCH = GameSearch(WorldSampler, hand_playout, seat_scores, world_scale=6, reading=READING)
 """How the expert bot searches High Fives."""
 
 __all__ = ["SEARCH", "WorldSampler", "greedy_action", "hand_playout", "sample_world"]
