@@ -19,16 +19,15 @@ a tile worth four more would have scored probably held no such tile. The observa
 ``deal_turns``, replayed on its ``deal_layout``, give the row each turn of the deal in play was
 taken on, and so what every tile a hidden seat might have held could have scored there
 (:func:`deal_choices`); candidate splits are weighed by how likely a
-:class:`~boneyard.games.inference.PlayModel` makes the plays made (on points alone: a tile's
-pips, the greedy bot's tie-break, are not read). Earlier deals say nothing of the hidden tiles:
-every tile of a deal is played out within it.
+:class:`~boneyard.games.inference.PlayModel` makes the plays made (:data:`READING`: points,
+and the played tile's pips as the greedy bot's tie-break). Earlier deals say nothing of the
+hidden tiles: every tile of a deal is played out within it.
 
 A sampled world starts mid-pass, only counting the earlier passes, with placeholder earlier
 deals, so it is for search, not for writing a record.
 
 >>> import random
 >>> from boneyard.games.high_fives.state import HighFivesState
-from boneyard.games.high_fives.turns import TurnRules, enumerate_turns, without
 >>> real = HighFivesState(2)
 >>> real.deal_random(random.Random(3))
 >>> _ = real.apply(real.legal_actions()[0])
