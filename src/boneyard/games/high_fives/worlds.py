@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from functools import cached_property
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.state import PLAYING
@@ -106,8 +107,13 @@ class WorldSampler:
             else {(TILE_ID[a], TILE_ID[b]) for a, b in obs.claimable} | set(self.pending)
         )
         self.deal_row = bytes([TILE_ID[t] for t in obs.deal_layout])
-        self.choices = deal_choices(obs, mask_of(self.unseen))
-        """The other seats' plays of the deal in play, as evidence of their hands."""
+
+    @cached_property
+    def choices(self) -> list[Choice]:
+        """The other seats' plays of the deal in play, as evidence of their hands: worked out
+        when :meth:`infer` first reads them, so that a level that samples without reading
+        (every one but the expert) does not pay for them."""
+        return deal_choices(self.obs, mask_of(self.unseen))
 
     def sample(self, rng: random.Random) -> HighFivesState:
         """One world consistent with the observation (uniform over the unseen tiles)."""
