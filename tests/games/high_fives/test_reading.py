@@ -5,6 +5,7 @@ worlds)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 
 from hypothesis import HealthCheck, assume, given, settings
@@ -34,6 +35,17 @@ def greedy_game(
     return state
 
 
+def read_positions(
+    seeds: int, fewest: int, most: int
+) -> Iterator[tuple[HighFivesState, WorldSampler]]:
+    """Two-seat greedy games of ``fewest`` to ``most`` turns, one a seed, still in play, with
+    the sampler of the seat to move."""
+    for seed in range(seeds):
+        state = greedy_game(seed, 2, fewest + seed % (most - fewest + 1))
+        if state.current_seat is not None:
+            yield state, WorldSampler(state.observation(state.current_seat))
+
+
 @SETTINGS
 @given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]), turns=st.integers(0, 80))
 def test_the_deal_turns_replayed_on_the_deal_layout_give_the_layout(
@@ -61,12 +73,7 @@ def test_a_play_that_scored_less_than_a_tile_could_have_makes_holding_that_tile_
     None
 ):
     found = 0
-    for seed in range(40):
-        state = greedy_game(seed, 2, 1 + seed % 9)
-        if state.current_seat is None:
-            continue
-        obs = state.observation(state.current_seat)
-        sampler = WorldSampler(obs)
+    for _state, sampler in read_positions(40, 1, 9):
         for choice in sampler.choices:
             best = {t: max(p for p, _ in places) for t, places in choice.options}
             better = [
@@ -89,15 +96,10 @@ def test_a_play_that_scored_less_than_a_tile_could_have_makes_holding_that_tile_
 def test_a_greedy_seat_s_true_hand_is_read_as_likelier_than_a_random_one() -> None:
     above = total = 0
     rng = random.Random(7)
-    for seed in range(30):
-        state = greedy_game(seed, 2, 3 + seed % 7)
-        if state.current_seat is None:
-            continue
-        obs = state.observation(state.current_seat)
-        sampler = WorldSampler(obs)
+    for state, sampler in read_positions(30, 3, 9):
         if not sampler.choices:
             continue
-        other = 1 - state.current_seat
+        other = 1 - sampler.me
         true = sum(1 << t for t in state.hands[other])
         weighed = READING.weigh(sampler.choices)
         truth = log_likelihood(weighed, {other: true}, {})
