@@ -17,7 +17,14 @@ from boneyard.games.highfive.state import HighFiveState
 from boneyard.games.highfive.worlds import WorldSampler
 from boneyard.games.highrise import new_game as new_highrise
 from boneyard.games.highrise.worlds import WorldSampler as HighriseSampler
-from boneyard.games.inference import Choice, PlayModel, Style, choice_log_p, log_likelihood
+from boneyard.games.inference import (
+    Choice,
+    PlayModel,
+    Style,
+    choice_log_p,
+    effective_size,
+    log_likelihood,
+)
 
 SHARP = PlayModel(((1.0, Style(20.0, 0.5, 0.0)),))
 """A greedy player made exact: it would put every scoring tile in a hand if it could."""
@@ -201,3 +208,11 @@ def test_highrise_reads_the_plays_of_the_other_seats() -> None:
         for world in sampler.infer(rng, 4, 40, READING):
             assert sorted(world.observation(me).hand) == sorted(obs.hand)
     assert read > 5
+
+
+def test_the_effective_size_counts_equal_weights_and_one_dominant_weight_as_one() -> None:
+    """Kish's size, as bench/inference.py reports it: run against the compiled module too (CI
+    installs it), where ``sum(...) ** 2`` once raised a TypeError."""
+    assert effective_size([0.0] * 4) == pytest.approx(4.0)
+    assert effective_size([math.log(3.0), 0.0]) == pytest.approx(16 / 10)
+    assert effective_size([0.0, -50.0, -60.0]) == pytest.approx(1.0)

@@ -200,4 +200,7 @@ def effective_size(log_weights: Sequence[float]) -> float:
     """
     top = max(log_weights)
     weights = [math.exp(x - top) for x in log_weights]
-    return sum(weights) ** 2 / sum(x * x for x in weights)
+    # math.fsum, not sum: compiled, mypyc read ``sum(...) ** 2 / sum(...)`` as int arithmetic
+    # (typeshed types a sum of floats as ``float | Literal[0]``) and raised a TypeError.
+    total = math.fsum(weights)
+    return total * total / math.fsum(x * x for x in weights)
