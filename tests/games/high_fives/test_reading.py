@@ -4,6 +4,7 @@ worlds)."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 from dataclasses import replace
@@ -16,7 +17,7 @@ from boneyard.games.high_fives.observation import observation_from_json
 from boneyard.games.high_fives.rules import TILE_ID, HighFivesOptions
 from boneyard.games.high_fives.state import HighFivesState
 from boneyard.games.high_fives.worlds import READING, WorldSampler, after_turn, deal_choices
-from boneyard.games.inference import log_likelihood
+from boneyard.games.inference import log_likelihood, log_sum_exp
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -111,6 +112,28 @@ def test_a_greedy_seat_s_true_hand_is_read_as_likelier_than_a_random_one() -> No
             total += 1
     assert total >= 400
     assert above / total > 0.6  # (0.5: the plays read as telling nothing)
+
+
+def test_a_greedy_seat_s_plays_make_its_true_hand_twice_as_likely_as_uniform_sampling() -> None:
+    """The gain of bench/inference.py: ``log L(true hand) - log mean L(random splits)``, over
+    positions of greedy play. The style all but certain to play greedy's choice roughly doubles
+    it (+0.45 nats with the sharp and the soft style alone, +0.89 with it)."""
+    gains = []
+    rng = random.Random(7)
+    for state, sampler in read_positions(150, 3, 9):
+        if not sampler.choices:
+            continue
+        other = 1 - sampler.me
+        weighed = READING.weigh(sampler.choices)
+        truth = log_likelihood(weighed, {other: sum(1 << t for t in state.hands[other])}, {})
+        splits = []
+        for _ in range(100):
+            ids = sampler.unseen.copy()
+            rng.shuffle(ids)
+            splits.append(log_likelihood(weighed, sampler.hidden_hands(ids), {}))
+        gains.append(truth - (log_sum_exp(splits) - math.log(len(splits))))
+    assert len(gains) >= 100
+    assert sum(gains) / len(gains) > math.log(2)
 
 
 @SETTINGS
