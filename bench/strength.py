@@ -31,10 +31,11 @@ printed beside them.
 
 The **cheater** (``cheater``) is the upper anchor: it sees the true state (every hand and the
 boneyard's order) and values each legal action there with the game's greedy play-outs, as the
-expert values it in one world. The **seer** (``seer``, High Five and High Fives) sees every
-other hand but not what is still to come: it values each legal action over as many worlds as
-the expert (60 random orders of High Five's undrawn boneyard; 360 new deals of the High Fives
-tiles still to be dealt or turned up), as the expert does over its worlds. It is what a perfect
+expert values it in one world. The **seer** (``seer``, High Five, High Fives and Highrise) sees
+every other hand but not what is still to come: it values each legal action over as many
+worlds as the expert (60 random orders of High Five's undrawn boneyard; 360 new deals of the
+High Fives tiles still to be dealt or turned up; 360 orders of Highrise's undrawn pile), as the
+expert does over its worlds. It is what a perfect
 reading of the other hands would give the expert's search: the ceiling of any inference.
 """
 
@@ -97,7 +98,7 @@ def matches(only: set[str]) -> list[tuple[str, int, str, str]]:
             for players in (3, 4):
                 out += [(game, players, b, "greedy") for b in ("expert", "expert-pimc", "cheater")]
             out += [(game, players, "seer", "greedy") for players in (2, 3, 4)]
-        if game == "high-fives":
+        if game in ("high-fives", "highrise"):
             out.append((game, 2, "seer", "greedy"))
     return out
 
@@ -162,21 +163,28 @@ def reorder_deals(world: Any, rng: random.Random) -> None:
     world.extra = bytes(tiles[pos:])
 
 
-REORDER = {"highfive": reorder_boneyard, "high-fives": reorder_deals}
+def reorder_pile(world: Any, rng: random.Random) -> None:
+    """Highrise: the undrawn pile in a new random order."""
+    rest = world.pile_ids[world.pos :]
+    rng.shuffle(rest)
+    world.pile_ids = world.pile_ids[: world.pos] + rest
+
+
+REORDER = {"highfive": reorder_boneyard, "high-fives": reorder_deals, "highrise": reorder_pile}
 """The games the seer plays: how each hides what is still to come in a world."""
 
 
 class Seer(Cheater):
     """Sees the true hands but not what is still to come (High Five: the boneyard's order;
-    High Fives: the deals still to be dealt): values every legal action over the expert level's
-    count of worlds (times the game's scale), what is to come reordered in each, with greedy
-    play-outs."""
+    High Fives: the deals still to be dealt; Highrise: the pile's order): values every legal
+    action over the expert level's count of worlds (times the game's scale), what is to come
+    reordered in each, with greedy play-outs."""
 
     name = "seer"
 
     def __init__(self, state: GameState, rng: random.Random) -> None:
         if state.game not in REORDER:
-            raise SystemExit(f"the seer plays only {' and '.join(REORDER)}")
+            raise SystemExit(f"the seer plays only {', '.join(REORDER)}")
         super().__init__(state)
         self.rng = rng
         search = get_spec(state.game).search

@@ -43,7 +43,9 @@ def test_the_last_deal_of_a_pass_is_left_as_it_is() -> None:
     assert world.deals == state.deals and world.extra == state.extra
 
 
-@pytest.mark.parametrize(("game", "orders"), [("high-fives", 360), ("highfive", 60)])
+@pytest.mark.parametrize(
+    ("game", "orders"), [("high-fives", 360), ("highfive", 60), ("highrise", 360)]
+)
 def test_the_seer_searches_the_experts_count_of_worlds(game: str, orders: int) -> None:
     state: Any = get_spec(game).new_game(2, {})
     state.deal_random(random.Random(2))
@@ -53,12 +55,28 @@ def test_the_seer_searches_the_experts_count_of_worlds(game: str, orders: int) -
     assert seer.choose(obs) in obs.legal_actions
 
 
+def test_highrise_worlds_reorder_the_undrawn_pile_and_keep_the_rest() -> None:
+    state: Any = get_spec("highrise").new_game(2, {})
+    state.deal_random(random.Random(6))
+    while state.pos == 0 and state.current_seat is not None:  # until a tile has been drawn
+        state.apply(state.legal_actions()[-1])
+    assert state.pos > 0
+    world = state.copy()
+    strength.reorder_pile(world, random.Random(1))
+    pos = state.pos
+    assert world.pile_ids[:pos] == state.pile_ids[:pos] and world.pos == pos
+    assert world.pile_ids[pos:] != state.pile_ids[pos:]
+    assert sorted(world.pile_ids[pos:]) == sorted(state.pile_ids[pos:])
+    assert world.hands == state.hands and world.observation(0) == state.observation(0)
+
+
 def test_the_seer_refuses_a_game_it_cannot_reorder() -> None:
-    with pytest.raises(SystemExit, match="the seer plays only highfive and high-fives"):
-        strength.Seer(get_spec("highrise").new_game(2, {}), random.Random(1))
+    with pytest.raises(SystemExit, match="the seer plays only highfive, high-fives, highrise"):
+        strength.Seer(get_spec("merry-go-round").new_game(2, {}), random.Random(1))
 
 
-def test_the_issues_table_holds_the_seer_of_high_fives() -> None:
-    table = strength.matches({"high-fives"})
-    assert ("high-fives", 2, "seer", "greedy") in table
-    assert all(game == "high-fives" for game, *_ in table)
+@pytest.mark.parametrize("game", ["high-fives", "highrise"])
+def test_the_issues_table_holds_the_seer_at_two_players(game: str) -> None:
+    table = strength.matches({game})
+    assert (game, 2, "seer", "greedy") in table
+    assert all(g == game for g, *_ in table)
