@@ -200,7 +200,7 @@ def effective_size(log_weights: Sequence[float]) -> float:
     """
     top = max(log_weights)
     weights = [math.exp(x - top) for x in log_weights]
-    # math.fsum, not sum: compiled, mypyc read ``sum(...) ** 2 / sum(...)`` as int arithmetic
-    # (typeshed types a sum of floats as ``float | Literal[0]``) and raised a TypeError.
+    # math.fsum, not sum: compiled by mypyc, ``sum(...) ** 2 / sum(...)`` of these floats raised
+    # "TypeError: int object expected; got float" (so did a sum into a variable, squared).
     total = math.fsum(weights)
     return total * total / math.fsum(x * x for x in weights)
