@@ -35,8 +35,8 @@ expert values it in one world. The **seer** (``seer``, High Five, High Fives and
 every other hand but not what is still to come: it values each legal action over as many
 worlds as the expert (60 random orders of High Five's undrawn boneyard; 360 new deals of the
 High Fives tiles still to be dealt or turned up; 360 orders of Highrise's undrawn pile), as the
-expert does over its worlds. It is what a perfect
-reading of the other hands would give the expert's search: the ceiling of any inference.
+expert does over its worlds. It is what a perfect reading of the other hands would give the
+expert's search: the ceiling of any inference.
 """
 
 from __future__ import annotations

@@ -270,8 +270,8 @@ def test_the_header_is_one_row_on_a_phone_with_the_rest_behind_its_menu(
     screenshot(page, "header-menu-phone")
     page.click("#site-menu a[href='/leaderboard']")
     # (the leaderboard writes its choice into its address once its script runs: with or
-    # without the query, whichever a busy machine shows first)
-    expect(page).to_have_url(re.compile(re.escape(site) + r"/leaderboard(\?.*)?$"))
+    # without the query, whichever a busy machine shows first; as long a wait as before)
+    expect(page).to_have_url(re.compile(re.escape(site) + r"/leaderboard(\?.*)?$"), timeout=30_000)
     expect(page.locator("#site-menu")).to_be_hidden()
     # A laptop sees the whole header in its one row, and no menu button.
     page.set_viewport_size(LAPTOP)
