@@ -136,11 +136,16 @@ class Cheater:
         return best_of(values, observation)
 
 
+def shuffled_from(tiles: list[int], start: int, rng: random.Random) -> list[int]:
+    """``tiles`` with those from ``start`` on (not yet drawn) in a new random order."""
+    rest = tiles[start:]
+    rng.shuffle(rest)
+    return tiles[:start] + rest
+
+
 def reorder_boneyard(world: Any, rng: random.Random) -> None:
     """High Five: the undrawn boneyard in a new random order."""
-    drawn, rest = world.boneyard[: world.bpos], world.boneyard[world.bpos :]
-    rng.shuffle(rest)
-    world.boneyard = drawn + rest
+    world.boneyard = shuffled_from(world.boneyard, world.bpos, rng)
 
 
 def reorder_deals(world: Any, rng: random.Random) -> None:
@@ -165,9 +170,7 @@ def reorder_deals(world: Any, rng: random.Random) -> None:
 
 def reorder_pile(world: Any, rng: random.Random) -> None:
     """Highrise: the undrawn pile in a new random order."""
-    rest = world.pile_ids[world.pos :]
-    rng.shuffle(rest)
-    world.pile_ids = world.pile_ids[: world.pos] + rest
+    world.pile_ids = shuffled_from(world.pile_ids, world.pos, rng)
 
 
 REORDER = {"highfive": reorder_boneyard, "high-fives": reorder_deals, "highrise": reorder_pile}
