@@ -185,7 +185,7 @@ def test_two_people_play_a_hand_against_each_other(live_server: str) -> None:
                 for pg in pages:
                     wait_until(pg, f"document.body.dataset.version !== '{seen}'", 10)
             for pg in pages:
-                expect(pg.locator(".hand-end").first).to_contain_text("Hand 1")
+                expect(pg.locator(".hand-end").first).to_contain_text(first_hand_played(pg))
                 assert pg.locator("#error").inner_text() == ""
         finally:
             browser.close()
