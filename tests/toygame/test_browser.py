@@ -30,7 +30,12 @@ def toy_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def test_a_person_plays_the_toy_game_in_the_browser(browser: Any, toy_site: str) -> None:  # noqa: F811
     page = person(browser, toy_site, "ann")
-    tid = new_table(page, toy_site, GAME, [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}])
+    seats = [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}]
+    # A target of 20, not the default 5: no hand scores more than 19, so the game lasts two hands
+    # at least and the person leads one of them. At 5 the bot can win the game in the first hand
+    # while the person plays one tile or none (about one game in 70 played this way; one seen in
+    # CI); at 20, none in 100,000 such games played with the engine.
+    tid = new_table(page, toy_site, GAME, seats, options={"target": 20})
     page.goto(f"{toy_site}/table/{tid}")
     page.wait_for_selector("#hand .hand-tile", timeout=20_000)
     counts: dict[str, int] = {}
