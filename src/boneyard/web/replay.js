@@ -186,7 +186,9 @@ function render() {
   const ctx = { hand: [], last: step.event !== null && step.lines && step.lines[0] ? step.lines[0].tile : null };
   $("layout").replaceChildren(board(view, data.drawing, ctx));
   const shown = $("hands-shown");
-  shown.replaceChildren(el("h3", {}, step.hand_end ? "What each player kept" : "Hands (shown once the game is over)"));
+  const heading = !step.hand_end ? "Hands (shown once the game is over)"
+    : step.hand_end.reason === "redeal" ? "The hands dealt (thrown in)" : "What each player kept";
+  shown.replaceChildren(el("h3", {}, heading));
   (view.hands || []).forEach((hand, i) => {
     const row = el("div", { class: `seat-hand${view.current_seat === i ? " acting" : ""}`, "data-seat": i }, el("span", { class: "who" }, data.seats[i]));
     const tiles = el("div", { class: "row" });

@@ -54,6 +54,8 @@ def test_every_step_of_a_record_is_a_public_view_with_all_hands(game: str, n: in
         view = step["view"]
         assert view["seat"] is None and "legal_actions" not in view
         assert len(view["hands"]) == n
+        # The hand a step shows is the step's, its end too (not the next one the state counts).
+        assert view.get("hand_number", step["hand"]) == step["hand"], step
     # Hands shown once the game is over: the dealt tiles of seat 0 at the first step.
     assert first["view"]["hands"][0]
     last = out["steps"][-1]
@@ -61,6 +63,40 @@ def test_every_step_of_a_record_is_a_public_view_with_all_hands(game: str, n: in
     assert last["game_end"]["type"] == "game_end"
     assert len(out["hand_ends"]) == len(record["hands"])
     assert out["record"]["hands"] == record["hands"]
+
+
+def test_a_deal_thrown_in_shows_the_hands_dealt() -> None:
+    # High Five throws a deal in when nobody holds a double: its step shows the hands as dealt
+    # (the reason it was dealt again), not the empty hands of the state after it.
+    spec = get_spec("highfive")
+    seed = next(s for s in range(10_000) if _thrown_in_first(s))
+    state = spec.new_game(2, {})
+    state.deal_random(random.Random(seed))
+    bots = [make_bot("greedy", random.Random(i)) for i in range(2)]
+    play_out(state, [b.choose for b in bots], random.Random(seed + 1))
+    record = state.record()
+    out = replay_steps(record_from_json(record))
+    first = out["steps"][0]
+    assert first["hand_end"]["reason"] == "redeal" and first["hand_end"]["kept"] is None
+    assert first["view"]["hands"] == record["hands"][0]["deal"]
+    assert all(len(hand) == 7 for hand in first["view"]["hands"])
+    assert first["view"]["hand_sizes"] == [7, 7] and first["view"]["boneyard_size"] == 14
+    assert first["view"]["hand_number"] == 0  # (the hand the replay's step names: hand 1)
+    assert not any(a == b for hand in first["view"]["hands"] for a, b in map(_pips, hand))
+    assert (
+        out["steps"][1]["hand"] == 1 and out["steps"][1]["view"]["hands"] != first["view"]["hands"]
+    )
+
+
+def _thrown_in_first(seed: int) -> bool:
+    state = get_spec("highfive").new_game(2, {})
+    state.deal_random(random.Random(seed))
+    return bool(state.awaiting_deal)
+
+
+def _pips(tile: str) -> tuple[str, str]:
+    a, b = tile.split("-")
+    return a, b
 
 
 def test_uploaded_records_replay_or_are_refused_with_the_replay_error(

@@ -133,11 +133,17 @@ def _step_text(spec: AnySpec, state: GameState, action: Any, who: str, found: li
 
 def _hand_end(record: Record, h: int, line: JSON, step: JSON, before: list[list[str]]) -> JSON:
     """A hand's end as the table shows it: the tiles every seat kept (shown on the step's view:
-    the hands before the hand's last event, with its tiles moved) and the scoring in words."""
+    the hands before the hand's last event, with its tiles moved) and the scoring in words. A
+    deal the rules threw in (High Five's, when nobody held a double) shows the hands as dealt:
+    they are the reason it was dealt again, and the state after it holds none."""
     view = step["view"]
     events = record.hands[h].get("events") or []
     kept: list[list[str]] | None = None
-    if events and before and line.get("reason") != "redeal":
+    if "hand_number" in view:
+        view["hand_number"] = h  # (the state after the hand's end counts the next one)
+    if line.get("reason") == "redeal":
+        _as_dealt(view, record, h)
+    elif events and before:
         kept = reveal(before, events[-1])
         view["hands"] = kept
     words = handend.explain(
@@ -149,6 +155,19 @@ def _hand_end(record: Record, h: int, line: JSON, step: JSON, before: list[list[
         bool(view.get("partnerships")),
     )
     return {**line, "kept": kept, "explain": words}
+
+
+def _as_dealt(view: JSON, record: Record, h: int) -> None:
+    """Show on ``view`` the hand ``h`` as the record deals it: every seat's tiles, their counts
+    and the boneyard's (the state after a deal thrown in holds none of them)."""
+    deal = record.hands[h].get("deal")
+    if not isinstance(deal, list) or not all(isinstance(x, list) for x in deal):
+        return
+    view["hands"] = [[str(t) for t in x] for x in deal]
+    view["hand_sizes"] = [len(x) for x in deal]
+    boneyard = record.hands[h].get("boneyard")
+    if "boneyard_size" in view and isinstance(boneyard, list):
+        view["boneyard_size"] = len(boneyard)
 
 
 def hand_ends(table: LiveTable) -> list[JSON]:
