@@ -24,6 +24,7 @@ from tests.server.browser import (
     needs_axe,
     needs_chromium,
     new_table,
+    no_sideways_scroll,
     person,
     serve,
     shot,
@@ -293,6 +294,13 @@ def test_every_game_fits_every_screen_from_its_first_moves_to_its_end(
     if game != "high-fives":  # (a High Fives pass is played out: nobody keeps a tile)
         assert page.locator("#hands-shown .seat-hand svg.tile").count() >= 1
     shot(page, f"replay-hand-end-{game}")
+    # On a phone the replay's board takes the width, its panels below it (not squeezed beside).
+    page.set_viewport_size({"width": 390, "height": 844})
+    wait_until(page, "document.querySelector('#board').getBoundingClientRect().width > 340")
+    assert no_sideways_scroll(page)
+    board, side = (page.locator(s).bounding_box() for s in ("#board", "#side"))
+    assert side["y"] >= board["y"] + board["height"], (board, side)
+    shot(page, f"replay-phone-{game}")
     assert page.errors == [] and page.csp == []
     page.context.close()
 
