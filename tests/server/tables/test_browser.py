@@ -335,7 +335,9 @@ def test_replay_viewer_steps_through_a_finished_game_and_views_uploads(
             page.set_input_files("#record-file", str(good))
             expect(page.locator("#board")).to_be_visible()
             assert int(page.locator("#slider").get_attribute("max") or 0) + 1 == steps
-            record["hands"][0]["events"][1]["play"] = "9-9"
+            # (the first hand with moves: a first deal thrown in has none)
+            played = next(h for h in record["hands"] if len(h["events"]) > 1)
+            played["events"][1]["play"] = "9-9"
             bad = tmp_path / "bad.json"
             bad.write_text(json.dumps(record))
             page.goto(live_server + "/replay")
