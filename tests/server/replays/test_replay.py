@@ -69,7 +69,7 @@ def test_a_deal_thrown_in_shows_the_hands_dealt() -> None:
     # High Five throws a deal in when nobody holds a double: its step shows the hands as dealt
     # (the reason it was dealt again), not the empty hands of the state after it.
     spec = get_spec("highfive")
-    seed = next(s for s in range(10_000) if _thrown_in_first(s))
+    seed = next(s for s in range(10_000) if thrown_in_first(s))
     state = spec.new_game(2, {})
     state.deal_random(random.Random(seed))
     bots = [make_bot("greedy", random.Random(i)) for i in range(2)]
@@ -82,19 +82,19 @@ def test_a_deal_thrown_in_shows_the_hands_dealt() -> None:
     assert all(len(hand) == 7 for hand in first["view"]["hands"])
     assert first["view"]["hand_sizes"] == [7, 7] and first["view"]["boneyard_size"] == 14
     assert first["view"]["hand_number"] == 0  # (the hand the replay's step names: hand 1)
-    assert not any(a == b for hand in first["view"]["hands"] for a, b in map(_pips, hand))
+    assert not any(a == b for hand in first["view"]["hands"] for a, b in map(pips_of, hand))
     assert (
         out["steps"][1]["hand"] == 1 and out["steps"][1]["view"]["hands"] != first["view"]["hands"]
     )
 
 
-def _thrown_in_first(seed: int) -> bool:
+def thrown_in_first(seed: int) -> bool:
     state = get_spec("highfive").new_game(2, {})
     state.deal_random(random.Random(seed))
     return bool(state.awaiting_deal)
 
 
-def _pips(tile: str) -> tuple[str, str]:
+def pips_of(tile: str) -> tuple[str, str]:
     a, b = tile.split("-")
     return a, b
 
