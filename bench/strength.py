@@ -36,7 +36,9 @@ every other hand but not what is still to come: it values each legal action over
 worlds as the expert (60 random orders of High Five's undrawn boneyard; 360 new deals of the
 High Fives tiles still to be dealt or turned up; 360 orders of Highrise's undrawn pile), as the
 expert does over its worlds. It is what a perfect reading of the other hands would give the
-expert's search: the ceiling of any inference.
+expert's search: the ceiling of any inference. ``seer-from-K`` (High Five) is the seer once
+every other seat has played K tiles in the hand in play and the expert before: where in a hand
+knowing the other hands is worth the most.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -203,6 +206,27 @@ class Seer(Cheater):
             yield world, self.rng.getrandbits(32)
 
 
+class LateSeer(Seer):
+    """High Five: the seer once every other seat has played ``after`` tiles in the hand in
+    play, the expert level before (with fixed worlds unless ``timed``)."""
+
+    def __init__(self, state: GameState, rng: random.Random, after: int, timed: bool) -> None:
+        if state.game != "highfive":
+            raise SystemExit("seer-from-K plays only highfive")
+        super().__init__(state, rng)
+        self.after = after
+        self.name = f"seer-from-{after}"
+        self.expert = ExpertBot(rng, "expert", time_budget="level" if timed else None)
+
+    def choose(self, observation: Observation[Action]) -> Action:
+        """The seer's choice once the other seats have played enough; the expert's before."""
+        played = Counter(e.seat for e in getattr(observation, "history", ()) if e.kind == "play")
+        others = (s for s in range(observation.num_seats) if s != observation.seat)
+        if all(played[s] >= self.after for s in others):
+            return super().choose(observation)
+        return self.expert.choose(observation)
+
+
 class Timed:
     """A bot whose decisions are timed; an expert's searches cut short by its budget counted."""
 
@@ -241,6 +265,8 @@ def make(name: str, rng: random.Random, state: GameState, timed: bool) -> Any:
         return Cheater(state)
     if name == "seer":
         return Seer(state, rng)
+    if name.startswith("seer-from-") and name.removeprefix("seer-from-").isdigit():
+        return LateSeer(state, rng, int(name.removeprefix("seer-from-")), timed)
     if name in LEVELS:
         return ExpertBot(rng, name, time_budget="level" if timed else None)
     return make_bot(name, rng)

@@ -80,3 +80,30 @@ def test_the_issues_table_holds_the_seer_at_two_players(game: str) -> None:
     table = strength.matches({game})
     assert (game, 2, "seer", "greedy") in table
     assert all(g == game for g, *_ in table)
+
+
+def test_the_late_seer_sees_only_once_the_other_seat_has_played_enough(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state: Any = get_spec("highfive").new_game(2, {})
+    state.deal_random(random.Random(2))
+    bot = strength.make("seer-from-1", random.Random(3), state, False)
+    assert isinstance(bot, strength.LateSeer) and bot.after == 1
+    monkeypatch.setattr(strength.Seer, "choose", lambda self, obs: "seer")
+    monkeypatch.setattr(bot.expert, "choose", lambda obs: "expert")
+    first = state.current_seat
+    assert bot.choose(state.observation(first)) == "expert"  # nothing played yet
+
+    def other_played() -> int:
+        return sum(e.kind == "play" and e.seat != first for e in state.observation(first).history)
+
+    state.apply(state.legal_actions()[0])  # the lead
+    while not (state.current_seat == first and other_played() >= 1):
+        assert state.observation(first).hand_number == 0, "the hand ended first"
+        state.apply(state.legal_actions()[0])
+    assert bot.choose(state.observation(first)) == "seer"
+
+
+def test_the_late_seer_plays_only_high_five() -> None:
+    with pytest.raises(SystemExit, match="seer-from-K plays only highfive"):
+        strength.make("seer-from-2", random.Random(1), get_spec("highrise").new_game(2, {}), False)
