@@ -259,6 +259,11 @@ def thrown_in(seed: str, hand: int) -> bool:
     return bool(state.awaiting_deal)
 
 
+def thrown_in_seed() -> str:
+    """A server seed whose hand-0 deal (two players, no client seeds) is thrown in."""
+    return next(s for s in (f"{i:064x}" for i in itertools.count()) if thrown_in(s, 0))
+
+
 @pytest.fixture
 def no_throw_in(monkeypatch: pytest.MonkeyPatch) -> None:
     """Server seeds none of whose first hands is thrown in, so a test that counts hands of a

@@ -11,9 +11,11 @@ from starlette.testclient import TestClient
 
 from boneyard.bots import make_bot
 from boneyard.core.records import record_from_json
+from boneyard.core.tiles import Tile
 from boneyard.games.registry import get_spec, play_out
 from boneyard.server.replays.steps import replay_steps
-from tests.server.conftest import post, register
+from boneyard.server.tables import fairness
+from tests.server.conftest import post, register, thrown_in_seed
 
 GAMES = [("highfive", 2), ("merry-go-round", 4), ("highrise", 2), ("high-fives", 2)]
 
@@ -68,12 +70,10 @@ def test_every_step_of_a_record_is_a_public_view_with_all_hands(game: str, n: in
 def test_a_deal_thrown_in_shows_the_hands_dealt() -> None:
     # High Five throws a deal in when nobody holds a double: its step shows the hands as dealt
     # (the reason it was dealt again), not the empty hands of the state after it.
-    spec = get_spec("highfive")
-    seed = next(s for s in range(10_000) if thrown_in_first(s))
-    state = spec.new_game(2, {})
-    state.deal_random(random.Random(seed))
+    state = fairness.new_state("highfive", {}, ["a", "b"])
+    fairness.deal(state, thrown_in_seed(), 0, [None, None])
     bots = [make_bot("greedy", random.Random(i)) for i in range(2)]
-    play_out(state, [b.choose for b in bots], random.Random(seed + 1))
+    play_out(state, [b.choose for b in bots], random.Random(1))
     record = state.record()
     out = replay_steps(record_from_json(record))
     first = out["steps"][0]
@@ -82,21 +82,10 @@ def test_a_deal_thrown_in_shows_the_hands_dealt() -> None:
     assert all(len(hand) == 7 for hand in first["view"]["hands"])
     assert first["view"]["hand_sizes"] == [7, 7] and first["view"]["boneyard_size"] == 14
     assert first["view"]["hand_number"] == 0  # (the hand the replay's step names: hand 1)
-    assert not any(a == b for hand in first["view"]["hands"] for a, b in map(pips_of, hand))
+    assert not any(Tile.parse(t).is_double for hand in first["view"]["hands"] for t in hand)
     assert (
         out["steps"][1]["hand"] == 1 and out["steps"][1]["view"]["hands"] != first["view"]["hands"]
     )
-
-
-def thrown_in_first(seed: int) -> bool:
-    state = get_spec("highfive").new_game(2, {})
-    state.deal_random(random.Random(seed))
-    return bool(state.awaiting_deal)
-
-
-def pips_of(tile: str) -> tuple[str, str]:
-    a, b = tile.split("-")
-    return a, b
 
 
 def test_uploaded_records_replay_or_are_refused_with_the_replay_error(

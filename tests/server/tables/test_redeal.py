@@ -9,12 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from boneyard.server.tables import fairness
-from tests.server.conftest import make_app, post, register, thrown_in, until_turn
-
-
-def thrown_in_seed() -> str:
-    """A server seed whose hand-0 deal (two players, no client seeds) is thrown in."""
-    return next(s for s in (f"{i:064x}" for i in itertools.count()) if thrown_in(s, 0))
+from tests.server.conftest import make_app, post, register, thrown_in_seed, until_turn
 
 
 def test_a_thrown_in_deal_is_dealt_again_and_play_goes_on(
