@@ -17,6 +17,11 @@ posterior than under uniform sampling, in nats (0: the model learns nothing; neg
 misleads). Also shown: the effective sample size of the candidates' weights (Kish) and the
 mean log probability the model gives to the plays actually made, knowing the true hands, per
 play (against a uniform choice among the legal placements).
+
+``--by-plays`` adds, at 2 players, how much of the true other hand the candidates hold under
+each model's weights (and alike: uniform), by how many of its plays were read, with the
+median effective size: run it at two ``--pool`` sizes to see whether the pool or the evidence
+limits the reading.
 """
 
 from __future__ import annotations
@@ -151,6 +156,50 @@ def measure(game: str, states: list[Any], pool: int, seed: int) -> dict[str, Any
     return out
 
 
+def hits_by_plays(game: str, states: list[Any], pool: int, seed: int) -> dict[str, Any]:
+    """How much of the true other hand the weighted candidates hold, by how many plays of it
+    were read (2 players): for each model, the mean over positions of the posterior-weighted
+    share of the true hidden tiles a candidate holds (uniform: every candidate alike), and the
+    median effective size of the weights. Shows whether the pool or the evidence limits the
+    reading: a pool too small for a sharp posterior would hit more with more candidates."""
+    search = get_spec(game).search
+    assert search is not None
+    rng = random.Random(seed)
+    rows: dict[str, dict[int, list[tuple[float, float]]]] = {m: {} for m in [*MODELS, "uniform"]}
+    for state in states:
+        sampler: Any = search.sampler(state.observation(state.current_seat))
+        if not sampler.choices or len(sampler.others) != 1:
+            continue
+        other = sampler.others[0]
+        true = truth(game, state, sampler.others)[0][other]
+        if not true:
+            continue
+        found = sampler.candidates(rng, pool)
+        held = [(hands[other] & true).bit_count() / true.bit_count() for hands, _d in found]
+        plays = min(len(sampler.choices), 6)
+        for name in rows:
+            model = MODELS.get(name)
+            logs = [0.0] * len(found)
+            if model is not None:
+                weighed = model.weigh(sampler.choices)
+                logs = [log_likelihood(weighed, h, d) for h, d in found]
+            top = max(logs)
+            weights = [math.exp(x - top) for x in logs]
+            hit = sum(w * x for w, x in zip(weights, held, strict=True)) / sum(weights)
+            rows[name].setdefault(plays, []).append((hit, effective_size(logs)))
+    return {
+        name: {
+            str(k): {
+                "positions": len(v),
+                "hit": sum(h for h, _e in v) / len(v),
+                "ess_median": sorted(e for _h, e in v)[len(v) // 2],
+            }
+            for k, v in sorted(by.items())
+        }
+        for name, by in rows.items()
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     """Play the self-play games of each pair and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -161,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pool", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--by-plays", action="store_true", help="hits of the true hand by plays read")
     args = ap.parse_args(argv)
     c = Console(highlight=False)
     for pair_text in args.pairs.split(","):
@@ -168,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         states = positions(args.game, args.players, pair, args.games, args.seed)
         doc = measure(args.game, states, args.pool, args.seed)
+        if args.by_plays:
+            doc["by_plays"] = hits_by_plays(args.game, states, args.pool, args.seed)
         doc.update(
             game=args.game,
             players=args.players,
@@ -193,6 +245,12 @@ def main(argv: list[str] | None = None) -> int:
                 f"positive in {m['positive_share']:.0%}), ESS median {m['ess_median']:.0f} "
                 f"(p10 {m['ess_p10']:.0f}), plays {m['play_log_p']:.3f} nats each"
             )
+        for name, by in doc.get("by_plays", {}).items():
+            cells = ", ".join(
+                f"{k}: {r['hit']:.1%} (ESS {r['ess_median']:.0f}, {r['positions']})"
+                for k, r in by.items()
+            )
+            c.print(f"  true tiles held, by plays read (6: 6 or more), {name}: {cells}")
     return 0
 
 
