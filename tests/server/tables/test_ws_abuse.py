@@ -631,7 +631,11 @@ class Harness:
                     msg = await self.a_frame(other)
                     assert msg["type"] == "view" and msg["version"] >= version, msg
                     assert ws._send_rx.statistics().current_buffer_used == 0, "a frame too many"
-        assert self.live.break_until is None and self.live.hands_dealt() == hand + 2
+        # The next hand is dealt; a deal thrown in (nobody holds a double when no seat has the
+        # lead, about one in 350 at two seats) is dealt again at once, so more deals may follow.
+        live, dealt = self.live, self.live.hands_dealt()
+        assert live.break_until is None and dealt >= hand + 2, (dealt, hand)
+        assert live.state.hands_dealt == dealt and not live.state.awaiting_deal
 
     async def a_rematch(self) -> str:
         """Both players accept a rematch: a view to every socket each time, the second naming
