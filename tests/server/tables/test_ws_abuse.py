@@ -632,10 +632,13 @@ class Harness:
                     assert msg["type"] == "view" and msg["version"] >= version, msg
                     assert ws._send_rx.statistics().current_buffer_used == 0, "a frame too many"
         # The next hand is dealt; a deal thrown in (nobody holds a double when no seat has the
-        # lead, about one in 350 at two seats) is dealt again at once, so more deals may follow.
+        # lead, about one in 350 at two seats) is dealt again at once: every deal before the
+        # last since the hand's end is one, a hand with no events in the record.
         live, dealt = self.live, self.live.hands_dealt()
         assert live.break_until is None and dealt >= hand + 2, (dealt, hand)
         assert live.state.hands_dealt == dealt and not live.state.awaiting_deal
+        thrown = live.state.record()["hands"][hand + 1 : dealt - 1] if dealt > hand + 2 else []
+        assert not any(h["events"] for h in thrown), (dealt, hand)
 
     async def a_rematch(self) -> str:
         """Both players accept a rematch: a view to every socket each time, the second naming
