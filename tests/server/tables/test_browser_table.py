@@ -293,7 +293,24 @@ def test_bots_are_paced_animated_and_the_sound_remembered(site: str, browser: An
         page.context.close()
 
 
+STALLED = """() => ({
+  version: document.body.dataset.version,
+  turn: document.getElementById("turn").textContent,
+  guide: document.getElementById("guide").innerText,
+  hand: [...document.querySelectorAll("#hand .hand-tile")].map((b) => `${b.dataset.tile} ${b.className}`),
+  moves: [...document.querySelectorAll("#moves button")].map((b) => `${b.textContent} ${b.className}`),
+  error: document.getElementById("error").textContent,
+})"""
+
+
+def stalled(page: Any) -> Any:
+    """What the page shows when the guided hand offers nothing to press (the turn, the guide,
+    the hand's and the moves' buttons with their classes), for the failure's message."""
+    return page.evaluate(STALLED)
+
+
 def test_the_guided_first_hand(site: str, browser: Any) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import expect
 
     page = person(browser, site, "Newbie")
@@ -312,6 +329,11 @@ def test_the_guided_first_hand(site: str, browser: Any) -> None:
             break
         before = page.evaluate("document.body.dataset.version")
         suggested = page.locator("#hand button.hand-tile.suggested, button.move.suggested")
+        try:
+            suggested.first.wait_for(timeout=30_000)
+        except PlaywrightTimeout:
+            shot(page, "guide-stalled")
+            raise AssertionError(f"no suggestion on the person's turn: {stalled(page)}") from None
         suggested.first.click()
         if page.locator(".end.target.suggested").count():
             page.locator(".end.target.suggested").first.click()
