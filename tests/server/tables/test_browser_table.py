@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,11 +39,16 @@ WATCH_LOG = """() => { window.logTimes = [];
   .observe(document.getElementById("move-log"), { childList: true }); }"""
 
 
+SERVER_LOGS: dict[str, Path] = {}
+"""The server log of each ``site`` (by its address), for a failure's message."""
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("table")
     extra = ("--hand-pause", "600", "--claim-after", "3")
     with serve(tmp / "site.db", tmp / "server.log", extra=extra) as url:
+        SERVER_LOGS[url] = tmp / "server.log"
         yield url
 
 
@@ -300,13 +306,22 @@ STALLED = """() => ({
   hand: [...document.querySelectorAll("#hand .hand-tile")].map((b) => `${b.dataset.tile} ${b.className}`),
   moves: [...document.querySelectorAll("#moves button")].map((b) => `${b.textContent} ${b.className}`),
   error: document.getElementById("error").textContent,
+  pending: document.body.dataset.pending || "",
+  connection: document.getElementById("status").textContent,
+  summary: !document.getElementById("hand-summary").hidden,
+  title: document.title,
 })"""
 
 
-def stalled(page: Any) -> Any:
+def stalled(page: Any, site: str) -> str:
     """What the page shows when the guided hand offers nothing to press (the turn, the guide,
-    the hand's and the moves' buttons with their classes), for the failure's message."""
-    return page.evaluate(STALLED)
+    the hand's and the moves' buttons with their classes, a move awaiting the server's answer,
+    the connection) and the end of the server's log (every line but the answered requests),
+    for the failure's message."""
+    log = SERVER_LOGS.get(site)
+    lines = log.read_text(errors="replace").splitlines() if log and log.exists() else []
+    unusual = [line for line in lines if not re.search(r'" (200|304) ', line)][-30:]
+    return f"{page.evaluate(STALLED)}\nserver log (end, without the 200s):\n" + "\n".join(unusual)
 
 
 def test_the_guided_first_hand(site: str, browser: Any) -> None:
@@ -333,7 +348,9 @@ def test_the_guided_first_hand(site: str, browser: Any) -> None:
             suggested.first.wait_for(timeout=30_000)
         except PlaywrightTimeout:
             shot(page, "guide-stalled")
-            raise AssertionError(f"no suggestion on the person's turn: {stalled(page)}") from None
+            raise AssertionError(
+                f"no suggestion on the person's turn: {stalled(page, site)}"
+            ) from None
         suggested.first.click()
         if page.locator(".end.target.suggested").count():
             page.locator(".end.target.suggested").first.click()
