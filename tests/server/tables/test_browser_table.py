@@ -339,8 +339,9 @@ def test_the_guided_first_hand(site: str, browser: Any) -> None:
         wait_until(
             page, "document.querySelector('#turn.mine, #hand-summary:not([hidden])') !== null", 30
         )
-        texts.add(guide.inner_text())
-        if page.locator("#continue").count():
+        if guide.is_visible():
+            texts.add(guide.inner_text())
+        if page.locator("#continue, #game-end-title").count():
             break
         before = page.evaluate("document.body.dataset.version")
         suggested = page.locator("#hand button.hand-tile.suggested, button.move.suggested")
@@ -357,13 +358,20 @@ def test_the_guided_first_hand(site: str, browser: Any) -> None:
         elif page.locator(".end.target").count():
             page.locator(".end.target").first.click()
         wait_until(page, f"document.body.dataset.version !== '{before}'")
-    assert "press Continue" in guide.inner_text()
     # Every hint is one of the guide's (which ones a hand needs depends on its deal).
     kinds = ("You lead", "You hold the highest double", "Play ", "No play scores",
              "None of your tiles fits", "Nothing fits", "The hand is over")  # fmt: skip
     assert len(texts) >= 2 and all(t.removeprefix("Guide: ").startswith(kinds) for t in texts), (
         texts
     )
+    if page.locator("#game-end-title").count():
+        # The first hand ended the game (a seat reached 150 in it: 23 of 20,000 first hands
+        # between greedy players): no Continue, and the guide leaves with the hand.
+        expect(page.locator("#game-end-title")).to_contain_text("Game over")
+        expect(guide).to_be_hidden()
+        page.context.close()
+        return
+    assert "press Continue" in guide.inner_text()
     page.click("#continue")
     expect(guide).to_be_hidden()
     page.context.close()
