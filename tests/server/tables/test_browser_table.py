@@ -69,12 +69,12 @@ def test_a_whole_hand_played_with_the_keyboard(site: str, browser: Any) -> None:
     assert names and all(re.fullmatch(f"{word}-{word}", n) for n in names), names
     assert page.get_by_role("button", name=re.compile(f"^{word}-{word}")).count() >= 1
     for _ in range(300):
-        if page.locator("#hand-summary #continue").count():
+        if page.locator("#hand-summary #continue, #game-end-title").count():
             break
         wait_until(
             page, "document.querySelector('#turn.mine, #hand-summary:not([hidden])') !== null", 30
         )
-        if page.locator("#hand-summary #continue").count():
+        if page.locator("#hand-summary #continue, #game-end-title").count():
             break
         before = page.evaluate("document.body.dataset.version")
         playable = page.locator("#hand button.hand-tile.playable")
@@ -90,6 +90,9 @@ def test_a_whole_hand_played_with_the_keyboard(site: str, browser: Any) -> None:
             page.keyboard.press("Enter")
         wait_until(page, f"document.body.dataset.version !== '{before}'", 30)
     assert "Kay" not in page.locator("#hand-summary").inner_text()  # names are not recased
+    if page.locator("#game-end-title").count():
+        page.context.close()  # (the first hand ended the game: rare, and no Continue to press)
+        return
     page.locator("#continue").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#hand-summary")).to_be_hidden()
