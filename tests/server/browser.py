@@ -274,6 +274,18 @@ def my_turn_or_done(page: Any) -> None:
     )
 
 
+HAND_OVER = "#hand-summary #continue, #game-end-title"
+"""What a hand's end shows: Continue, or the game's end. A first hand may end the game (a seat
+reaches the target in it: High Five, 23 of 20,000 first hands between greedy players)."""
+
+
+def game_went_on(page: Any) -> bool:
+    """Wait for the page's panel of a hand's end; True when it offers Continue (the game goes
+    on), False when that hand ended the game (:data:`HAND_OVER`)."""
+    page.locator(HAND_OVER).first.wait_for()
+    return bool(page.locator("#hand-summary #continue").count())
+
+
 SIGN_IN_WAIT = 30_000
 """How long (ms) a sign-in may take before a test fails: far above the tens of milliseconds it
 takes, so that a run on a loaded machine (two test workers, a bench) does not fail for want of

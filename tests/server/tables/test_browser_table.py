@@ -17,8 +17,10 @@ from typing import Any
 import pytest
 
 from tests.server.browser import (
+    HAND_OVER,
     autoplay,
     axe_violations,
+    game_went_on,
     needs_axe,
     needs_chromium,
     new_table,
@@ -36,11 +38,6 @@ WATCH_LOG = """() => { window.logTimes = [];
   new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes)
     if (n.nodeType === 1) window.logTimes.push([performance.now(), n.textContent]); })
   .observe(document.getElementById("move-log"), { childList: true }); }"""
-
-
-HAND_OVER = "#hand-summary #continue, #game-end-title"
-"""What a hand's end shows: Continue, or the game's end (the first hand may end the game: a seat
-reaches 150 in 23 of 20,000 first hands between greedy players)."""
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +86,7 @@ def test_a_whole_hand_played_with_the_keyboard(site: str, browser: Any) -> None:
             page.keyboard.press("Enter")
         wait_until(page, f"document.body.dataset.version !== '{before}'", 30)
     assert "Kay" not in page.locator("#hand-summary").inner_text()  # names are not recased
-    if page.locator("#game-end-title").count():
+    if not game_went_on(page):
         page.context.close()  # (the first hand ended the game: no Continue to press)
         return
     page.locator("#continue").focus()
@@ -360,7 +357,7 @@ def test_the_guided_first_hand(site: str, browser: Any) -> None:
     assert len(texts) >= 2 and all(t.removeprefix("Guide: ").startswith(kinds) for t in texts), (
         texts
     )
-    if page.locator("#game-end-title").count():
+    if not game_went_on(page):
         # The first hand ended the game (HAND_OVER): the guide leaves with the hand.
         expect(page.locator("#game-end-title")).to_contain_text("Game over")
         expect(guide).to_be_hidden()
