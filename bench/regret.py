@@ -92,9 +92,13 @@ def regret(d: dict[str, Any], k: int) -> float:
 
 
 def reranked(d: dict[str, Any], lam: float) -> int:
-    """The action the expert would choose with ``lam`` times the points now added."""
+    """The action the expert would choose with ``lam`` times the points now added (at 0, its
+    own choice: ties broken as ``best_of`` breaks them)."""
     kept = [i for i, w in enumerate(d["worlds"]) if w == max(d["worlds"])]
-    return max(kept, key=lambda i: (d["expert"][i] + lam * d["points"][i], d["points"][i]))
+    return max(
+        kept,
+        key=lambda i: (d["expert"][i] + lam * d["points"][i], d["points"][i], d["weight"][i]),
+    )
 
 
 def groups(rows: list[dict[str, Any]], key: Callable[[dict[str, Any]], object]) -> list[Any]:
