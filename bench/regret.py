@@ -10,9 +10,11 @@ The **regret** of a decision is the seer's value of its best action less its val
 expert's choice, in the play-outs' chips (the seat's chips in the hand less the other's): what
 knowing the other hand would have changed there. It is shown by how many tiles the other seat
 had played in the hand, by how the expert's choice scores now against the seer's, and by the
-legal actions' count; then re-ranked: the expert's values with ``lam`` times each action's
-points now added (``lam`` < 0 holds back, > 0 takes), each choice valued by the seer, to see
-whether a bias of the expert's toward scoring now (or holding back) explains the regret.
+legal actions' count, with the decisions where sequential halving had dropped the seer's best
+action before the expert's last round of worlds; then re-ranked: the expert's values with
+``lam`` times each action's points now added (``lam`` < 0 holds back, > 0 takes), each choice
+valued by the seer, to see whether a bias of the expert's toward scoring now (or holding back)
+explains the regret.
 """
 
 from __future__ import annotations
@@ -112,11 +114,23 @@ def groups(rows: list[dict[str, Any]], key: Callable[[dict[str, Any]], object]) 
     ]
 
 
+def best(d: dict[str, Any]) -> int:
+    """The seer's best action."""
+    return max(range(len(d["seer"])), key=lambda i: d["seer"][i])
+
+
 def now(d: dict[str, Any]) -> str:
     """How the expert's choice scores now against the seer's best."""
-    best = max(range(len(d["seer"])), key=lambda i: d["seer"][i])
-    mine, its = d["points"][d["chose"]], d["points"][best]
+    mine, its = d["points"][d["chose"]], d["points"][best(d)]
     return "expert scores more" if mine > its else "seer's scores more" if mine < its else "same"
+
+
+def dropped(rows: list[dict[str, Any]]) -> list[float]:
+    """Decisions where sequential halving dropped the seer's best action before the last
+    round, and their share of the regret."""
+    out = [d for d in rows if d["worlds"][best(d)] < max(d["worlds"])]
+    total = sum(regret(d, d["chose"]) for d in rows)
+    return [len(out), sum(regret(d, d["chose"]) for d in out) / total if total else 0.0]
 
 
 def report(rows: list[dict[str, Any]], hands: int) -> dict[str, Any]:
@@ -128,6 +142,7 @@ def report(rows: list[dict[str, Any]], hands: int) -> dict[str, Any]:
         "by_other_plays": groups(rows, lambda d: d["theirs"] if d["theirs"] < 7 else "7+"),
         "by_points_now": groups(rows, now),
         "by_legal_actions": groups(rows, lambda d: len(d["seer"]) if len(d["seer"]) < 6 else "6+"),
+        "seer_best_dropped": dropped(rows),
         "reranked": {
             str(lam): [
                 sum(regret(d, reranked(d, lam)) for d in rows) / hands,
@@ -159,6 +174,8 @@ def main() -> None:
         print(name.replace("_", " "))
         for k, n, mean, differ in doc[name]:
             print(f"  {k:>20}  {n:5}  mean {mean:6.2f}  seer chose otherwise {differ:6.1%}")
+    n, share = doc["seer_best_dropped"]
+    print(f"the seer's best dropped by halving: {n:.0f} decisions, {share:.1%} of the regret")
     for lam, (r, changed) in doc["reranked"].items():
         print(f"points now x {lam:>5}: regret a hand {r:.2f} ({changed} choices changed)")
 
