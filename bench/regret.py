@@ -32,27 +32,12 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.strength import Task, plan, reorder_boneyard, seated
-from boneyard.bots.expert import ExpertBot, best_of, search_for, value_of
+from bench.strength import Seer, Task, plan, seated
+from boneyard.bots.expert import ExpertBot, best_of
 from boneyard.games.registry import get_spec
 
 LAMBDAS = (-0.5, -0.2, -0.1, 0.1, 0.2, 0.5)
 """The re-rankings tried: points now times each, added to the expert's values."""
-
-
-def seer_values(state: Any, seat: int, orders: int, rng: random.Random) -> list[float]:
-    """Every legal action's mean greedy play-out value on the true state, over ``orders``
-    boneyard orders (each order's play-outs seeded alike for every action)."""
-    search = search_for(state.observation(seat))
-    real = state.legal_actions()
-    totals = [0.0] * len(real)
-    for _ in range(orders):
-        world = state.copy()
-        reorder_boneyard(world, rng)
-        seed = rng.getrandbits(32)
-        for k, action in enumerate(real):
-            totals[k] += value_of(search, world.copy(), action, seat, random.Random(seed))
-    return [t / orders for t in totals]
 
 
 def decisions(orders: int, task: Task) -> list[dict[str, Any]]:
@@ -62,7 +47,9 @@ def decisions(orders: int, task: Task) -> list[dict[str, Any]]:
     deal = random.Random(task.deal_seed)
     while state.awaiting_deal:
         state.deal_random(deal)
-    me, rng, plays, out = task.lineup.index("expert"), random.Random(task.bot_seed), [0, 0], []
+    seer = Seer(state, random.Random(task.bot_seed))
+    seer.orders = orders
+    me, plays, out = task.lineup.index("expert"), [0, 0], []
     while not state.is_over and not state.awaiting_deal and state.hands_dealt == 1:
         seat = state.current_seat
         obs = state.observation(seat)
@@ -75,7 +62,7 @@ def decisions(orders: int, task: Task) -> list[dict[str, Any]]:
                     "theirs": plays[1 - me],
                     "expert": [v.value for v in values],
                     "worlds": [v.worlds for v in values],
-                    "seer": seer_values(state, seat, orders, rng),
+                    "seer": [v.value for v in seer.evaluate(obs)],
                     "points": [obs.action_points(a) for a in obs.legal_actions],
                     "weight": [obs.action_weight(a) for a in obs.legal_actions],
                     "chose": list(obs.legal_actions).index(action),
@@ -125,24 +112,24 @@ def now(d: dict[str, Any]) -> str:
     return "expert scores more" if mine > its else "seer's scores more" if mine < its else "same"
 
 
-def dropped(rows: list[dict[str, Any]]) -> list[float]:
+def dropped(rows: list[dict[str, Any]], total: float) -> list[float]:
     """Decisions where sequential halving dropped the seer's best action before the last
-    round, and their share of the regret."""
+    round, and their share of the regret (``total``: the regret of every decision)."""
     out = [d for d in rows if d["worlds"][best(d)] < max(d["worlds"])]
-    total = sum(regret(d, d["chose"]) for d in rows)
     return [len(out), sum(regret(d, d["chose"]) for d in out) / total if total else 0.0]
 
 
 def report(rows: list[dict[str, Any]], hands: int) -> dict[str, Any]:
     """The figures: regret a hand, by groups, and under each re-ranking."""
+    total = sum(regret(d, d["chose"]) for d in rows)
     return {
         "hands": hands,
         "decisions": len(rows),
-        "regret_a_hand": sum(regret(d, d["chose"]) for d in rows) / hands,
+        "regret_a_hand": total / hands,
         "by_other_plays": groups(rows, lambda d: d["theirs"] if d["theirs"] < 7 else "7+"),
         "by_points_now": groups(rows, now),
         "by_legal_actions": groups(rows, lambda d: len(d["seer"]) if len(d["seer"]) < 6 else "6+"),
-        "seer_best_dropped": dropped(rows),
+        "seer_best_dropped": dropped(rows, total),
         "reranked": {
             str(lam): [
                 sum(regret(d, reranked(d, lam)) for d in rows) / hands,

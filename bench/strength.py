@@ -119,12 +119,10 @@ class Cheater:
         """The worlds the actions are valued in, each with its play-outs' seed."""
         yield self.state, 1
 
-    def choose(self, observation: Observation[Action]) -> Action:
-        """The action with the best mean play-out value over :meth:`worlds`, each action
-        played out with the world's seed."""
+    def evaluate(self, observation: Observation[Action]) -> list[ActionValue[Action]]:
+        """Every legal action's mean play-out value over :meth:`worlds`, each action played
+        out with the world's seed (the true state's actions, in the observation's order)."""
         actions = observation.legal_actions
-        if len(actions) == 1:
-            return actions[0]
         search = search_for(observation)
         seat = observation.seat
         assert seat is not None
@@ -135,8 +133,14 @@ class Cheater:
             for k, r in enumerate(real):
                 totals[k] += value_of(search, world.copy(), r, seat, random.Random(seed))
             count += 1
-        values = [ActionValue(a, t / count, count) for a, t in zip(actions, totals, strict=True)]
-        return best_of(values, observation)
+        return [ActionValue(a, t / count, count) for a, t in zip(actions, totals, strict=True)]
+
+    def choose(self, observation: Observation[Action]) -> Action:
+        """The action with the best value (:meth:`evaluate`)."""
+        actions = observation.legal_actions
+        if len(actions) == 1:
+            return actions[0]
+        return best_of(self.evaluate(observation), observation)
 
 
 def shuffled_from(tiles: list[int], start: int, rng: random.Random) -> list[int]:
