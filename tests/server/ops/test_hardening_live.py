@@ -242,7 +242,18 @@ def test_a_connection_flood_from_one_address_leaves_an_honest_client_served(
     srv = Server(
         str(tmp_path / "flood.db"),
         bot_delay=0.2,
-        args=("--max-connections", "512", "--max-connections-per-address", "32"),
+        # (Timeouts longer than the test: a connection the server cut would free one of the
+        # address's 32 for a later one, and how many it cuts depends on the machine's load.)
+        args=(
+            "--max-connections",
+            "512",
+            "--max-connections-per-address",
+            "32",
+            "--header-timeout",
+            "600",
+            "--request-timeout",
+            "600",
+        ),
     )
     srv.start()
     try:
@@ -254,10 +265,10 @@ def test_a_connection_flood_from_one_address_leaves_an_honest_client_served(
     assert attacker["sockets"]["upgraded"] <= 32, found
     assert sum(attacker["held_at_end"].values()) <= 32, found
     assert found["server_connections_peak"] <= 32 + 8, found  # (+ the person's and /metrics)
-    # Most are refused at once by the address's count (a gate that did not count by address
-    # refuses none of them). Not all: each connection the header timeout cuts frees one of the 32
-    # for a later one, and at load the attack lasts longer (852 and 793 refused, at loads 5-10).
-    assert found["server_refusals"]["connections_address"] >= 900 * 2 // 3, found
+    # All but the address's 32 are refused at once by its count (a gate that did not count by
+    # address refuses none): 868 in each of five runs at loads 1-5; the margin is for a socket
+    # the server closes after its upgrade, which frees a slot for a later connection.
+    assert found["server_refusals"]["connections_address"] >= 900 - 32 - 64, found
     assert set(found["answers"]) == {"200"} and found["gets"] >= 5, found  # (before: all 503)
     assert found["honest_moves"]["moves"] >= 1, found
     # Read as fast during the flood as before it, on this machine whatever its load (bench/flood.py
