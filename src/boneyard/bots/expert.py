@@ -4,9 +4,8 @@ The bot is given one seat's observation and nothing else. For each decision it s
 (full game states) consistent with that observation (the *determinizer* of the game's search,
 :class:`~boneyard.games.registry.GameSearch`, found from the observation's game), plays every
 legal action in every world and finishes the hand (High Fives: the deal and the next one) with
-the game's greedy play-out policy (most points now, then the heaviest tile) for all seats (in
-Highrise the searching seat's own later moves look a reply ahead), and picks the action with
-the best mean value. The value of a play-out is the seat's point
+the game's greedy play-out policy (most points now, then the heaviest tile) for all seats, and
+picks the action with the best mean value. The value of a play-out is the seat's point
 differential over the rest of the hand: points it scores (settlements included) minus the most
 points any opponent scores, with a bonus (a penalty) when the hand ends the game won (lost).
 The ``expert`` level also values a hand that leaves the game going by the chance of winning

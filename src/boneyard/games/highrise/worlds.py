@@ -250,12 +250,11 @@ def obs_options(obs: HighriseObservation) -> HighriseOptions:
 
 
 def hand_playout(state: HighriseState, seat: int, rng: random.Random) -> float:
-    """Finish the hand with the greedy play-out policy for every opponent and ``seat``'s own
-    moves a reply ahead (changing ``state``);
+    """Finish the hand with the greedy play-out policy for every seat (changing ``state``);
     ``seat``'s points minus the most any opponent scores from here (going out and block
     settlements included), ±:data:`GAME_BONUS` if the hand ends the game."""
     before = list(state.scores)
-    finish_hand(state, rng, seat)
+    finish_hand(state, rng)
     scores = state.scores
     gains = [scores[i] - before[i] for i in range(len(scores))]
     value = float(gains[seat] - max(g for i, g in enumerate(gains) if i != seat))
