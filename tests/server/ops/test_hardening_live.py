@@ -266,8 +266,8 @@ def test_a_connection_flood_from_one_address_leaves_an_honest_client_served(
     assert sum(attacker["held_at_end"].values()) <= 32, found
     assert found["server_connections_peak"] <= 32 + 8, found  # (+ the person's and /metrics)
     # All but the address's 32 are refused at once by its count (a gate that did not count by
-    # address refuses none): 868 in each of five runs at loads 1-5; the margin is for a socket
-    # the server closes after its upgrade, which frees a slot for a later connection.
+    # address refuses none): 868 in each of five runs at loads 1-5; the margin is for any of
+    # the 32 that ends during the attack and frees its slot for a later one (852 seen once).
     assert found["server_refusals"]["connections_address"] >= 900 - 32 - 64, found
     assert set(found["answers"]) == {"200"} and found["gets"] >= 5, found  # (before: all 503)
     assert found["honest_moves"]["moves"] >= 1, found
