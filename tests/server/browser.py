@@ -203,6 +203,13 @@ TARGETS = ".end.target, .tower .cell.target, #layout svg.tile.target, button.opt
 capture or an option."""
 
 
+MOVE_WAIT = 30_000
+"""How long (ms) a test waits for a move to show (its own or a bot's answer) before it fails:
+far above the tenth of a second it takes, so that a run on a loaded machine does not fail for
+want of CPU (a full run beside a bench and a second test run, load 9-12, once waited more than
+10 s for a bot's answer to show in Highrise)."""
+
+
 def version(page: Any) -> str:
     """The table's version the page shows (it changes with every move)."""
     return str(page.evaluate("document.body.dataset.version"))
@@ -226,13 +233,13 @@ def make_move(page: Any, counts: dict[str, int] | None = None) -> None:
             counts[kind] = counts.get(kind, 0) + 1
     else:
         # The view may be re-rendering (the bot's move arriving): wait for this turn's controls.
-        page.wait_for_selector("#hand svg.playable, button.move", timeout=10_000)
+        page.wait_for_selector("#hand svg.playable, button.move", timeout=MOVE_WAIT)
         if page.locator("#hand svg.playable").count():
             make_move(page, counts)
             return
         page.locator("button.move").first.click()
         counts["button"] = counts.get("button", 0) + 1
-    wait_until(page, f"document.body.dataset.version !== '{before}'", 10)
+    wait_until(page, f"document.body.dataset.version !== '{before}'", MOVE_WAIT / 1000)
 
 
 AUTOPLAY = """({ tid, until, moves }) => new Promise((resolve) => {
@@ -270,7 +277,7 @@ def autoplay(page: Any, tid: str, until: str, moves: int = 0) -> str:
 def my_turn_or_done(page: Any) -> None:
     """Wait until the page can move, or shows the hand's end."""
     page.wait_for_selector(
-        "#hand svg.playable, button.move, .hand-end", state="attached", timeout=10_000
+        "#hand svg.playable, button.move, .hand-end", state="attached", timeout=MOVE_WAIT
     )
 
 
