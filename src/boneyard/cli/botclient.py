@@ -16,8 +16,10 @@ given; a table without a clock allows ``--move-time`` or :data:`UNTIMED`. A bot 
 answer in time fails there (a ``timeout``), before the table's clock plays the seat for it.
 
 **Games.** ``--games N`` takes on at most N games (the tables it still holds a seat at when it
-connects, then challenges) and stops once they are finished — played to their end, or left
-after the bot failed there; a challenge that comes after that is left for another run.
+connects, then challenges) and stops once they are finished — played to their end, left
+after the bot failed there, or ended before it joined them (a game can start and end between two
+looks of the stream: its ``game_finish`` says so); a challenge that comes after that is left for
+another run.
 
 Message types it does not know are ignored, so a newer server does not break it. The client exits
 when the server refuses its token (unknown or revoked: exit code 1), or after ``--games`` games;
@@ -246,6 +248,8 @@ class Client:
         """Tables taken on (resumed, or challenges accepted): at most ``games``."""
         self.finished = 0
         """Tables done with: played to their end, or left."""
+        self.over: set[str] = set()
+        """Those tables."""
         self.left = 0
         """Tables left to their turn clock after the bot failed there."""
         self.seeded: set[tuple[str, int]] = set()
@@ -330,7 +334,9 @@ class Client:
         table = str(event.get("table"))
         if kind == "challenge":
             await self.challenge(table, str(event.get("game")))
-        elif kind in ("seat", "game_start") and table not in self.playing:
+        elif kind == "game_finish" and table in self.taken and table not in self.playing:
+            self.ended(table, f"the game ended ({event.get('status')}) before the client joined it")
+        elif kind in ("seat", "game_start") and table not in self.playing | self.over:
             if table not in self.taken:
                 if self.full():
                     self.log(f"table {table}: not taken on (--games {self.games} already are)")
@@ -377,7 +383,20 @@ class Client:
         except (WebSocketException, OSError) as exc:
             self.log(f"table {table_id}: the connection ended ({exc})")
             await asyncio.to_thread(decider.finish, end_message({}))
+        except Exception as exc:  # the client's own fault: said, never a silent hang
+            self.log(f"table {table_id}: the client failed ({exc!r}); it leaves this table")
+            await asyncio.to_thread(decider.finish, end_message({}))
+            self.left += 1
         self.playing.discard(table_id)
+        self.ended(table_id)
+
+    def ended(self, table_id: str, why: str | None = None) -> None:
+        """Done with ``table_id`` (``why``: said first); the client stops after ``--games``."""
+        if table_id in self.over:
+            return
+        if why is not None:
+            self.log(f"table {table_id}: {why}")
+        self.over.add(table_id)
         self.finished += 1
         if self.full() and not self.playing:
             self.done.set()

@@ -220,6 +220,23 @@ async def running_seats(db: AsyncSession, user_id: int) -> Sequence[Any]:
     ]
 
 
+async def ended_seats(db: AsyncSession, user_id: int, ids: Sequence[str]) -> Sequence[Any]:
+    """``(id, status, game, seat)`` of the tables among ``ids`` where ``user_id`` sat (or sits)
+    that are no longer running: over, aborted, closed."""
+    if not ids:
+        return []
+    rows = await db.execute(
+        select(GameTable.id, GameTable.status, GameTable.game, TablePlayer.seat)
+        .join(TablePlayer, TablePlayer.table_id == GameTable.id)
+        .where(
+            TablePlayer.user_id == user_id,
+            GameTable.id.in_(list(ids)),
+            GameTable.status.not_in(RUNNING),
+        )
+    )
+    return rows.all()
+
+
 async def waiting(db: AsyncSession, since: datetime, limit: int) -> Sequence[Any]:
     """``(id, game, seats, created_by)`` of the tables waiting for players made after
     ``since``, newest first, at most ``limit``."""

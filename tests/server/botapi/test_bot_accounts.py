@@ -11,6 +11,7 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
+from boneyard.server.accounts.service import Me
 from tests.server.conftest import csrf, register, use
 
 
@@ -146,6 +147,48 @@ def test_a_challenge_accepted_and_played_over_the_socket(client: TestClient) -> 
         ws.send_json({"seq": act["version"], "action": act["legal_actions"][0]})
         after = receive_until(ws, "view")
         assert after["version"] > act["version"]
+
+
+def test_a_game_begun_and_ended_between_two_looks_of_the_stream_is_said_to_be_over(
+    client: TestClient,
+) -> None:
+    """The stream looks at the database once a second: a challenge can be accepted, its game
+    start and end between two looks (a built-in bot leads and reaches the target at once). It
+    still gets one last event, ``game_finish`` with the table's status — a bot client that
+    took the game on waits for it otherwise — and a challenge declined gets ``challenge_gone``.
+    """
+    user, token = bot_with_token(client, "quick")
+    register(client, "dan")
+    tids = []
+    for _ in range(2):
+        r = client.post(
+            "/api/tables",
+            json={"game": "highrise", "options": {"single_hand": True},
+                  "seats": [{"kind": "account", "account": "quick"}, {"kind": "bot"}]},
+            headers=csrf(client),
+        )  # fmt: skip
+        assert r.status_code == 200, r.text
+        tids.append(r.json()["id"])
+    played, declined = tids
+    api = client.app.state.botapi  # type: ignore[attr-defined]
+    me = Me(id=user["id"], display_name="quick", username="quick", is_guest=False, is_bot=True)
+    seen: dict[str, str] = {}
+    first = client.portal.call(api.news, me, seen)  # type: ignore[union-attr]
+    assert sorted((e["type"], e["table"]) for e in first) == sorted(("challenge", t) for t in tids)
+    program = bare(client)
+    assert program.post(f"/api/bot/challenges/{played}/accept", headers=bearer(token)).is_success
+    with program.websocket_connect(f"/ws/tables/{played}", headers=bearer(token)) as ws:
+        while (msg := ws.receive_json()).get("result") is None:
+            if msg["type"] == "act":
+                ws.send_json({"seq": msg["version"], "action": msg["legal_actions"][0]})
+    assert program.post(f"/api/bot/challenges/{declined}/decline", headers=bearer(token)).is_success
+    last = client.portal.call(api.news, me, seen)  # type: ignore[union-attr]
+    assert sorted(last, key=lambda e: e["type"]) == [
+        {"type": "challenge_gone", "table": declined},
+        {"type": "game_finish", "table": played, "game": "highrise", "seat": 0,
+         "socket": f"/ws/tables/{played}", "status": "over"},
+    ]  # fmt: skip
+    assert seen == {} and client.portal.call(api.news, me, seen) == []  # type: ignore[union-attr]
 
 
 def test_a_declined_challenge_closes_its_table(client: TestClient) -> None:

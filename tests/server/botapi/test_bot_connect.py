@@ -153,3 +153,36 @@ def test_the_time_of_a_move_is_the_clocks_less_the_margin_within_move_time() -> 
     late = Timing(None)
     late.saw(view(0, {"per_move": 30, "seat": 0, "phase": "grace", "remaining": 0.2}))
     assert late.seconds(program=False) == 0.5  # the least a move is given
+
+
+def test_a_game_over_before_the_client_joined_it_or_a_fault_of_its_own_ends_the_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A taken table whose game the stream says is over (it began and ended between two looks)
+    is done with, once; any other table's ``game_finish`` is not the client's to count. A fault
+    of the client's own at a table is said and the table left: the run ends (exit code 3), where
+    the table's task used to die in silence and the client wait for ever."""
+    lines: list[str] = []
+
+    async def finishes() -> Client:
+        c = Client("http://127.0.0.1:9", "byt_x", "greedy", 2, True, lines.append)
+        c.taken |= {"t1", "t2"}
+        c.playing.add("t2")
+        for table in ("t1", "t1", "t2", "t3"):
+            await c.on_event({"type": "game_finish", "table": table, "status": "over"}, set())
+        return c
+
+    c = asyncio.run(finishes())
+    assert lines == ["table t1: the game ended (over) before the client joined it"]
+    assert c.finished == 1 and c.over == {"t1"} and not c.done.is_set()  # t2 is being played
+
+    async def broken(self: Client, table_id: str, decider: object) -> None:
+        raise KeyError("version")
+
+    monkeypatch.setattr(Client, "_play", broken)
+    lines.clear()
+    faulty = Client("http://127.0.0.1:9", "byt_x", "greedy", 1, True, lines.append)
+    faulty.taken.add("t4")
+    asyncio.run(faulty.play("t4"))
+    assert lines == ["table t4: the client failed (KeyError('version')); it leaves this table"]
+    assert faulty.done.is_set() and faulty.left == 1

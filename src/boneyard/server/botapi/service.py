@@ -10,7 +10,8 @@ challenges, and the ``act`` messages a bot's seat gets over the table's socket.
 * ``GET /api/bot/stream``: a bot program's events, one JSON object per line (ndjson), as long as
   it stays open: ``challenge`` (a seat kept for it), ``seat`` (it holds a seat at a table waiting
   for players), ``game_start`` (a game it plays has started, or was under way when the stream
-  opened), ``challenge_gone``; a ``ping`` every :data:`HEARTBEAT` seconds.
+  opened), ``game_finish`` (a table it was told of and sat at is no longer played: its ``status``),
+  ``challenge_gone``; a ``ping`` every :data:`HEARTBEAT` seconds.
 * ``POST /api/bot/challenges/{table}/accept`` and ``…/decline``: take the kept seat (the table
   starts once every seat is taken) or refuse it (the table is closed, its creator told why).
 
@@ -26,6 +27,7 @@ import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
+from typing import Any
 
 from boneyard.core.protocol import JSON
 from boneyard.server.accounts import apitokens
@@ -166,28 +168,31 @@ class BotApi:
     # -- the stream ----------------------------------------------------------------------------
 
     async def news(self, me: Me, seen: dict[str, str]) -> list[JSON]:
-        """What changed for ``me`` since ``seen`` (table id -> what was said of it)."""
+        """What changed for ``me`` since ``seen`` (table id -> what was said of it).
+
+        A table the stream named gets one last event when it is gone: ``game_finish`` where
+        ``me`` took a seat (a game can start and end between two looks: the bot must not wait
+        for it), else ``challenge_gone``."""
         out: list[JSON] = []
         async with self.accounts.sessions() as db:
             mine = await tables_repo.running_seats(db, me.id)
             cut = apitokens.now() - timedelta(minutes=self.accounts.settings.open_table_minutes)
             waiting = await tables_repo.waiting(db, cut, CHALLENGE_SCAN)
+            running = {tid for tid, *_ in mine}
+            invited = {tid: (game, seats, by) for tid, game, seats, by in waiting}
+            gone = [tid for tid in seen if tid not in running and tid not in invited]
+            ended = await tables_repo.ended_seats(db, me.id, gone)
         for tid, status, game, seat in mine:
             said = "game_start" if status == TableStatus.PLAYING else "seat"
             if seen.get(tid) != said:
                 seen[tid] = said
                 out.append(_table_event(said, tid, game, seat))
-        invited = {tid: (game, seats, by) for tid, game, seats, by in waiting}
-        for tid, (game, seats, by) in invited.items():
-            for i, s in enumerate(seats):
-                if (s.invited.user_id if s.invited else None) == me.id and tid not in seen:
-                    seen[tid] = "challenge"
-                    event = _table_event("challenge", tid, game, i)
-                    event["players"] = len(seats)
-                    event["by"] = next((x.name for x in seats if x.user_id == by), None)
-                    out.append(event)
-        for tid, said in list(seen.items()):
-            if said == "challenge" and tid not in invited:
+        out += _challenges(me.id, invited, seen)
+        for tid, status, game, seat in ended:
+            del seen[tid]
+            out.append({**_table_event("game_finish", tid, game, seat), "status": str(status)})
+        for tid in gone:
+            if seen.get(tid) == "challenge":
                 del seen[tid]
                 out.append({"type": "challenge_gone", "table": tid})
         return out
@@ -229,6 +234,21 @@ class BotApi:
         if not any(s.kind == "open" for s in table.seats):
             await self.lobby.start(table)
         return table.public_json()
+
+
+def _challenges(user_id: int, invited: dict[str, Any], seen: dict[str, str]) -> list[JSON]:
+    """The ``challenge`` events of the seats kept for ``user_id`` not yet said (``invited``:
+    table id -> its game, seats and creator)."""
+    out: list[JSON] = []
+    for tid, (game, seats, by) in invited.items():
+        for i, s in enumerate(seats):
+            if (s.invited.user_id if s.invited else None) == user_id and tid not in seen:
+                seen[tid] = "challenge"
+                event = _table_event("challenge", tid, game, i)
+                event["players"] = len(seats)
+                event["by"] = next((x.name for x in seats if x.user_id == by), None)
+                out.append(event)
+    return out
 
 
 def _table_event(kind: str, table_id: str, game: str, seat: int) -> JSON:
