@@ -247,7 +247,7 @@ class Client:
         self.taken: set[str] = set()
         """Tables taken on (resumed, or challenges accepted): at most ``games``."""
         self.finished = 0
-        """Tables done with: played to their end, or left."""
+        """Tables done with: played to their end, left, or ended before the client joined."""
         self.over: set[str] = set()
         """Those tables."""
         self.left = 0
