@@ -246,10 +246,8 @@ class Client:
         """Tables being played now."""
         self.taken: set[str] = set()
         """Tables taken on (resumed, or challenges accepted): at most ``games``."""
-        self.finished = 0
-        """Tables done with: played to their end, left, or ended before the client joined."""
         self.over: set[str] = set()
-        """Those tables."""
+        """Tables done with: played to their end, left, or ended before the client joined."""
         self.left = 0
         """Tables left to their turn clock after the bot failed there."""
         self.seeded: set[tuple[str, int]] = set()
@@ -321,6 +319,11 @@ class Client:
             await self.on_event(event, tasks)
         for task in tasks:
             task.cancel()
+
+    @property
+    def finished(self) -> int:
+        """How many tables the client is done with."""
+        return len(self.over)
 
     def full(self) -> bool:
         """Whether ``--games`` games are taken on already."""
@@ -397,7 +400,6 @@ class Client:
         if why is not None:
             self.log(f"table {table_id}: {why}")
         self.over.add(table_id)
-        self.finished += 1
         if self.full() and not self.playing:
             self.done.set()
 
