@@ -210,6 +210,12 @@ want of CPU (a full run beside a bench and a second test run, load 9-12, once wa
 10 s for a bot's answer to show in Highrise)."""
 
 
+def moved_on(page: Any, before: str) -> None:
+    """Wait (up to :data:`MOVE_WAIT`) until the page shows a version of the table other than
+    ``before``: a move was made."""
+    wait_until(page, f"document.body.dataset.version !== '{before}'", MOVE_WAIT / 1000)
+
+
 def version(page: Any) -> str:
     """The table's version the page shows (it changes with every move)."""
     return str(page.evaluate("document.body.dataset.version"))
@@ -239,7 +245,7 @@ def make_move(page: Any, counts: dict[str, int] | None = None) -> None:
             return
         page.locator("button.move").first.click()
         counts["button"] = counts.get("button", 0) + 1
-    wait_until(page, f"document.body.dataset.version !== '{before}'", MOVE_WAIT / 1000)
+    moved_on(page, before)
 
 
 AUTOPLAY = """({ tid, until, moves }) => new Promise((resolve) => {

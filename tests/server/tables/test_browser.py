@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from tests.server.browser import (
-    MOVE_WAIT,
     TARGETS,
     game_went_on,
     launch,
     make_move,
+    moved_on,
     my_turn_or_done,
     needs_chromium,
     play_as_guest,
@@ -60,7 +60,7 @@ def drag_move(page: Any) -> bool:
     spot = targets.first.bounding_box()
     page.mouse.move(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2, steps=8)
     page.mouse.up()
-    wait_until(page, f"document.body.dataset.version !== '{before}'", MOVE_WAIT / 1000)
+    moved_on(page, before)
     return True
 
 
@@ -192,7 +192,7 @@ def test_two_people_play_a_hand_against_each_other(live_server: str) -> None:
                 seen = version(mover)
                 make_move(mover)
                 for pg in pages:
-                    wait_until(pg, f"document.body.dataset.version !== '{seen}'", MOVE_WAIT / 1000)
+                    moved_on(pg, seen)
             for pg in pages:
                 expect(pg.locator(".hand-end").first).to_contain_text(first_hand_played(pg))
                 assert pg.locator("#error").inner_text() == ""

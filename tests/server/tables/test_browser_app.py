@@ -21,6 +21,7 @@ import pytest
 from tests.server.browser import (
     autoplay,
     axe_violations,
+    moved_on,
     needs_axe,
     needs_chromium,
     new_table,
@@ -367,7 +368,7 @@ def tap_until_played(page: Any) -> str:
         else:
             page.locator("#options button.option").first.tap()
         page.evaluate("() => new Promise((r) => requestAnimationFrame(r))")
-    wait_until(page, f"document.body.dataset.version !== '{before}'")
+    moved_on(page, before)
     return how
 
 
@@ -411,7 +412,7 @@ def test_a_phone_taps_to_choose_then_to_play(site: str, browser: Any) -> None:
         if not page.locator("#hand button.hand-tile.playable").count():
             before = page.evaluate("document.body.dataset.version")
             page.locator("#moves button").first.tap()  # (draw, or pass)
-            wait_until(page, f"document.body.dataset.version !== '{before}'")
+            moved_on(page, before)
             continue
         made.add(tap_until_played(page))
         break
@@ -436,7 +437,7 @@ def test_a_phone_taps_to_choose_then_to_play(site: str, browser: Any) -> None:
         if not page.locator("#hand button.hand-tile.playable").count():
             before = page.evaluate("document.body.dataset.version")
             page.locator("#moves button").first.tap()
-            wait_until(page, f"document.body.dataset.version !== '{before}'")
+            moved_on(page, before)
             continue
         ways.add(tap_until_played(page))
     assert "again" in ways, "a tile was played by a second tap"
@@ -477,7 +478,7 @@ def test_the_turn_is_heard_and_the_theme_follows_the_system(site: str, browser: 
         page.locator("#hand button.hand-tile.playable, #moves button").first.click()
         if page.locator("#layout .end.target").count():
             page.locator("#layout .end.target").first.click()
-        wait_until(page, f"document.body.dataset.version !== '{before}'")
+        moved_on(page, before)
         sounds = page.evaluate("document.body.dataset.sounds || ''").split()
         if "turn" in sounds:
             break
@@ -495,7 +496,7 @@ def test_the_turn_is_heard_and_the_theme_follows_the_system(site: str, browser: 
         page.locator("#hand button.hand-tile.playable, #moves button").first.click()
         if page.locator("#layout .end.target").count():
             page.locator("#layout .end.target").first.click()
-        wait_until(page, f"document.body.dataset.version !== '{before}'")
+        moved_on(page, before)
         wait_until(page, "document.querySelector('#turn.mine, #hand-summary:not([hidden])')")
     assert page.evaluate("document.body.dataset.sounds || ''") == ""
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"

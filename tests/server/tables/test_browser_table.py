@@ -21,6 +21,7 @@ from tests.server.browser import (
     autoplay,
     axe_violations,
     game_went_on,
+    moved_on,
     needs_axe,
     needs_chromium,
     new_table,
@@ -84,7 +85,7 @@ def test_a_whole_hand_played_with_the_keyboard(site: str, browser: Any) -> None:
         else:
             page.locator("button.move").first.focus()
             page.keyboard.press("Enter")
-        wait_until(page, f"document.body.dataset.version !== '{before}'", 30)
+        moved_on(page, before)
     assert "Kay" not in page.locator("#hand-summary").inner_text()  # names are not recased
     if not game_went_on(page):
         page.context.close()  # (the first hand ended the game: no Continue to press)
@@ -289,7 +290,7 @@ def test_bots_are_paced_animated_and_the_sound_remembered(site: str, browser: An
             page.locator("#hand button.hand-tile.playable, button.move").first.click()
             if page.locator(".end.target").count():
                 page.locator(".end.target").first.click()
-            wait_until(page, f"document.body.dataset.version !== '{before}'")
+            moved_on(page, before)
         # ms: about a second, never at once (a loaded machine delivered one 0.6 s after the
         # move before it, which had itself come late)
         assert len(gaps) >= 2 and min(gaps) >= 400 and max(gaps) >= 850, gaps
@@ -350,7 +351,7 @@ def test_the_guided_first_hand(site: str, browser: Any) -> None:
             page.locator(".end.target.suggested").first.click()
         elif page.locator(".end.target").count():
             page.locator(".end.target").first.click()
-        wait_until(page, f"document.body.dataset.version !== '{before}'")
+        moved_on(page, before)
     # Every hint is one of the guide's (which ones a hand needs depends on its deal).
     kinds = ("You lead", "You hold the highest double", "Play ", "No play scores",
              "None of your tiles fits", "Nothing fits", "The hand is over")  # fmt: skip
