@@ -29,6 +29,7 @@ from tests.server.browser import (
     person,
     serve,
     shot,
+    version,
     wait_until,
 )
 
@@ -186,9 +187,9 @@ def touch_targets(page: Any, label: str) -> None:
     assert smallest is None or smallest >= MIN_TILE, f"{label}: a board tile is {smallest} px long"
     playable = page.locator("#hand button.hand-tile.playable")
     if playable.count() and not page.evaluate("document.body.dataset.pending === '1'"):
-        before = page.evaluate("document.body.dataset.version")
+        before = version(page)
         playable.first.tap()
-        if page.evaluate("document.body.dataset.version") == before:
+        if version(page) == before:
             small = page.evaluate(SMALL_TARGETS, MIN_TARGET)
             assert small == [], f"{label}, a tile chosen: targets under 44 px: {small}"
             page.keyboard.press("Escape")  # (put it back)
@@ -340,11 +341,11 @@ def test_a_crowded_table_fits_every_screen(
 def tap_until_played(page: Any) -> str:
     """At this page's turn, with a tile to place: tap it (it is chosen, not played), then tap it
     again or one of its places until the move is made; which of the two made it."""
-    before = page.evaluate("document.body.dataset.version")
+    before = version(page)
     tile = page.locator("#hand button.hand-tile.playable").first
     name = tile.get_attribute("data-tile")
     tile.tap()
-    assert page.evaluate("document.body.dataset.version") == before, "a tap only chooses"
+    assert version(page) == before, "a tap only chooses"
     chosen = page.locator(f'#hand button.hand-tile.selected[data-tile="{name}"]')
     assert chosen.count() == 1
     hint = page.locator("#hint").inner_text()
@@ -354,7 +355,7 @@ def tap_until_played(page: Any) -> str:
         # A sent move leaves the hand as it was, unchosen, until the server answers: wait for the
         # answer before reading the hand (the played tile is gone from it once the answer came).
         wait_until(page, "!document.body.dataset.pending")
-        if page.evaluate(f"document.body.dataset.version !== '{before}'"):
+        if version(page) != before:
             break
         if not chosen.count():  # (a view came meanwhile and put it back: choose it again)
             page.locator(f'#hand button.hand-tile[data-tile="{name}"]').tap()
@@ -410,7 +411,7 @@ def test_a_phone_taps_to_choose_then_to_play(site: str, browser: Any) -> None:
         if page.locator("#continue").count():
             break
         if not page.locator("#hand button.hand-tile.playable").count():
-            before = page.evaluate("document.body.dataset.version")
+            before = version(page)
             page.locator("#moves button").first.tap()  # (draw, or pass)
             moved_on(page, before)
             continue
@@ -435,7 +436,7 @@ def test_a_phone_taps_to_choose_then_to_play(site: str, browser: Any) -> None:
         if page.locator("#continue").count() or "again" in ways:
             break
         if not page.locator("#hand button.hand-tile.playable").count():
-            before = page.evaluate("document.body.dataset.version")
+            before = version(page)
             page.locator("#moves button").first.tap()
             moved_on(page, before)
             continue
@@ -474,7 +475,7 @@ def test_the_turn_is_heard_and_the_theme_follows_the_system(site: str, browser: 
         wait_until(page, "document.querySelector('#turn.mine, #hand-summary:not([hidden])')")
         if page.locator("#continue").count():
             break
-        before = page.evaluate("document.body.dataset.version")
+        before = version(page)
         page.locator("#hand button.hand-tile.playable, #moves button").first.click()
         if page.locator("#layout .end.target").count():
             page.locator("#layout .end.target").first.click()
@@ -492,7 +493,7 @@ def test_the_turn_is_heard_and_the_theme_follows_the_system(site: str, browser: 
     expect(page.locator("#sound-toggle")).to_have_text("Sound: off")
     wait_until(page, "document.querySelector('#turn.mine, #hand-summary:not([hidden])')")
     if not page.locator("#continue").count():
-        before = page.evaluate("document.body.dataset.version")
+        before = version(page)
         page.locator("#hand button.hand-tile.playable, #moves button").first.click()
         if page.locator("#layout .end.target").count():
             page.locator("#layout .end.target").first.click()

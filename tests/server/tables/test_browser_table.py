@@ -28,6 +28,7 @@ from tests.server.browser import (
     person,
     serve,
     shot,
+    version,
     wait_until,
 )
 
@@ -73,7 +74,7 @@ def test_a_whole_hand_played_with_the_keyboard(site: str, browser: Any) -> None:
         )
         if page.locator(HAND_OVER).count():
             break
-        before = page.evaluate("document.body.dataset.version")
+        before = version(page)
         playable = page.locator("#hand button.hand-tile.playable")
         if playable.count():
             playable.first.focus()
@@ -286,7 +287,7 @@ def test_bots_are_paced_animated_and_the_sound_remembered(site: str, browser: An
                     if a[1].startswith("Mo") and b[1].startswith("Greedy bot")]  # fmt: skip
             if len(gaps) >= 2:
                 break
-            before = page.evaluate("document.body.dataset.version")
+            before = version(page)
             page.locator("#hand button.hand-tile.playable, button.move").first.click()
             if page.locator(".end.target").count():
                 page.locator(".end.target").first.click()
@@ -339,7 +340,7 @@ def test_the_guided_first_hand(site: str, browser: Any) -> None:
             texts.add(guide.inner_text())
         if page.locator(HAND_OVER).count():
             break
-        before = page.evaluate("document.body.dataset.version")
+        before = version(page)
         suggested = page.locator("#hand button.hand-tile.suggested, button.move.suggested")
         try:
             suggested.first.wait_for(timeout=30_000)
