@@ -24,6 +24,11 @@ def chosen(page: Any, name: str) -> Any:
     return json.loads(page.locator(f"#opt-{name}").input_value())
 
 
+def marker(page: Any, summary: str) -> str:
+    """The disclosure mark drawn before ``summary`` (a flex summary has none of its own)."""
+    return str(page.locator(summary).evaluate("e => getComputedStyle(e, '::before').content"))
+
+
 def table_options(page: Any) -> Any:
     table_id = page.url.rsplit("/", 1)[1]
     return page.request.get(f"{page.url.split('/table/')[0]}/api/tables/{table_id}").json()
@@ -44,7 +49,9 @@ def test_a_table_is_created_with_the_rules_chosen_and_shows_them(site: str, brow
     # Merry-Go-Round: no presets, at most 4 players, its own options
     page.select_option("#game", "merry-go-round")
     expect(page.locator("#preset-row")).to_be_hidden()
+    assert marker(page, "#rule-options summary") == '"\u25b8"'  # shut, and it looks it
     page.click("#rule-options summary")
+    assert marker(page, "#rule-options summary") == '"\u25be"'
     expect(page.locator("label[for=opt-forced_play]")).to_have_text("Forced play ")
     page.select_option("#opt-forced_play", "true")
     page.fill("#opt-target", "0")
