@@ -35,6 +35,7 @@ from boneyard.server.replays.router import router as replays_router
 from boneyard.server.replays.service import Replays
 from boneyard.server.rules.router import router as rules_router
 from boneyard.server.settings import SiteSettings
+from boneyard.server.shielded import Shielded
 from boneyard.server.shutdown import Step, run_steps
 from boneyard.server.tables.between import HAND_PAUSE
 from boneyard.server.tables.broadcast import make_broadcaster
@@ -141,6 +142,7 @@ class Services:
     analyses: Analyses
     chat: Chat
     tournaments: TournamentSite
+    shielded: Shielded
 
     @classmethod
     def of(cls, tables: TableManager, cfg: SiteSettings, rate: Limits) -> "Services":
@@ -150,6 +152,7 @@ class Services:
         lobby = Lobby(tables, accounts)
         workers = Workers(cfg)
         Seating(tables)  # (the seat commands: join, abandon, reclaim, reseat)
+        shielded = Shielded()  # (the sockets' queries their end must not cut)
         return cls(
             tables=tables,
             rate=rate,
@@ -159,8 +162,9 @@ class Services:
             workers=workers,
             replays=Replays(workers, rate, metrics),
             analyses=Analyses(workers, cfg.analysis_worlds, rate, metrics),
-            chat=Chat(sessions, rate, tables),
+            chat=Chat(sessions, rate, shielded, tables),
             tournaments=TournamentSite(tables, sessions, accounts),
+            shielded=shielded,
         )
 
     def hand_out(self, app: FastAPI) -> None:
@@ -207,7 +211,7 @@ def lifespan(
                 ("the turn clocks", s.tables.clock.close),
                 ("the hand-end pauses", s.tables.breaks.close),
                 ("the live tables", s.tables.close),
-                ("the chat's reads", s.chat.close),
+                ("the sockets' last queries", s.shielded.close),
                 ("the database", engine.dispose),
             ]
         )
@@ -228,7 +232,7 @@ def mount(app: FastAPI, s: Services, limits: Mapping[str, str] | None) -> None:
     app.include_router(ratings_router)  # (its /leaderboard page before the tournaments' pages)
     app.include_router(tournaments_router)
     local = Limits(LocalStorage(), limits)  # per-socket counters: a socket lives in one process
-    socket = TableSocket(s.tables, s.accounts, s.chat, s.rate, local)
+    socket = TableSocket(s.tables, s.accounts, s.chat, s.rate, local, s.shielded)
     app.include_router(tables_router(s.tables, socket, s.chat, s.endings, deps.need_user, ERRORS))
     app.include_router(site.router)
     app.include_router(pwa.router)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from boneyard.server import shutdown
+from boneyard.store import tables as tables_repo
 from tests.server.conftest import make_app, post, register, wait_for
 
 
@@ -59,6 +62,20 @@ def test_the_server_stops_when_a_service_never_closes(
     assert app.state.tables.closing  # the live tables closed after it
 
 
+def gate_opened_by_the_shutdown(app: Any, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """An event the shutdown's step for the sockets' last queries sets before it waits for
+    them: a query held at it is still running when the app begins to end."""
+    shielded = app.state.chat.shielded
+    close, gate = shielded.close, asyncio.Event()
+
+    async def opening_close() -> None:
+        gate.set()
+        await close()
+
+    monkeypatch.setattr(shielded, "close", opening_close)
+    return gate
+
+
 def test_a_chat_history_read_still_running_is_waited_for_not_cut(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -71,8 +88,8 @@ def test_a_chat_history_read_still_running_is_waited_for_not_cut(
     with TestClient(app) as c:
         register(c, "ann")
         chat = app.state.chat
-        history, close = chat.history, chat.close
-        gate = asyncio.Event()  # opened by the shutdown's step only
+        history = chat.history
+        gate = gate_opened_by_the_shutdown(app, monkeypatch)
 
         async def slow(table_id: str, viewer: int | None, limit: int = 50) -> object:
             reads.append("begun")
@@ -81,15 +98,45 @@ def test_a_chat_history_read_still_running_is_waited_for_not_cut(
             reads.append("done")
             return rows
 
-        async def opening_close() -> None:
-            gate.set()
-            await close()
-
         monkeypatch.setattr(chat, "history", slow)
-        monkeypatch.setattr(chat, "close", opening_close)
         table = post(c, "/api/quickplay").json()["id"]
         with c.websocket_connect(f"/ws/tables/{table}") as ws:
             ws.receive_json()
             wait_for(lambda: reads == ["begun"])
     assert reads == ["begun", "done"]
-    assert not chat.reads
+    assert not chat.shielded.running
+
+
+def test_a_socket_closed_as_the_app_ends_still_writes_that_its_person_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last socket of the person seated at a waiting table closes just before the app
+    ends: the write that the table is no longer attended (the lobby lists attended tables
+    first) runs to its end, where the end's cancel of the socket cut it mid-query (the table
+    stayed attended, and the aiosqlite thread died later on "Event loop is closed")."""
+    db = tmp_path / "site.db"
+    app = make_app(str(db))
+    writes: list[str] = []
+    set_attended = tables_repo.set_attended
+    with TestClient(app) as c:
+        register(c, "ann")
+        gate = gate_opened_by_the_shutdown(app, monkeypatch)
+
+        async def slow(session: Any, table_id: str, attended: bool) -> None:
+            if not attended:  # (the write as the socket closes)
+                writes.append("begun")
+                await gate.wait()
+            await set_attended(session, table_id, attended)
+            writes.append(f"attended={attended}")
+
+        monkeypatch.setattr(tables_repo, "set_attended", slow)
+        seats = [{"kind": "me"}, {"kind": "open"}]
+        table = post(c, "/api/tables", {"game": "highfive", "seats": seats}).json()["id"]
+        with c.websocket_connect(f"/ws/tables/{table}") as ws:
+            ws.receive_json()
+            wait_for(lambda: writes == ["attended=True"])
+        wait_for(lambda: writes == ["attended=True", "begun"])
+    assert writes == ["attended=True", "begun", "attended=False"]
+    with sqlite3.connect(db) as saved:
+        query = "SELECT attended FROM game_tables WHERE id = ?"
+        assert saved.execute(query, (table,)).fetchall() == [(0,)]

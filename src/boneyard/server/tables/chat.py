@@ -17,13 +17,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from typing import TYPE_CHECKING
 
 from boneyard.core.errors import BoneyardError
 from boneyard.core.protocol import JSON
 from boneyard.server.ratelimit import Limits
+from boneyard.server.shielded import Shielded
 from boneyard.server.tables import protocol
 from boneyard.server.tables.live import now
 from boneyard.store import chat as lines
@@ -88,21 +88,16 @@ class Chat:
         self,
         sessions: async_sessionmaker[AsyncSession],
         limits: Limits,
+        shielded: Shielded,
         manager: TableManager | None = None,
     ) -> None:
         self.sessions = sessions
         self.limits = limits
+        self.shielded = shielded
+        """Where the history reads run, shielded from their sockets (the app's end waits)."""
         self.manager = manager
-        self.reads: set[asyncio.Task[list[JSON]]] = set()
-        """The history reads still running (shielded from their sockets: :meth:`close` waits)."""
         if manager is not None:
             manager.on_message("chat", self.deliver)
-
-    async def close(self) -> None:
-        """Wait for the history reads still running, so that none is cut mid-query when the
-        event loop ends (its connection would be finalized on a closed loop)."""
-        while self.reads:
-            await asyncio.wait(set(self.reads))
 
     # -- lines -------------------------------------------------------------------------------
 
@@ -144,13 +139,8 @@ class Chat:
 
     async def send_history(self, table: LiveTable, client: Client) -> None:
         """The last lines to one socket (nothing when the table has none)."""
-        # Shielded: a socket that closes at once cancels its handler, and a query cancelled
-        # mid-flight leaves SQLAlchemy's aiosqlite connection half-closed (shutdown then hangs).
-        # Kept in :attr:`reads` until done, so that the shutdown waits for it.
-        read = asyncio.ensure_future(self.history(table.id, client.user_id))
-        self.reads.add(read)
-        read.add_done_callback(self.reads.discard)
-        lines = await asyncio.shield(read)
+        # Shielded: a socket that closes at once cancels its handler (boneyard.server.shielded).
+        lines = await self.shielded.run(self.history(table.id, client.user_id))
         if lines:
             await client.send({"type": "chat_history", "messages": lines})
 

@@ -23,6 +23,7 @@ from boneyard.server import validation
 from boneyard.server.accounts.service import Accounts, Me
 from boneyard.server.botapi.service import bot_sender
 from boneyard.server.ratelimit import Limits
+from boneyard.server.shielded import Shielded
 from boneyard.server.tables import access, commands, protocol, tableview
 from boneyard.server.tables.chat import Chat
 from boneyard.server.tables.live import Client, LiveTable
@@ -44,8 +45,10 @@ class TableSocket:
         chat: Chat,
         limits: Limits,
         local: Limits,
+        shielded: Shielded,
     ) -> None:
         self.tables = tables
+        self.shielded = shielded  # the socket's queries: its end does not cut them
         self.presence = Presence(tables.broadcaster)
         tables.on_message("presence", self.presence.on_remote)
         self.accounts = accounts
@@ -112,10 +115,7 @@ class TableSocket:
             await websocket.close(code=1008, reason="cross-site socket refused")
             return None
         try:
-            table = await self.tables.get(table_id) if len(table_id) <= 32 else None
-            user = await self.accounts.user_of(websocket)
-            if table is not None and self.tables.broadcaster.distributed:
-                await self.tables.catch_up(table)  # another process may have moved it on
+            table, user = await self.shielded.run(self._look_up(websocket, table_id))
         except DB_ERRORS:
             self.tables.metrics.db_errors.inc()
             await websocket.close(code=1013, reason="the database is unavailable: try again")
@@ -127,6 +127,17 @@ class TableSocket:
             await websocket.close(code=1008, reason="no such table")
             return None
         await websocket.accept()
+        return table, user
+
+    async def _look_up(
+        self, websocket: WebSocket, table_id: str
+    ) -> tuple[LiveTable | None, Me | None]:
+        """The table and the person of a socket (shielded: a socket gone at once does not cut
+        the queries)."""
+        table = await self.tables.get(table_id) if len(table_id) <= 32 else None
+        user = await self.accounts.user_of(websocket)
+        if table is not None and self.tables.broadcaster.distributed:
+            await self.tables.catch_up(table)  # another process may have moved it on
         return table, user
 
     async def _listen(
@@ -159,9 +170,13 @@ class TableSocket:
         """A socket of ``table`` opened or closed: presence; and while the table waits for
         players, whether a seated person is connected (the lobby lists those first)."""
         if await self.presence.changed(table) and table.status == TableStatus.OPEN:
-            async with self.tables.sessions() as db, db.begin():
-                await tables_repo.set_attended(db, table.id, attended(table))
+            await self.shielded.run(self.write_attended(table.id, attended(table)))
             self.tables.lobby_version += 1
+
+    async def write_attended(self, table_id: str, now: bool) -> None:
+        """Whether a seated person is connected to the waiting table, in the database."""
+        async with self.tables.sessions() as db, db.begin():
+            await tables_repo.set_attended(db, table_id, now)
 
     async def handle(
         self, websocket: WebSocket, table: LiveTable, client: Client, text: str
@@ -180,10 +195,10 @@ class TableSocket:
                     await self.tables.catch_up(table)
                 await client.send(tableview.view(table, client.seat, self.tables.clock))
                 await self.chat.send_history(table, client)
-            case protocol.Chat() | protocol.Mute():
-                await self.chat.handle(table, client, msg)
+            case protocol.Chat() | protocol.Mute():  # (their writes: a socket's end does not cut)
+                await self.shielded.run(self.chat.handle(table, client, msg))
             case protocol.Seed():  # a client seed for the next hand (docs/fairness.md)
-                await self.seed(websocket, table, client, msg)
+                await self.shielded.run(self.seed(websocket, table, client, msg))
             case protocol.Reclaim():
                 try:
                     await table.ask(commands.Reclaim(client.user_id))
