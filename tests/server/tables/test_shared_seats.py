@@ -49,9 +49,11 @@ def deliver(sender: Linked, receiver: TestClient, tid: str) -> int:
 
 def test_clock_substitution_and_reclaim_reach_the_other_process(db_path: str) -> None:
     # A's clock runs fast (1,000 s → 10 s: time for B's socket to be seated first, even on a
-    # loaded machine); B's at full length, so only A's runs out.
-    app_a, bus_a = linked_app(db_path, clock_scale=0.01, bot_delay=0.2)
-    app_b, bus_b = linked_app(db_path)
+    # loaded machine); B's at full length, so only A's runs out. The bots take 2 s a move in
+    # both: once both seats are bots, the game must not end before she reclaims hers (at 0.2 s
+    # in A and at once in B it once did while a loaded machine ran the test: "the game is over").
+    app_a, bus_a = linked_app(db_path, clock_scale=0.01, bot_delay=2.0)
+    app_b, bus_b = linked_app(db_path, bot_delay=2.0)
     with TestClient(app_a) as a, TestClient(app_b) as b:
         a.get("/api/me")
         ann = register(a, "ann")
