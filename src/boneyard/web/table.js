@@ -479,19 +479,39 @@ function redrawForRoom() {
 }
 // A phone on its side gives your hand a fixed room beside the board (table.css): a hand grown
 // by drawing is drawn smaller, down to the least that is still 44 px to tap, until your plate,
-// the hand and the buttons all fit (it would otherwise push your plate out of sight).
+// the hand and the buttons all fit (it would otherwise push your plate out of sight). A phone
+// held upright keeps a room below the board for your plate, hand and buttons (table.css): a
+// hand that leaves part of it empty is drawn bigger, in as many rows as before and within the
+// room, so that the board keeps its size and the tiles you play are the easiest to read and tap.
 const SIDEWAYS = window.matchMedia("(max-height: 559px) and (min-aspect-ratio: 4/3)");
+const UPRIGHT = window.matchMedia("(max-width: 899px) and (min-height: 560px)");
 const HAND_UNITS = [21, 18];
+const GROWN_UNITS = [40, 36, 32];
 function fitHand() {
   const box = $("mine"), hand = $("hand");
   hand.style.removeProperty("--hand-u");
-  if (box.hidden || !SIDEWAYS.matches) return;
+  if (box.hidden) return;
+  if (SIDEWAYS.matches) shrinkHand(box, hand);
+  else if (UPRIGHT.matches) growHand(box, hand);
+}
+function shrinkHand(box, hand) {
   const over = () => box.scrollHeight > box.clientHeight + 1
     || box.firstElementChild.getBoundingClientRect().top < box.getBoundingClientRect().top - 1;
   for (const u of HAND_UNITS) {
     if (!over()) return;
     hand.style.setProperty("--hand-u", `${u}px`);
   }
+}
+function growHand(box, hand) {
+  const room = parseFloat(getComputedStyle(box).minHeight);
+  const rows = () => new Set([...hand.children].map((b) => b.offsetTop)).size;
+  const before = rows();
+  if (!before || box.offsetHeight > room + 0.5) return;
+  for (const u of GROWN_UNITS) {
+    hand.style.setProperty("--hand-u", `${u}px`);
+    if (rows() <= before && box.offsetHeight <= room + 0.5) return;
+  }
+  hand.style.removeProperty("--hand-u");
 }
 if (window.ResizeObserver) {
   new ResizeObserver(fitHand).observe($("mine"));

@@ -170,6 +170,15 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+HAND_ROOM = """() => {
+  const hand = document.querySelector('#hand'), box = document.querySelector('#mine');
+  const tile = hand.querySelector('svg.tile');
+  return { unit: tile ? tile.getBoundingClientRect().width : 0, tiles: hand.children.length,
+    rows: new Set([...hand.children].map((b) => b.offsetTop)).size,
+    height: box.offsetHeight, room: parseFloat(getComputedStyle(box).minHeight) };
+}"""
+
+
 def resize(page: Any, size: tuple[int, int]) -> None:
     """The window at ``size``, once the board has been drawn again for it."""
     w, h = size
@@ -204,6 +213,8 @@ def sweep(page: Any, game: str, moment: str) -> None:
         assert page.evaluate(IN_VIEW, {"seen": SEEN, "actions": ACTIONS}) == [], label
         if name in PHONES:
             touch_targets(page, label)
+            hand = page.evaluate(HAND_ROOM)  # (a hand drawn bigger leaves the board its room)
+            assert hand["unit"] <= MIN_TILE or hand["height"] <= hand["room"] + 0.5, (label, hand)
             assert page.locator("header").bounding_box()["height"] <= 60, f"{label}: header rows"
         if page.locator("#turn.mine").count() and not page.locator("#hand .playable").count():
             moves = page.locator("#moves button.move").all_inner_texts()
@@ -442,6 +453,31 @@ def test_a_phone_taps_to_choose_then_to_play(site: str, browser: Any) -> None:
             continue
         ways.add(tap_until_played(page))
     assert "again" in ways, "a tile was played by a second tap"
+    assert page.errors == [] and page.csp == []
+    page.context.close()
+
+
+def test_a_phone_held_upright_draws_your_hand_as_big_as_its_room_allows(
+    site: str, browser: Any
+) -> None:
+    """High Five's seven tiles on a phone held upright: bigger than the least size (28 px a
+    half), still in one row and within the room kept below the board, so that the board keeps
+    its size; on its side the phone draws them small again, upright big again."""
+    from playwright.sync_api import expect
+
+    page = person(browser, site, "Upright", viewport={"width": 390, "height": 844}, has_touch=True)
+    tid = new_table(page, site, "highfive", [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}])
+    page.goto(f"{site}/table/{tid}")
+    expect(page.locator("#status")).to_have_text("connected")
+    wait_until(page, "document.querySelector('#turn.mine') !== null")
+    grown = f"(() => {{ const r = ({HAND_ROOM})(); return r.unit >= 32 && r.rows === 1; }})()"
+    wait_until(page, grown)
+    hand = page.evaluate(HAND_ROOM)
+    assert hand["tiles"] >= 6 and hand["height"] <= hand["room"] + 0.5, hand
+    resize(page, VIEWPORTS["844x390"])
+    wait_until(page, f"({HAND_ROOM})().unit <= 24")
+    resize(page, VIEWPORTS["390x844"])
+    wait_until(page, grown)
     assert page.errors == [] and page.csp == []
     page.context.close()
 
