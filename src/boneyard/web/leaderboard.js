@@ -3,6 +3,7 @@
 // counted; bots on a board of their own, behind a filter (bot accounts, and the built-in bots'
 // old ratings), never mixed with people.
 import { api, el } from "/static/api.js";
+import { showWho } from "/static/who.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,10 +31,7 @@ async function load() {
 }
 
 async function main() {
-  try {
-    const me = (await api("GET", "/api/me")).user;
-    $("who").textContent = me ? me.display_name : "";
-  } catch { /* signed out */ }
+  try { showWho((await api("GET", "/api/me")).user); } catch { /* signed out */ }
   const { games } = await api("GET", "/api/games");
   for (const g of games) $("lb-game").append(el("option", { value: g.game }, g.title));
   const asked = new URLSearchParams(location.search);

@@ -2,6 +2,7 @@
 // game history with opponents, result, date and replay links (GET /api/users/{id}).
 import { api, el } from "/static/api.js";
 import { initBell } from "/static/bell.js";
+import { showWho } from "/static/who.js";
 
 const $ = (id) => document.getElementById(id);
 const userId = location.pathname.split("/").pop();
@@ -182,9 +183,7 @@ async function load() {
   me.then((user) => {
     if (!user) return;
     initBell(user);
-    $("who").textContent = `${user.display_name}${user.guest ? " (guest)" : ""}`;
-    $("my-profile").href = `/profile/${user.id}`;
-    $("my-profile").hidden = false;
+    showWho(user);
     if (String(user.id) === userId) { loadAccount(); loadNotify().catch(() => {}); loadBot(user).catch(() => {}); }
   }).catch(() => {});
   try {

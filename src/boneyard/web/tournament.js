@@ -10,6 +10,7 @@ import { FORMATS, settingsForm } from "/static/tournamentform.js";
 import { countdown, renderEvent, statusWords, tickCountdowns, whenText } from "/static/tournamentpage.js";
 import { showCards } from "/static/printcards.js";
 import { mark, statusText } from "/static/results.js";
+import { showWho } from "/static/who.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
@@ -185,7 +186,7 @@ async function showBoard() {
 
 async function main() {
   try { me = (await api("GET", "/api/me")).user; } catch { me = null; }
-  if ($("who")) $("who").textContent = me ? me.display_name : "";
+  showWho(me);
   initBell(me);
   setInterval(tickCountdowns, 1000);
   if (document.body.classList.contains("scorecard")) return showCards(parts);

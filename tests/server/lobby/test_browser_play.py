@@ -286,6 +286,41 @@ def test_the_header_is_one_row_on_a_phone_with_the_rest_behind_its_menu(
     page.context.close()
 
 
+def test_every_page_says_who_you_are_and_signs_you_out(site: str, browser: Any) -> None:
+    """The tournaments, the leaderboard and a profile name who is signed in, link to their
+    profile and sign them out (a browser shared at a venue need not go back to the front page);
+    signed out, they offer neither. On a phone the three are in the header's menu."""
+    from playwright.sync_api import expect
+
+    page = visitor(browser, site)
+    play_as_guest(page, site, "Shared Laptop")
+    me = page.request.get(site + "/api/me").json()["user"]
+    for path in ("/tournaments", "/leaderboard", f"/profile/{me['id']}"):
+        page.goto(site + path)
+        expect(page.locator("#who")).to_have_text("Shared Laptop (guest)")
+        expect(page.locator("#my-profile")).to_have_attribute("href", f"/profile/{me['id']}")
+        expect(page.locator("#my-profile")).to_be_visible()
+        expect(page.locator("#logout")).to_be_visible()
+        assert page.locator("header").bounding_box()["height"] <= 60, path
+    page.set_viewport_size(PHONE)
+    expect(page.locator("#site-menu #logout")).to_be_hidden()  # (behind the menu's button)
+    page.click("[aria-controls=site-menu]")
+    page.click("#site-menu #logout")
+    expect(page).to_have_url(site + "/")
+    expect(page.locator("#who")).to_have_text("")
+    assert page.request.get(site + "/api/me").json()["user"] is None
+    page.set_viewport_size(LAPTOP)
+    for path in ("/tournaments", "/leaderboard"):
+        page.goto(site + path)
+        page.wait_for_load_state("networkidle")
+        expect(page.locator("#who")).to_have_text("")
+        expect(page.locator("#logout")).to_have_count(1)  # (placed, and hidden)
+        expect(page.locator("#logout")).to_be_hidden()
+        expect(page.locator("#my-profile")).to_be_hidden()
+    clean(page)
+    page.context.close()
+
+
 def test_a_sign_in_is_not_undone_by_an_older_question_answering_late(
     site: str, browser: Any
 ) -> None:
