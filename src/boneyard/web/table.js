@@ -505,13 +505,17 @@ function shrinkHand(box, hand) {
 function growHand(box, hand) {
   const room = parseFloat(getComputedStyle(box).minHeight);
   const rows = () => new Set([...hand.children].map((b) => b.offsetTop)).size;
+  // (measured without the ways to play a chosen tile: the hand keeps its size while you choose)
+  const options = $("options"), wasHidden = options.hidden;
+  options.hidden = true;
   const before = rows();
-  if (!before || box.offsetHeight > room + 0.5) return;
-  for (const u of GROWN_UNITS) {
+  let fits = false;
+  for (const u of before && box.offsetHeight <= room + 0.5 ? GROWN_UNITS : []) {
     hand.style.setProperty("--hand-u", `${u}px`);
-    if (rows() <= before && box.offsetHeight <= room + 0.5) return;
+    if ((fits = rows() <= before && box.offsetHeight <= room + 0.5)) break;
   }
-  hand.style.removeProperty("--hand-u");
+  if (!fits) hand.style.removeProperty("--hand-u");
+  options.hidden = wasHidden;
 }
 if (window.ResizeObserver) {
   new ResizeObserver(fitHand).observe($("mine"));

@@ -474,6 +474,11 @@ def test_a_phone_held_upright_draws_your_hand_as_big_as_its_room_allows(
     wait_until(page, grown)
     hand = page.evaluate(HAND_ROOM)
     assert hand["tiles"] >= 6 and hand["height"] <= hand["room"] + 0.5, hand
+    # A tile chosen (its places, or its ways to play, shown) leaves the hand its size.
+    page.locator("#hand button.hand-tile.playable").first.tap()
+    expect(page.locator("#hand button.hand-tile.selected")).to_have_count(1)
+    assert page.evaluate(HAND_ROOM)["unit"] == hand["unit"]
+    page.keyboard.press("Escape")
     resize(page, VIEWPORTS["844x390"])
     wait_until(page, f"({HAND_ROOM})().unit <= 24")
     resize(page, VIEWPORTS["390x844"])
