@@ -19,6 +19,10 @@ from tests.server.browser import (
 pytestmark = needs_chromium
 
 
+SIZES = """() => Object.fromEntries(["body", "#game", "#clock"].map((s) =>
+  [s.replace("#", ""), getComputedStyle(document.querySelector(s)).fontSize]))"""
+
+
 def chosen(page: Any, name: str) -> Any:
     """The value an option's select is set to, as JSON."""
     return json.loads(page.locator(f"#opt-{name}").input_value())
@@ -40,6 +44,11 @@ def test_a_table_is_created_with_the_rules_chosen_and_shows_them(site: str, brow
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     play_as_guest(page, site, "Rita")
     expect(page.locator("#game option")).to_have_count(4)
+    # The form's fields in columns on a laptop, in the page's own size of letters (a form's
+    # controls are otherwise the browser's smaller ones), as the tournaments' settings are.
+    assert page.evaluate(SIZES) == {"body": "16px", "game": "16px", "clock": "16px"}
+    others, bot = (page.locator(s).bounding_box() for s in ("#others", "#bot"))
+    assert others["y"] == bot["y"] and others["x"] < bot["x"], (others, bot)
     # High Five: its presets; the tournament one sets its own values in the rows
     expect(page.locator("#preset option")).to_have_text(["box (default)", "pda"])
     assert chosen(page, "lead_after_lock") == "big6"
