@@ -286,6 +286,24 @@ def test_the_header_is_one_row_on_a_phone_with_the_rest_behind_its_menu(
     page.context.close()
 
 
+FIELDS = """() => [...document.querySelectorAll('#auth input, #pair-form select')].map((e) =>
+  ({ id: e.id, height: e.getBoundingClientRect().height, size: parseFloat(getComputedStyle(e).fontSize) }))"""
+
+
+def test_a_phones_fields_are_a_finger_tall_and_do_not_zoom_the_page(
+    site: str, browser: Any
+) -> None:
+    """Signing in on a phone: every field to type in is 44 px tall and its letters at least
+    16 px (a phone's browser zooms the page into smaller ones when they take the focus)."""
+    page = visitor(browser, site, PHONE)
+    page.locator("#auth").scroll_into_view_if_needed()
+    fields = page.evaluate(FIELDS)
+    assert len(fields) >= 8, fields
+    assert [f for f in fields if f["height"] < 43.5 or f["size"] < 16] == [], fields
+    clean(page)
+    page.context.close()
+
+
 def test_every_page_says_who_you_are_and_signs_you_out(site: str, browser: Any) -> None:
     """The tournaments, the leaderboard and a profile name who is signed in, link to their
     profile and sign them out (a browser shared at a venue need not go back to the front page);
