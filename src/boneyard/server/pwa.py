@@ -44,6 +44,7 @@ SHELL_FILES = (
     "api.js",
     "bell.js",
     "tableoptions.js",
+    "who.js",
     "pairing.js",
     "pwa.js",
     "offline.js",

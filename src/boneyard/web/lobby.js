@@ -3,6 +3,7 @@ import { initBell } from "/static/bell.js";
 import { rulesPicker } from "/static/tableoptions.js";
 import { initPairing, loadPools, renderPools, resumeWait } from "/static/pairing.js";
 import { offlineBanner, registerWorker } from "/static/pwa.js";
+import { showWho } from "/static/who.js";
 
 const $ = (id) => document.getElementById(id);
 let me = null;
@@ -31,10 +32,7 @@ function show({ user }) {
   me = user;
   $("auth").hidden = !!user;
   $("signin-link").hidden = !!user;
-  $("logout").hidden = !user;
-  $("who").textContent = user ? `${user.display_name}${user.guest ? " (guest)" : ""}` : "";
-  $("my-profile").hidden = !user;
-  if (user) $("my-profile").href = `/profile/${user.id}`;
+  showWho(user);
   $("guest-box").hidden = !(user && user.guest);
   if (user && user.guest) {
     $("guest-shown").textContent = user.display_name;

@@ -1,7 +1,8 @@
-// Who you are, in the header of the site's other pages (the front page and the table keep their
-// own): your name, your profile and Sign out. A browser shared at a venue (the director's laptop,
-// a scorekeeper's, a player's borrowed phone) can then be signed out of from the page it is on,
-// not only from the front page. The links go beside #who, wherever nav.js has put it.
+// Who you are, in the header of every page but the table (which names no one there): your name,
+// your profile and Sign out. A browser shared at a venue (the director's laptop, a
+// scorekeeper's, a player's borrowed phone) can be signed out of from the page it is on. The
+// links go beside #who, wherever nav.js has put it; a page that has them already (the front
+// page, whose Sign out stays on it) keeps its own.
 import { api, el } from "/static/api.js";
 
 export function showWho(user) {
