@@ -24,8 +24,9 @@ const NEW_EVENT = {
 
 // -- the list --------------------------------------------------------------------------------------
 
+// The list is shown once it is filled: shown before, its "New tournament" below moved down as
+// the events came, under a press about to open it.
 async function showList() {
-  $("list").hidden = false;
   const games = await loadGames();
   const titles = Object.fromEntries(games.map((g) => [g.game, g.title]));
   const { events } = await api("GET", "/api/tournaments");
@@ -37,6 +38,7 @@ async function showList() {
       e.starts_at ? `, starts ${whenText(e.starts_at)}` : "", `, run by ${e.director}`));
   }
   if (!events.length) ul.append(el("li", {}, "No tournaments yet."));
+  $("list").hidden = false;
   if (!me || me.guest) {
     $("create-box").replaceChildren(el("p", { class: "note" }, "Sign up (not as a guest) to run an event."));
     $("ev-create").hidden = true;

@@ -73,6 +73,15 @@ REQUESTS = """async ([eid, what, ids]) => {
 }"""
 
 
+LIST_SHOWN = """window.listShownWith = null;
+new MutationObserver(() => {
+  const list = document.getElementById('list'), ul = document.getElementById('tournaments');
+  if (list && ul && !list.hidden && window.listShownWith === null) window.listShownWith = ul.children.length;
+}).observe(document, { attributes: true, attributeFilter: ['hidden'], subtree: true });"""
+"""How many events the tournaments' list held when it was shown (a list shown empty and filled
+after moves New tournament down under the press about to open it)."""
+
+
 def call(page: Any, method: str, path: str, body: Any = None) -> Any:
     """A request of the console's own API from the page (the director's session)."""
     r = page.evaluate(FETCH, [method, path, body])
@@ -105,8 +114,10 @@ def test_a_128_entrant_pda_event_at_the_hall(browser: Any, site: str) -> None:
     csp = csp_violations(page)
     sign_up(page, site, "td-hall")
     # create: over the board, PDA, a third-place match, 128 places, one minute of grace
+    page.add_init_script(LIST_SHOWN)
     page.goto(site + "/tournaments")
     page.click("#create summary")
+    assert page.evaluate("window.listShownWith") >= 1, "the list was shown before it was filled"
     page.fill("#f-name", "Hall 128")
     page.select_option("#f-mode", "otb")
     page.select_option("#ev-preset", "pda")
