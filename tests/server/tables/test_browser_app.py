@@ -44,6 +44,7 @@ VIEWPORTS = {
     "844x390": (844, 390),
 }
 PHONES = ("390x844", "360x740", "844x390")
+UPRIGHT = ("390x844", "360x740")
 GAMES = {
     "highfive": (2, {}),
     "merry-go-round": (3, {"target": 41}),
@@ -179,6 +180,21 @@ HAND_ROOM = """() => {
 }"""
 
 
+ENDED_ROOM = """() => {
+  const px = (n, p) => parseFloat(getComputedStyle(n)[p]);
+  const rem = px(document.documentElement, 'fontSize');
+  const mine = document.querySelector('#mine'), first = mine.firstElementChild;
+  const panel = document.querySelector('#hand-summary'), board = document.querySelector('#layout');
+  const stage = board.parentElement.getBoundingClientRect().height;
+  return { blank: first.getBoundingClientRect().top - mine.getBoundingClientRect().top - px(mine, 'paddingTop'),
+    scrolls: panel.scrollHeight > panel.clientHeight + 1, board: board.getBoundingClientRect().height,
+    least: board.querySelector('.tower') ? 15 * rem : Math.max(11 * rem, 0.34 * stage) };
+}"""
+"""At a hand's end on a phone held upright: the blank band above your plate in the room kept for
+your hand (px), whether the panel of the hand's end scrolls, the final board's height and the
+least the board keeps then (table.css)."""
+
+
 def resize(page: Any, size: tuple[int, int]) -> None:
     """The window at ``size``, once the board has been drawn again for it."""
     w, h = size
@@ -216,6 +232,11 @@ def sweep(page: Any, game: str, moment: str) -> None:
             hand = page.evaluate(HAND_ROOM)  # (a hand drawn bigger leaves the board its room)
             assert hand["unit"] <= MIN_TILE or hand["height"] <= hand["room"] + 0.5, (label, hand)
             assert page.locator("header").bounding_box()["height"] <= 60, f"{label}: header rows"
+        if name in UPRIGHT and page.locator("#hand-summary:not([hidden])").count():
+            # (the room kept for your hand, and more of the board, go to the panel to read)
+            ended = page.evaluate(ENDED_ROOM)
+            assert ended["blank"] <= 2, (label, ended)
+            assert not ended["scrolls"] or ended["board"] <= ended["least"] + 1, (label, ended)
         if page.locator("#turn.mine").count() and not page.locator("#hand .playable").count():
             moves = page.locator("#moves button.move").all_inner_texts()
             if len(moves) == 1:  # (nothing fits: the words say what is left, a draw or a pass)
