@@ -190,9 +190,9 @@ ENDED_ROOM = """() => {
     scrolls: panel.scrollHeight > panel.clientHeight + 1, board: board.getBoundingClientRect().height,
     least: board.querySelector('.tower') ? 15 * rem : Math.max(11 * rem, 0.34 * stage) };
 }"""
-"""At a hand's end on a phone held upright: the blank band above your plate in the room kept for
-your hand (px), whether the panel of the hand's end scrolls, the final board's height and the
-least the board keeps then (table.css)."""
+"""At a hand's end: the blank band above your plate in the room kept for your hand (px), whether
+the panel of the hand's end scrolls, the final board's height and the least the board keeps on
+a phone held upright (table.css)."""
 
 
 def resize(page: Any, size: tuple[int, int]) -> None:
@@ -232,11 +232,13 @@ def sweep(page: Any, game: str, moment: str) -> None:
             hand = page.evaluate(HAND_ROOM)  # (a hand drawn bigger leaves the board its room)
             assert hand["unit"] <= MIN_TILE or hand["height"] <= hand["room"] + 0.5, (label, hand)
             assert page.locator("header").bounding_box()["height"] <= 60, f"{label}: header rows"
-        if name in UPRIGHT and page.locator("#hand-summary:not([hidden])").count():
-            # (the room kept for your hand, and more of the board, go to the panel to read)
+        if name != "844x390" and page.locator("#hand-summary:not([hidden])").count():
+            # (the room kept for your hand goes to the board and the panel to read; on a phone
+            # held upright the panel takes the most of it; on its side your hand has a column)
             ended = page.evaluate(ENDED_ROOM)
             assert ended["blank"] <= 2, (label, ended)
-            assert not ended["scrolls"] or ended["board"] <= ended["least"] + 1, (label, ended)
+            if name in UPRIGHT:
+                assert not ended["scrolls"] or ended["board"] <= ended["least"] + 1, (label, ended)
         if page.locator("#turn.mine").count() and not page.locator("#hand .playable").count():
             moves = page.locator("#moves button.move").all_inner_texts()
             if len(moves) == 1:  # (nothing fits: the words say what is left, a draw or a pass)
