@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import inspect
 import json
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,26 @@ def postgres_url() -> str:
 def redis_url() -> str:
     """The scratch Redis server; skips without one."""
     return services.redis_url()
+
+
+@pytest.fixture(autouse=True)
+def apps_let_go() -> Iterator[None]:
+    """After each test, FastAPI's caches of what each endpoint is (``lru_cache`` of up to 4,096
+    callables in ``fastapi.dependencies.models``) let go of the apps the test made: they held
+    their endpoints' closures, and through them each app's tables, engine and compiled
+    statements, some forty apps at a time (two million objects in a worker, whose every full
+    garbage collection then took 1-4 s; the last, after the worker's last test, could outlast
+    the 5 s pytest-xdist waits for it and be interrupted). A site has one app: nothing grows."""
+    yield
+    let_go_of_apps()
+
+
+def let_go_of_apps() -> None:
+    """Empty FastAPI's caches of endpoints (:func:`apps_let_go`)."""
+    models = sys.modules.get("fastapi.dependencies.models")  # (a test without an app: none)
+    for cached in vars(models).values() if models else ():
+        if callable(getattr(cached, "cache_clear", None)):
+            cached.cache_clear()
 
 
 USES = ("axe_violations", "postgres_url", "redis_url", "scratch_postgres", "program(", "require(")
