@@ -5,6 +5,12 @@ export function seatName(s, i) {
   return (s && (s.name || s)) || `Seat ${i + 1}`;
 }
 
+// "Scores: Pat 350 · Greedy bot 532." (each seat's name with its score, as a hand's end says
+// them): a bare "350 – 532" after "Greedy bot wins" read as the winner's score first.
+export function scoresText(names, scores) {
+  return `Scores: ${(scores || []).map((s, i) => `${names[i]} ${s}`).join(" · ")}.`;
+}
+
 // How a hand ended, in words ("blocked: Bob wins it"), from a replay hand_end line.
 const ENDINGS = {
   redeal: "no double to start with: the tiles were dealt again",

@@ -5,7 +5,7 @@
 import { api, cookie, el } from "/static/api.js";
 import { tile } from "/static/tiles.js";
 import { board, pilesPanel } from "/static/board.js";
-import { handEndText, infoChips, sentence } from "/static/common.js";
+import { handEndText, infoChips, scoresText, sentence } from "/static/common.js";
 import { moveWords, playerWords } from "/static/words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -33,7 +33,7 @@ function show(d) {
     res.append(el("p", { id: "game-over" }, endingText(d.ending, d.seats)));
   } else if (d.game_end) {
     const w = d.game_end.winner;
-    res.append(el("p", { id: "game-over" }, `${w === null ? "No single winner" : d.seats[w] + " wins"} (${d.game_end.scores.join(" – ")}).`));
+    res.append(el("p", { id: "game-over" }, `${w === null ? "No single winner" : d.seats[w] + " wins"}. ${scoresText(d.seats, d.game_end.scores)}`));
   }
   if (d.table) res.append(el("a", { href: `/api/tables/${d.table}/record`, download: `boneyard-${d.table}.json` }, "Download the record"), " · ", el("a", { href: `/table/${d.table}` }, "the table"));
   setupAnalysis(d);
@@ -44,7 +44,7 @@ function show(d) {
 function endingText(e, seats) {
   const who = seats[e.seat];
   const won = e.winner === null || e.winner === undefined ? null : seats[e.winner];
-  if (e.reason === "resign") return `${who} resigned: ${won} wins (${(e.scores || []).join(" – ")}).`;
+  if (e.reason === "resign") return `${who} resigned: ${won} wins. ${scoresText(seats, e.scores)}`;
   if (e.reason === "claim") return `${won} claimed the win: ${who} ${e.stalled ? "did not move" : "left the table"}.`;
   if (e.reason === "abort") return `${who} aborted the game: no result.`;
   if (e.reason === "resigned_last") return `${won} wins: ${(e.resigned || []).map((s) => seats[s]).join(", ")} resigned and placed last.`;

@@ -9,7 +9,7 @@ import { api, el } from "/static/api.js";
 import { sameTile } from "/static/tiles.js";
 import { candidates as pick, cellTargets, spacerChoice, spacerLabel } from "/static/picker.js";
 import { board, endKey, pilesPanel } from "/static/board.js";
-import { infoChips, seatName } from "/static/common.js";
+import { infoChips, scoresText, seatName } from "/static/common.js";
 import { renderMine, touchScreen } from "/static/hand.js";
 import { renderPlates, renderSeats } from "/static/plates.js";
 import { moveWords } from "/static/words.js";
@@ -342,7 +342,7 @@ function renderSummary() {
   if (last.result || last.ending) {
     const w = last.result ? last.result.winner : null;
     const text = last.ending && last.ending.reason === "abort" ? "Game aborted: no result."
-      : `Game over: ${w === null || w === undefined ? "no single winner" : names()[w] + " wins"}${last.result ? ` (${last.result.scores.join(" – ")})` : ""}.`;
+      : `Game over: ${w === null || w === undefined ? "no single winner" : names()[w] + " wins"}.${last.result ? ` ${scoresText(names(), last.result.scores)}` : ""}`;
     res.append(el("p", { id: "game-over" }, text));
     res.append(el("a", { href: `/replay/${tableId}${inviteQuery}`, id: "replay-link", class: "button" }, "Watch the replay"), " ");
     res.append(el("a", { href: `/api/tables/${tableId}/record${inviteQuery}`, download: `boneyard-${tableId}.json`, id: "record-link" }, "Download the record"));

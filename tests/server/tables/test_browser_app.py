@@ -307,6 +307,14 @@ def test_every_game_fits_every_screen_from_its_first_moves_to_its_end(
     for button in ("#rematch", "#play-again", "#view-replay", "#back-to-lobby"):
         expect(page.locator(button)).to_be_visible()
     expect(page.locator("#game-over")).to_contain_text("Game over")
+    # Each final score beside its player's name (a bare "350 – 532" after "Bob wins" was read
+    # as the winner's score first).
+    done = page.request.get(f"{site}/api/tables/{tid}/replay").json()
+    scores = zip(done["seats"], done["game_end"]["scores"], strict=True)
+    final = " · ".join(f"{name} {score}" for name, score in scores)
+    w = done["game_end"]["winner"]
+    won = "no single winner" if w is None else f"{done['seats'][w]} wins"
+    expect(page.locator("#result #game-over")).to_have_text(f"Game over: {won}. Scores: {final}.")
     ended = page.request.get(f"{site}/api/tables/{tid}/hands").json()["hands"]
     last = max(e["hand"] for e in ended if e["type"] == "hand_end")
     assert hand_chip(page) == str(last + 1), (game, page.locator("#info").inner_text())
@@ -331,6 +339,7 @@ def test_every_game_fits_every_screen_from_its_first_moves_to_its_end(
     resize(page, VIEWPORTS["1366x768"])
     page.click("#view-replay")
     page.wait_for_url("**/replay/*")
+    expect(page.locator("#game-over")).to_have_text(f"{won[0].upper()}{won[1:]}. Scores: {final}.")
     page.locator("#hands li a").first.click()
     expect(page.locator("#hand-summary .explain li").first).to_be_visible()
     if game != "high-fives":  # (a High Fives pass is played out: nobody keeps a tile)
