@@ -16,7 +16,7 @@ export async function api(method, path, body) {
   if (!res.ok) {
     let msg = data && data.detail ? data.detail : res.statusText;
     if (Array.isArray(msg)) msg = msg.map((d) => d.msg).join("; ");
-    throw new Error(msg);
+    throw Object.assign(new Error(msg), { status: res.status }); // (a page may word a 404 its own way)
   }
   return data;
 }

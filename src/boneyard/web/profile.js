@@ -196,7 +196,10 @@ async function load() {
     $("profile").hidden = false;
     showChallenge(p.user, await me).catch((e) => { $("challenge-error").textContent = e.message; });
   } catch (e) {
-    $("profile-error").textContent = e.message;
+    // (a mistyped address: no player has that number, or it is no number at all)
+    $("profile-error").textContent = e.status === 404 || e.status === 422
+      ? "No such player: the address may be mistyped. Players are found on the leaderboard and at the tables."
+      : e.message;
   }
 }
 

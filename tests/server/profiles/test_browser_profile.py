@@ -91,6 +91,15 @@ def test_private_table_fairness_panel_and_profile(live_server: str) -> None:
                 "in play" if went_on else re.compile(r"\b(won|lost)\b")
             )
             page.screenshot(path=str(SHOT), full_page=True)
+            # A mistyped address (a name, or a number no player has) says so in words, not
+            # in the API's ("Input should be a valid integer, unable to parse string ...").
+            for wrong in ("privy", "99999"):
+                page.goto(f"{live_server}/profile/{wrong}")
+                expect(page.locator("#profile-error")).to_have_text(
+                    "No such player: the address may be mistyped. Players are found on the "
+                    "leaderboard and at the tables."
+                )
+                assert page.locator("#profile").is_hidden()
         finally:
             browser.close()
     assert SHOT.stat().st_size > 5_000
