@@ -90,7 +90,17 @@ ctx.render = render;
 ctx.redraw = () => { ctx.consoleKey = consoleKey(ctx.data); renderConsole(ctx, ctx.data); };
 
 async function refreshEvent() {
-  try { render(await api("GET", `/api/tournaments/${parts[1]}`)); } catch (e) { $("ev-error").textContent = e.message; }
+  try { render(await api("GET", `/api/tournaments/${parts[1]}`)); } catch (e) {
+    if (e.status === 404 && !ctx.data) notFound($("event"), $("ev-error"), "event");
+    else $("ev-error").textContent = e.message;
+  }
+}
+
+// A mistyped address (an event or a match nobody has): says so, with the way to the events,
+// instead of an empty page of headings under the server's "no such event".
+function notFound(section, said, what) {
+  section.classList.add("not-found");
+  said.replaceChildren(`No such ${what}: the address may be mistyped. `, el("a", { href: "/tournaments" }, "All tournaments"), ".");
 }
 
 // -- a match ---------------------------------------------------------------------------------------
@@ -193,7 +203,10 @@ async function main() {
   setInterval(tickCountdowns, 1000);
   if (document.body.classList.contains("scorecard")) return showCards(parts);
   if (parts[0] === "leaderboard") return showBoard();
-  if (parts[0] === "tournaments" && parts.length >= 4 && parts[2] === "matches") return showMatch().catch((e) => { $("m-error").textContent = e.message; });
+  if (parts[0] === "tournaments" && parts.length >= 4 && parts[2] === "matches") return showMatch().catch((e) => {
+    if (e.status === 404) notFound($("match"), $("m-error"), "match");
+    else $("m-error").textContent = e.message;
+  });
   if (parts[0] === "tournaments" && parts.length >= 2) {
     $("event").hidden = false;
     ctx.games = await loadGames();

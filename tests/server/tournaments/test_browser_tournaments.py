@@ -92,5 +92,16 @@ def test_bracket_page_shows_the_entrants_and_the_champion(live_server: str) -> N
             expect(page.locator("#m-games a.replay").first).to_have_attribute(
                 "href", __import__("re").compile(r"^/replay/[0-9a-f]+$")
             )
+            # A mistyped address says so, and leads to the events: not the server's "no such
+            # event" over a page of empty headings.
+            for wrong, what in (("nope", "event"), (f"{eid}/matches/nope", "match")):
+                page.goto(f"{live_server}/tournaments/{wrong}")
+                said = page.locator("#m-error" if what == "match" else "#ev-error")
+                expect(said).to_have_text(
+                    f"No such {what}: the address may be mistyped. All tournaments."
+                )
+                assert page.locator("main h2:visible, main h1:visible").count() == 0
+                said.get_by_role("link", name="All tournaments").click()
+                page.wait_for_url(f"{live_server}/tournaments")
         finally:
             browser.close()
