@@ -353,5 +353,14 @@ def test_replay_viewer_steps_through_a_finished_game_and_views_uploads(
             page.set_input_files("#record-file", str(bad))
             expect(page.locator("#upload-error")).to_contain_text("the record does not replay")
             expect(page.locator("#board")).to_be_hidden()
+            expect(page.locator("#load-error")).to_be_hidden()
+            # A replay address no game has says so above the upload, in words.
+            page.goto(live_server + "/replay/nope")
+            expect(page.locator("#load-error")).to_have_text(
+                "No such game: the address may be mistyped, or the table is private and this "
+                "link has no invite. You may view a record file instead."
+            )
+            expect(page.locator("#record-file")).to_be_visible()
+            assert page.locator("#upload-error").inner_text() == ""
         finally:
             browser.close()
