@@ -43,8 +43,9 @@ VIEWPORTS = {
     "360x740": (360, 740),
     "844x390": (844, 390),
 }
-PHONES = ("390x844", "360x740", "844x390")
 UPRIGHT = ("390x844", "360x740")
+SIDEWAYS = ("844x390",)
+PHONES = (*UPRIGHT, *SIDEWAYS)
 GAMES = {
     "highfive": (2, {}),
     "merry-go-round": (3, {"target": 41}),
@@ -232,7 +233,7 @@ def sweep(page: Any, game: str, moment: str) -> None:
             hand = page.evaluate(HAND_ROOM)  # (a hand drawn bigger leaves the board its room)
             assert hand["unit"] <= MIN_TILE or hand["height"] <= hand["room"] + 0.5, (label, hand)
             assert page.locator("header").bounding_box()["height"] <= 60, f"{label}: header rows"
-        if name != "844x390" and page.locator("#hand-summary:not([hidden])").count():
+        if name not in SIDEWAYS and page.locator("#hand-summary:not([hidden])").count():
             # (the room kept for your hand goes to the board and the panel to read; on a phone
             # held upright the panel takes the most of it; on its side your hand has a column)
             ended = page.evaluate(ENDED_ROOM)
