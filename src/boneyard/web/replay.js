@@ -228,10 +228,10 @@ async function load(path, body) {
     show(await api(body === undefined ? "GET" : "POST", path, body));
   } catch (e) {
     $("upload").hidden = false;
+    if (body !== undefined) { $("upload-error").textContent = e.message; return; }
     // (a table's replay that failed is said above the upload; an upload's failure below it)
-    const said = body === undefined ? $("load-error") : $("upload-error");
-    said.hidden = false;
-    said.textContent = body === undefined && e.status === 404
+    $("load-error").hidden = false;
+    $("load-error").textContent = e.status === 404
       ? "No such game: the address may be mistyped, or the table is private and this link has no invite. You may view a record file instead."
       : e.message;
   }
