@@ -90,9 +90,23 @@ function block(b, doc, first, eventId) {
   return card;
 }
 
+const PX = 96 / 25.4; // CSS pixels in a millimetre
+
+// On a screen narrower than the paper (a phone) the sheets are drawn to its width, as a PDF
+// viewer shows a page (pinch to read them); printed, they are their paper's size (tournaments.css).
+function fitSheets(box) {
+  const fit = () => {
+    const wide = Number(box.dataset.mm || 0) * PX;
+    box.style.setProperty("--fit", wide ? Math.min(1, box.clientWidth / wide).toFixed(4) : "1");
+  };
+  new ResizeObserver(fit).observe(box);
+  return fit;
+}
+
 // Every page of `doc` as a sheet of its paper's size.
 export function drawDoc(box, doc, eventId) {
   box.replaceChildren();
+  box.dataset.mm = doc.size[0];
   const seen = new Set();
   doc.pages.forEach((page, i) => {
     const sheet = mm(el("div", { class: `sheet ${doc.paper}-${doc.orientation}`, "data-page": i + 1 }), { width: doc.size[0], height: doc.size[1], padding: doc.margin });
@@ -130,6 +144,7 @@ export async function showCards(parts) {
     return p.toString();
   };
   $("print").addEventListener("click", () => window.print());
+  const fit = fitSheets($("cards"));
   $("sc-back").href = `/tournaments/${eventId}`;
   $("sc-csv").href = `/api/tournaments/${eventId}/scorecards.csv`;
   $("sc-json").href = `/api/tournaments/${eventId}/export.json`;
@@ -143,6 +158,7 @@ export async function showCards(parts) {
       $("sc-title").textContent = doc.title;
       $("sc-info").textContent = `${doc.subtitle} · ${doc.pages.length} page${doc.pages.length === 1 ? "" : "s"}, ${paper.selectedOptions[0].textContent} ${doc.orientation}`;
       drawDoc($("cards"), doc, eventId);
+      fit();
       document.body.dataset.pages = doc.pages.length;
     } catch (e) { $("sc-error").textContent = e.message; }
   };

@@ -66,6 +66,12 @@ class Player:
         return self.http.post(path, json=body or {}, headers={"X-CSRF-Token": token})
 
 
+SHEETS_FIT = """(() => { const box = document.getElementById('cards');
+  const sheet = box.querySelector('.sheet').getBoundingClientRect();
+  return box.scrollWidth <= box.clientWidth + 1 && sheet.width > box.clientWidth * 0.9; })()"""
+"""The printed pages drawn on screen fill their box's width and no more."""
+
+
 def shots(page: Any, name: str) -> None:
     """Desktop and phone screenshots of the page as it is, and no sideways scroll on a phone
     (the wide bracket and tables scroll inside their own boxes)."""
@@ -218,6 +224,13 @@ def test_the_directors_flow(live_server: str) -> None:
             page.emulate_media(media="screen")
             shots(page, "cards")
             check_axe(page, "cards")
+            # on a phone each page is drawn to its width, as a PDF viewer shows it; printed,
+            # each is its paper's size (Letter: 215.9 mm, 816 px)
+            page.set_viewport_size(PHONE)
+            wait_until(page, SHEETS_FIT)
+            page.emulate_media(media="print")
+            assert round(page.locator(".sheet").first.bounding_box()["width"]) == 816
+            page.emulate_media(media="screen")
             assert not csp, csp
         finally:
             browser.close()
