@@ -228,6 +228,9 @@ def test_the_directors_flow(live_server: str) -> None:
             # each is its paper's size (Letter: 215.9 mm, 816 px)
             page.set_viewport_size(PHONE)
             wait_until(page, SHEETS_FIT)
+            # (the download link drawn as a button is as tall as the Print button beside it)
+            tall = [page.locator(b).bounding_box()["height"] for b in ("#print", "#sc-pdf")]
+            assert abs(tall[0] - tall[1]) <= 1, tall
             page.emulate_media(media="print")
             assert round(page.locator(".sheet").first.bounding_box()["width"]) == 816
             page.emulate_media(media="screen")
