@@ -352,6 +352,13 @@ def test_every_game_fits_every_screen_from_its_first_moves_to_its_end(
     assert no_sideways_scroll(page)
     board, side = (page.locator(s).bounding_box() for s in ("#board", "#side"))
     assert side["y"] >= board["y"] + board["height"], (board, side)
+    # its controls: the slider a row of its own, ◀ beside ▶ and hand − beside hand +, each
+    # a finger tall
+    ids = ("slider", "first", "prev", "next", "last", "prev-hand", "next-hand")
+    at = {c: page.locator(f"#{c}").bounding_box() for c in ids}
+    rows = [{at[c]["y"] for c in row} for row in (ids[:1], ids[1:5], ids[5:])]
+    assert [len(r) for r in rows] == [1, 1, 1] and min(at, key=lambda c: at[c]["y"]) == "slider", at
+    assert all(b["height"] >= MIN_TARGET for b in at.values()), at
     shot(page, f"replay-phone-{game}")
     assert page.errors == [] and page.csp == []
     page.context.close()
