@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from boneyard import __version__
 from boneyard.server import deps, handlers, pwa, site, validation
@@ -223,6 +224,10 @@ def mount(app: FastAPI, s: Services, limits: Mapping[str, str] | None) -> None:
     """The middleware, the error handlers and every domain's routes on ``app``."""
     app.add_middleware(CsrfMiddleware, secret=lambda: s.accounts.csrf_secret)
     app.add_middleware(BodyLimit, limits={"/api/replays": MAX_UPLOAD, "/api/analysis": MAX_UPLOAD})
+    # Pages, scripts and JSON gzipped for a phone on mobile data: the site's text files are a
+    # third of their size (zlib's default level; 9 makes them no smaller). A streamed answer is
+    # flushed chunk by chunk, an event stream or an image is left alone (Starlette's rules).
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     app.add_middleware(SecurityHeaders)  # outermost: on every answer, refusals too
     validation.install(app)  # 422 answers that cannot fail on odd input
     handlers.install(app, s.tables.metrics, DB_ERRORS)
