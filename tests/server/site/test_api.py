@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -182,6 +183,37 @@ def test_static_client_is_served(client: TestClient) -> None:
     assert "Play a bot now" in client.get("/").text
     assert "table.js" in client.get("/table/abc").text
     assert client.get("/static/table.js").status_code == 200
+
+
+PAGES = (
+    "/",
+    "/table/abc",
+    "/replay",
+    "/leaderboard",
+    "/tournaments",
+    "/profile/nobody",
+    "/tournaments/x/scorecard",
+    "/rules",
+    "/rules/highfive",
+    "/rules/highrise",
+    "/rules/nope",
+)
+
+
+def test_every_page_describes_itself(client: TestClient) -> None:
+    """One description a page (a search engine's line, a shared link's preview); a rules page
+    gives its game's first paragraph as plain text."""
+    seen = {}
+    for path in PAGES:
+        found = re.findall(r'<meta name="description" content="([^"<>]+)">', client.get(path).text)
+        assert len(found) == 1 and len(found[0]) > 20, (path, found)
+        seen[path] = found[0]
+    assert seen["/rules/highrise"].startswith("Highrise is a stacking game for 2 to 4 players")
+    assert (
+        "  " not in seen["/rules/highfive"]
+        and "Professional Domino Association" in seen["/rules/highfive"]
+    )
+    assert seen["/rules/nope"] == "Boneyard has no game by that name."
 
 
 def test_migrations_are_idempotent(tmp_path: Path) -> None:

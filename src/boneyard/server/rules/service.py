@@ -124,9 +124,18 @@ def _nav(current: str | None) -> str:
     return f'<nav class="rules-nav" aria-label="Rules of each game"><ul>{links}</ul></nav>'
 
 
-def _page(title: str, current: str | None, body: str) -> str:
+def _page(title: str, current: str | None, body: str, description: str) -> str:
     shell = Template((WEB / "rules.html").read_text(encoding="utf-8"))
-    return shell.substitute(title=html.escape(title), nav=_nav(current), body=body)
+    about = html.escape(description, quote=True)
+    return shell.substitute(
+        title=html.escape(title), nav=_nav(current), body=body, description=about
+    )
+
+
+def _line_of(fragment: str) -> str:
+    """An HTML fragment of our own Markdown as one line of text (a page's description, for
+    search engines and the preview of a shared link)."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", fragment)).split())
 
 
 def _summary(game: str) -> str:
@@ -138,7 +147,8 @@ def _summary(game: str) -> str:
 @functools.cache
 def game_page(game: str) -> str:
     """The whole HTML page of one game's rules."""
-    return _page(f"{_title(game)} rules", game, render_markdown(source(game), game))
+    body = render_markdown(source(game), game)
+    return _page(f"{_title(game)} rules", game, body, _line_of(_summary(game)))
 
 
 @functools.cache
@@ -152,11 +162,14 @@ def index_page() -> str:
             f"</h2><p class=note>{spec.min_players}–{spec.max_players} players</p>"
             f"{_summary(g)}</section>"
         )
-    return _page("How to play", None, "\n".join(parts))
+    titles = [get_spec(g).title for g in GAMES]
+    games = f"{', '.join(titles[:-1])} and {titles[-1]}"
+    about = f"How to play {games}: the rules of each game and every option."
+    return _page("How to play", None, "\n".join(parts), about)
 
 
 def page_of(game: str) -> tuple[str, int]:
     """The HTML of ``/rules/{game}`` and its status (a 404 page for a game Boneyard lacks)."""
     if game not in MODULES:
-        return _page("No such game", None, NO_SUCH_GAME), 404
+        return _page("No such game", None, NO_SUCH_GAME, "Boneyard has no game by that name."), 404
     return game_page(game), 200
