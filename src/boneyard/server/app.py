@@ -9,7 +9,6 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
@@ -50,7 +49,7 @@ from boneyard.server.tables.seating import Seating
 from boneyard.server.tables.ws import TableSocket
 from boneyard.server.tournaments import TournamentSite
 from boneyard.server.tournaments.router import router as tournaments_router
-from boneyard.server.webfiles import WEB
+from boneyard.server.webfiles import WEB, ClientFiles
 from boneyard.server.workers import Workers
 from boneyard.store.db import AsyncEngine, make_engine, migrate, sessionmaker, sqlite_url
 
@@ -243,4 +242,4 @@ def mount(app: FastAPI, s: Services, limits: Mapping[str, str] | None) -> None:
     app.include_router(pwa.router)
     app.include_router(profiles_router)
     app.include_router(rules_router)
-    app.mount("/static", StaticFiles(directory=WEB), name="static")
+    app.mount("/static", ClientFiles(directory=WEB), name="static")

@@ -25,7 +25,7 @@ from fastapi.responses import FileResponse
 from starlette.exceptions import HTTPException
 
 from boneyard import __version__
-from boneyard.server.webfiles import WEB
+from boneyard.server.webfiles import REVALIDATE, WEB
 
 router = APIRouter(include_in_schema=False)
 
@@ -91,17 +91,14 @@ def worker_source() -> str:
 @router.get("/sw.js")
 async def service_worker() -> Response:
     """The service worker, scoped to the whole site; never kept stale (``no-cache``)."""
-    return Response(
-        worker_source(),
-        media_type="text/javascript",
-        headers={"Cache-Control": "no-cache"},
-    )
+    return Response(worker_source(), media_type="text/javascript", headers=REVALIDATE)
 
 
 @router.get("/manifest.webmanifest")
 async def manifest() -> FileResponse:
     """The web app manifest (``application/manifest+json``)."""
-    return FileResponse(WEB / "manifest.webmanifest", media_type="application/manifest+json")
+    path = WEB / "manifest.webmanifest"
+    return FileResponse(path, media_type="application/manifest+json", headers=REVALIDATE)
 
 
 async def not_found(request: Request, exc: Exception) -> Response:

@@ -100,3 +100,26 @@ def test_a_missing_page_is_an_html_page_with_a_way_back(client: TestClient) -> N
     assert r.status_code == 404 and r.json() == {"detail": "no such table"}
     r = client.post("/nonexistent", headers={"X-CSRF-Token": client.cookies["boneyard_csrf"]})
     assert r.status_code == 404 and r.json() == {"detail": "Not Found"}  # (not a page)
+
+
+def test_pages_and_client_files_are_checked_on_use(client: TestClient) -> None:
+    """No page or file of the client is kept by a browser without asking (``no-cache``): kept
+    heuristically, last release's script would run with this release's page after an upgrade.
+    A file unchanged since the browser's copy costs a 304."""
+    for path in (
+        "/",
+        "/table/abc",
+        "/leaderboard",
+        "/tournaments",
+        "/profile/ann",
+        "/replay",
+        "/static/table.js",
+        "/static/style.css",
+        "/manifest.webmanifest",
+        "/sw.js",
+    ):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers.get("cache-control") == "no-cache", path
+    first = client.get("/static/table.js")
+    again = client.get("/static/table.js", headers={"If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304 and again.headers.get("cache-control") == "no-cache"
