@@ -200,6 +200,12 @@ def test_the_directors_flow(live_server: str) -> None:
             expect(page.locator("li[data-match=R1M1]")).to_contain_text("signed on screen by both")
             shots(page, "running")
             check_axe(page, "running")
+            # the same where the system is dark: the console's colours still readable
+            page.emulate_media(color_scheme="dark")
+            wait_until(page, "document.documentElement.dataset.theme === 'dark'")
+            shots(page, "running-dark")
+            check_axe(page, "running in the dark")
+            page.emulate_media(color_scheme="light")
             # the match page, as a player signing there would see it
             page.goto(f"{url}/tournaments/{eid}/matches/R1M1")
             expect(page.locator("#m-games")).to_contain_text("150")
