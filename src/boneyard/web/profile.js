@@ -52,7 +52,7 @@ function sessionRows(sessions) {
     const end = s.current ? el("span", { class: "note" }, "this browser")
       : el("button", { type: "button", class: "end-session", onclick: () => endSession(s.id) }, "Sign out");
     rows.push(el("tr", { class: "session" }, el("td", {}, s.browser || "unknown browser"),
-      el("td", {}, dateText(s.created_at)), el("td", {}, dateText(s.last_seen_at)), el("td", {}, end)));
+      el("td", {}, dateText(s.created_at)), el("td", { class: "wide" }, dateText(s.last_seen_at)), el("td", {}, end)));
   }
   return rows;
 }

@@ -15,6 +15,9 @@ from tests.server.browser import (
 )
 
 SHOT = Path("/tmp/boneyard-browser-sessions.png")
+SHOWN_COLUMNS = """() => [...document.querySelectorAll('#sessions tr')].map((tr) =>
+  [...tr.children].filter((c) => getComputedStyle(c).display !== 'none').length)"""
+"""How many cells each row of the sessions table shows (its heading's first)."""
 
 pytestmark = needs_chromium
 
@@ -53,6 +56,12 @@ def test_every_page_passes_the_csp_and_sessions_end_everywhere(live_server: str)
             expect(page.locator("#sessions tr.session")).to_have_count(2)
             expect(page.locator("#sessions")).to_contain_text("this browser")
             page.screenshot(path=str(SHOT), full_page=True)
+            # on a phone the "Last used" column goes, its heading and its dates together
+            page.set_viewport_size({"width": 390, "height": 844})
+            shown = page.evaluate(SHOWN_COLUMNS)
+            assert len(set(shown)) == 1 and shown[0] == 3, shown
+            page.set_viewport_size({"width": 1280, "height": 900})
+            assert set(page.evaluate(SHOWN_COLUMNS)) == {4}
             page.once("dialog", lambda d: d.accept())
             page.click("#end-all")
             page.wait_for_url(live_server + "/")
