@@ -38,7 +38,7 @@ function historyTable(games) {
     const result = g.result ? `${g.result}${g.scores && g.scores.length ? " " + g.scores.join("–") : ""}` : g.status === "open" ? "waiting for players" : "in play";
     const link = g.replay ? el("a", { href: g.replay, class: "replay" }, "replay") : el("a", { href: `/table/${g.table}` }, "table");
     rows.push(el("tr", { class: `game ${g.result || g.status}` }, el("td", {}, dateText(g.date)), el("td", {}, g.title),
-      el("td", {}, opponents(g)), el("td", { class: "result" }, result), el("td", {}, link)));
+      el("td", { class: "who" }, opponents(g)), el("td", { class: "result" }, result), el("td", {}, link)));
   }
   if (!games.length) rows.push(el("tr", {}, el("td", { colspan: "5" }, "No games yet.")));
   return rows;

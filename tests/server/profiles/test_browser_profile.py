@@ -7,11 +7,15 @@ import re
 from pathlib import Path
 
 from tests.server.browser import (
+    autoplay,
     game_went_on,
     launch,
     make_move,
     my_turn_or_done,
     needs_chromium,
+    new_table,
+    next_frames,
+    no_sideways_scroll,
     sign_up,
     wait_until,
 )
@@ -103,3 +107,32 @@ def test_private_table_fairness_panel_and_profile(live_server: str) -> None:
         finally:
             browser.close()
     assert SHOT.stat().st_size > 5_000
+
+
+def test_a_history_of_finished_games_fits_a_phone(live_server: str) -> None:
+    """Finished games (a three-digit Highrise score, a greedy bot's name) in the history: on a
+    390 px phone the profile does not scroll sideways (its table's gaps narrow)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            sign_up(page, live_server, "prue")
+            for game in ("highrise", "highfive"):
+                seats = [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}]
+                tid = new_table(page, live_server, game, seats)
+                page.goto(f"{live_server}/table/{tid}")
+                wait_until(page, "document.body.dataset.version !== undefined")
+                assert autoplay(page, tid, "over") == "over"
+            page.goto(live_server + "/")
+            page.click("#my-profile")
+            page.wait_for_url("**/profile/*")
+            replays = page.locator("#history tr.game .replay")
+            replays.first.wait_for()
+            assert replays.count() == 2
+            page.set_viewport_size({"width": 390, "height": 844})
+            next_frames(page)
+            assert no_sideways_scroll(page), page.evaluate("document.documentElement.scrollWidth")
+        finally:
+            browser.close()
