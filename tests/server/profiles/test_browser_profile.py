@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tests.server.browser import (
     autoplay,
+    axe_violations,
     game_went_on,
     launch,
     make_move,
@@ -111,7 +112,8 @@ def test_private_table_fairness_panel_and_profile(live_server: str) -> None:
 
 def test_a_history_of_finished_games_fits_a_phone(live_server: str) -> None:
     """Finished games (a three-digit Highrise score, a greedy bot's name) in the history: on a
-    390 px phone the profile does not scroll sideways (its table's gaps narrow)."""
+    390 px phone the profile does not scroll sideways (its table's gaps narrow), and in the dark
+    a result's colour is still readable."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -134,5 +136,9 @@ def test_a_history_of_finished_games_fits_a_phone(live_server: str) -> None:
             page.set_viewport_size({"width": 390, "height": 844})
             next_frames(page)
             assert no_sideways_scroll(page), page.evaluate("document.documentElement.scrollWidth")
+            # where the system is dark the results stay readable (last: skips without axe-core)
+            page.emulate_media(color_scheme="dark")
+            wait_until(page, "document.documentElement.dataset.theme === 'dark'")
+            assert axe_violations(page) == []
         finally:
             browser.close()

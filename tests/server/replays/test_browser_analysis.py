@@ -15,6 +15,7 @@ import pytest
 from boneyard.bots import make_bot
 from boneyard.games.registry import get_spec, play_out
 from tests.server.browser import (
+    axe_violations,
     csp_violations,
     launch,
     needs_chromium,
@@ -108,6 +109,14 @@ def test_the_replay_viewer_shows_the_experts_analysis(live_server: str, tmp_path
             page.click("#first")
             expect(panel).to_be_hidden()
             assert refused == []
+            # where the system is dark the mistakes and a mistake's panel stay readable (last:
+            # without axe-core the check skips)
+            page.fill("#analysis-threshold", "5")
+            mistakes.first.click()
+            expect(panel).to_have_class("analysis-step mistake")
+            page.emulate_media(color_scheme="dark")
+            wait_until(page, "document.documentElement.dataset.theme === 'dark'")
+            assert axe_violations(page) == []
         finally:
             browser.close()
 

@@ -588,13 +588,18 @@ def test_the_turn_is_heard_and_the_theme_follows_the_system(site: str, browser: 
 
 @needs_axe
 def test_axe_on_a_table_in_the_dark(site: str, browser: Any) -> None:
+    """A Highrise table, and High Fives' with each seat's pile of captures named, in the dark."""
     page = person(browser, site, "Bat", color_scheme="dark")
-    tid = new_table(page, site, "highrise", [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}])
-    page.goto(f"{site}/table/{tid}")
-    wait_until(page, "document.querySelector('#hand button.hand-tile') !== null")
-    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
-    found = axe_violations(page)
-    assert found == [], found
+    for game in ("highrise", "high-fives"):
+        seats = [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}]
+        tid = new_table(page, site, game, seats)
+        page.goto(f"{site}/table/{tid}")
+        wait_until(page, "document.querySelector('#hand button.hand-tile') !== null")
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        if game == "high-fives":
+            wait_until(page, "document.querySelector('.pile .who') !== null")
+        found = axe_violations(page)
+        assert found == [], (game, found)
     page.context.close()
 
 
