@@ -178,6 +178,13 @@ def wait_until(page: Any, expression: str, timeout: float = 30.0) -> Any:
         page.wait_for_timeout(50)
 
 
+def system_theme(page: Any, scheme: str) -> None:
+    """The system's colour scheme set to ``scheme`` (``"dark"`` or ``"light"``), once the page
+    has taken it (``theme.js`` follows the system unless the person chose)."""
+    page.emulate_media(color_scheme=scheme)
+    wait_until(page, f"document.documentElement.dataset.theme === '{scheme}'")
+
+
 def serve_argv(db: Path, *extra: str) -> Any:
     """The argv (given a port, for :func:`running`) of ``boneyard serve`` on ``db`` with bots
     moving at once and no seed window, and ``extra``."""

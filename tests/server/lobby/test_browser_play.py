@@ -22,6 +22,7 @@ from tests.server.browser import (
     screenshot,
     serve,
     submit,
+    system_theme,
     wait_until,
 )
 
@@ -214,8 +215,7 @@ def test_the_app_installs_and_its_shell_opens_offline(site: str, browser: Any) -
     screenshot(page, "offline-home-laptop")
     page.goto(site + "/table/somewhere")
     expect(page.locator("#offline-page h1")).to_have_text("You are offline")
-    page.emulate_media(color_scheme="dark")  # (dark where the system is, as every page)
-    wait_until(page, "document.documentElement.dataset.theme === 'dark'")
+    system_theme(page, "dark")  # (dark where the system is, as every page)
     page.set_viewport_size(PHONE)
     screenshot(page, "offline-page-phone")
     page.context.set_offline(False)  # back online: the page asked for opens by itself

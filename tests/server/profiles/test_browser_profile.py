@@ -18,6 +18,7 @@ from tests.server.browser import (
     next_frames,
     no_sideways_scroll,
     sign_up,
+    system_theme,
     wait_until,
 )
 
@@ -137,8 +138,7 @@ def test_a_history_of_finished_games_fits_a_phone(live_server: str) -> None:
             next_frames(page)
             assert no_sideways_scroll(page), page.evaluate("document.documentElement.scrollWidth")
             # where the system is dark the results stay readable (last: skips without axe-core)
-            page.emulate_media(color_scheme="dark")
-            wait_until(page, "document.documentElement.dataset.theme === 'dark'")
+            system_theme(page, "dark")
             assert axe_violations(page) == []
         finally:
             browser.close()

@@ -21,6 +21,7 @@ from tests.server.browser import (
     needs_chromium,
     screenshot,
     serve,
+    system_theme,
     wait_until,
 )
 
@@ -114,8 +115,7 @@ def test_the_replay_viewer_shows_the_experts_analysis(live_server: str, tmp_path
             page.fill("#analysis-threshold", "5")
             mistakes.first.click()
             expect(panel).to_have_class("analysis-step mistake")
-            page.emulate_media(color_scheme="dark")
-            wait_until(page, "document.documentElement.dataset.theme === 'dark'")
+            system_theme(page, "dark")
             assert axe_violations(page) == []
         finally:
             browser.close()

@@ -28,6 +28,7 @@ from tests.server.browser import (
     serve,
     sign_in,
     sign_up,
+    system_theme,
     wait_until,
 )
 
@@ -201,11 +202,10 @@ def test_the_directors_flow(live_server: str) -> None:
             shots(page, "running")
             check_axe(page, "running")
             # the same where the system is dark: the console's colours still readable
-            page.emulate_media(color_scheme="dark")
-            wait_until(page, "document.documentElement.dataset.theme === 'dark'")
+            system_theme(page, "dark")
             shots(page, "running-dark")
             check_axe(page, "running in the dark")
-            page.emulate_media(color_scheme="light")
+            system_theme(page, "light")
             # the match page, as a player signing there would see it
             page.goto(f"{url}/tournaments/{eid}/matches/R1M1")
             expect(page.locator("#m-games")).to_contain_text("150")

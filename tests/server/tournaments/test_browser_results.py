@@ -18,7 +18,7 @@ from tests.server.browser import (
     needs_chromium,
     next_frames,
     screenshot,
-    wait_until,
+    system_theme,
 )
 from tests.server.tournaments.test_browser_director import DESKTOP, PHONE, WIDE, Player, live_server  # noqa: F401
 
@@ -98,12 +98,11 @@ def test_every_format_shows_its_bracket_crosstables_and_winner(live_server: str)
                 found = axe_violations(page)
                 assert not found, (name, found)
                 # in the dark (the system's setting): the bracket and the tables still readable
-                page.emulate_media(color_scheme="dark")
-                wait_until(page, "document.documentElement.dataset.theme === 'dark'")
+                system_theme(page, "dark")
                 screenshot(page, f"tournaments-{name}-dark")
                 found = axe_violations(page)
                 assert not found, (name, "dark", found)
-                page.emulate_media(color_scheme="light")
+                system_theme(page, "light")
                 page.set_viewport_size(PHONE)
                 next_frames(page)
                 wide = page.evaluate(WIDE)
