@@ -25,7 +25,7 @@ from fastapi.responses import FileResponse
 from starlette.exceptions import HTTPException
 
 from boneyard import __version__
-from boneyard.server.webfiles import REVALIDATE, WEB
+from boneyard.server.webfiles import REVALIDATE, WEB, Page
 
 router = APIRouter(include_in_schema=False)
 
@@ -107,6 +107,6 @@ async def not_found(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     page = request.method in ("GET", "HEAD") and not request.url.path.startswith("/api/")
     if exc.status_code == 404 and page:
-        headers = {"Cache-Control": "no-store"}
-        return FileResponse(WEB / "404.html", status_code=404, headers=headers)
+        html = (WEB / "404.html").read_text(encoding="utf-8")
+        return Page(html, status_code=404, headers={"Cache-Control": "no-store"})
     return await http_exception_handler(request, exc)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import secrets
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import JSONResponse
 
 from boneyard.server.metrics import CONTENT_TYPE_LATEST
 from boneyard.server.settings import SiteSettings
 from boneyard.server.tables.manager import TableManager
-from boneyard.server.webfiles import page
+from boneyard.server.webfiles import Page, page
 
 router = APIRouter(include_in_schema=False)
 LOOPBACK = ("127.0.0.1", "::1")
@@ -38,20 +38,20 @@ async def metrics(request: Request) -> Response:
 
 
 @router.get("/")
-async def index() -> FileResponse:
+async def index() -> Page:
     return page("index.html")
 
 
 @router.get("/table/{table_id}")
-async def table_page(table_id: str) -> FileResponse:
+async def table_page(table_id: str) -> Page:
     return page("table.html")
 
 
 @router.get("/replay")
-async def replay_upload_page() -> FileResponse:
+async def replay_upload_page() -> Page:
     return page("replay.html")
 
 
 @router.get("/replay/{table_id}")
-async def replay_page(table_id: str) -> FileResponse:
+async def replay_page(table_id: str) -> Page:
     return page("replay.html")

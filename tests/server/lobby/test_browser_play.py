@@ -223,6 +223,42 @@ def test_the_app_installs_and_its_shell_opens_offline(site: str, browser: Any) -
     page.context.close()
 
 
+LOADED = """() => performance.getEntriesByType("resource")
+  .map((e) => new URL(e.name)).filter((u) => u.pathname.startsWith("/static/"))
+  .map((u) => u.pathname + u.search)"""
+FROM_THE_SERVER = """() => performance.getEntriesByType("resource")
+  .filter((e) => new URL(e.name).pathname.startsWith("/static/") && e.transferSize > 0)
+  .map((e) => new URL(e.name).pathname)"""
+"""The static files a page loaded, and those of them that came from the server (a 304 included:
+only a file from the browser's cache transfers nothing)."""
+
+
+def test_a_page_opened_again_takes_its_files_from_the_browsers_cache(
+    site: str, browser: Any
+) -> None:
+    """Where no service worker runs (a hall's plain http): every script, style and icon a page
+    loads, imported modules included, is named by this release's version of it, and a page
+    opened again loads none of them from the server; each was a round trip and a 304."""
+    context = browser.new_context(service_workers="block", viewport=PHONE)
+    page = context.new_page()
+    for path in ("/", "/rules", "/"):
+        page.goto(site + path)
+        page.wait_for_load_state("networkidle")
+        loaded = page.evaluate(LOADED)
+        assert len(loaded) > 5 and all(re.search(r"\?v=[0-9a-f]{12}$", u) for u in loaded), loaded
+        fetched = page.evaluate(FROM_THE_SERVER)
+        if path == "/rules":  # what the home page had loaded comes from the cache already
+            assert "/static/style.css" not in fetched and "/static/rules.js" in fetched, fetched
+    assert fetched == [], fetched  # the home page again: nothing
+    page.goto(site + "/table/somewhere")  # a table loads the modules it alone imports
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate(FROM_THE_SERVER) != []
+    page.reload()
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate(FROM_THE_SERVER) == []
+    context.close()
+
+
 def test_a_missing_page_says_so_and_leads_back(site: str, browser: Any) -> None:
     from playwright.sync_api import expect
 

@@ -7,8 +7,11 @@ upload beside a live game) are in tests/server/ops/test_hardening_live.py.
 from __future__ import annotations
 
 import asyncio
+import base64
 import csv
+import hashlib
 import io
+import re
 import secrets
 import time
 from dataclasses import replace
@@ -541,8 +544,13 @@ def test_a_session_is_renewed_by_use_ends_unused_and_never_outlives_its_maximum(
 
 
 def test_security_headers_on_every_answer(client: TestClient) -> None:
+    page = client.get("/")  # the same policy, and the digest of the page's one inline script
+    import_map = re.search(r'<script type="importmap">(.*?)</script>', page.text)
+    assert import_map is not None
+    digest = base64.b64encode(hashlib.sha256(import_map[1].encode()).digest()).decode()
+    allowed = f"script-src 'self' 'sha256-{digest}';"
+    assert page.headers["content-security-policy"].replace(allowed, "script-src 'self';") == CSP
     for r in (
-        client.get("/"),
         client.get("/api/me"),
         client.get("/static/style.css"),
         client.post("/api/logout"),  # refused (no CSRF header): headers all the same

@@ -4,16 +4,18 @@ version when a kept file changes, and the HTML 404 page outside ``/api/`` (JSON 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
 import struct
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from boneyard.server import pwa
+from boneyard.server import pwa, webfiles
 from boneyard.server.webfiles import WEB
 
 
@@ -102,10 +104,11 @@ def test_a_missing_page_is_an_html_page_with_a_way_back(client: TestClient) -> N
     assert r.status_code == 404 and r.json() == {"detail": "Not Found"}  # (not a page)
 
 
-def test_pages_and_client_files_are_checked_on_use(client: TestClient) -> None:
-    """No page or file of the client is kept by a browser without asking (``no-cache``): kept
-    heuristically, last release's script would run with this release's page after an upgrade.
-    A file unchanged since the browser's copy costs a 304."""
+def test_pages_and_unversioned_files_are_checked_on_use(client: TestClient) -> None:
+    """No page, and no file of the client asked for without its version, is kept by a browser
+    without asking (``no-cache``): kept heuristically, last release's script would run with this
+    release's page after an upgrade. A page or file unchanged since the browser's copy costs a
+    304 and no body."""
     for path in (
         "/",
         "/table/abc",
@@ -113,13 +116,79 @@ def test_pages_and_client_files_are_checked_on_use(client: TestClient) -> None:
         "/tournaments",
         "/profile/ann",
         "/replay",
+        "/rules",
         "/static/table.js",
         "/static/style.css",
+        "/static/table.js?v=000000000000",  # (another release's)
         "/manifest.webmanifest",
         "/sw.js",
     ):
         r = client.get(path)
         assert r.status_code == 200 and r.headers.get("cache-control") == "no-cache", path
-    first = client.get("/static/table.js")
-    again = client.get("/static/table.js", headers={"If-None-Match": first.headers["etag"]})
-    assert again.status_code == 304 and again.headers.get("cache-control") == "no-cache"
+    for path in ("/static/table.js", "/", "/rules/highrise"):
+        first = client.get(path)
+        again = client.get(path, headers={"If-None-Match": first.headers["etag"]})
+        assert again.status_code == 304 and again.content == b"", path
+        assert again.headers.get("cache-control") == "no-cache"
+
+
+def test_a_page_names_its_files_by_version_and_those_are_kept_for_good(
+    client: TestClient,
+) -> None:
+    """Every static file a page names, and every module its scripts import (through the page's
+    import map), carries the start of the digest of its bytes; asked for by that name it is
+    kept for a year without asking (``immutable``)."""
+    digest = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()[:12] for p in WEB.glob("*.*")}
+    for path in ("/", "/table/abc", "/tournaments", "/rules/highfive", "/nonexistent"):
+        html = client.get(path).text
+        named = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
+        assert named and all(u.endswith(f"?v={digest[u[8:].split('?')[0]]}") for u in named), path
+        found = re.search(r'<script type="importmap">(.*?)</script>', html)
+        assert found is not None and html.index(found[0]) < html.index('type="module"')
+        imports = json.loads(found[1])["imports"]
+        modules = {p.name for p in WEB.glob("*.js")} - {"sw.js"}
+        assert {k[8:] for k in imports} == modules
+        assert all(v == f"{k}?v={digest[k[8:]]}" for k, v in imports.items())
+    for name in ("table.js", "style.css", "favicon.svg", "icon-192.png"):
+        r = client.get(f"/static/{name}?v={digest[name]}")
+        assert r.status_code == 200 and r.content == (WEB / name).read_bytes()
+        assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
+
+
+def imported(name: str) -> set[str]:
+    """The modules ``web/name`` imports, directly or not (followed in the files themselves)."""
+    found: set[str] = set()
+    todo = [name]
+    while todo:
+        text = (WEB / todo.pop()).read_text(encoding="utf-8")
+        for module in re.findall(r'from "/static/([\w.-]+)"', text):
+            if module not in found:
+                found.add(module)
+                todo.append(module)
+    return found
+
+
+def test_a_page_asks_for_every_module_it_will_import_at_once(client: TestClient) -> None:
+    """A page links every module its scripts import, directly or not (``modulepreload``), after
+    its import map: the browser asks for them all at once instead of one import deep at a time."""
+    for path, entries in (("/table/abc", {"table.js"}), ("/", {"nav.js", "lobby.js"})):
+        html = client.get(path).text
+        links = re.findall(r'<link rel="modulepreload" href="/static/([\w.-]+)\?v=', html)
+        expected = set().union(*(imported(e) for e in entries)) - entries
+        assert len(links) == len(set(links)) and set(links) == expected, path
+        assert html.index("importmap") < html.index("modulepreload"), path
+    assert len(imported("table.js")) > 15
+
+
+def test_a_file_edited_while_the_server_runs_is_never_kept_for_good() -> None:
+    """The versions are read as the server starts; a file changed since (a developer's edit)
+    is served by its old name but checked on use, never kept under a name it no longer has."""
+    path = WEB / "api.js"
+    version = webfiles.release().versions["api.js"]
+    scope: dict[str, Any] = {"query_string": f"v={version}".encode()}
+    stat = path.stat()
+    assert webfiles.is_current(path, stat, scope)
+    edited = (WEB / "table.js").stat()  # (another size and time)
+    assert not webfiles.is_current(path, edited, scope)
+    assert not webfiles.is_current(path, stat, {"query_string": b"v=0"})
+    assert not webfiles.is_current(WEB / "rules" / "api.js", stat, scope)  # (not a web/ file)

@@ -1,7 +1,8 @@
 """Security headers on every HTTP response (a pure ASGI middleware).
 
 * ``Content-Security-Policy``: scripts, styles, images and sockets from this site only, no
-  inline script or style, no plugins, never framed. The site's own pages pass it (checked in
+  inline script or style, no plugins, never framed. A page sets its own, which also allows its
+  import map by its digest (:class:`boneyard.server.webfiles.Page`). The site's own pages pass it (checked in
   Chromium by tests/server/site/test_browser_security.py: no violation in the console).
 * ``X-Frame-Options: DENY`` (older browsers), ``X-Content-Type-Options: nosniff``,
   ``Referrer-Policy: same-origin`` (an invite link's token never leaves in a Referer),

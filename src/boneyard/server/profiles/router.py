@@ -6,13 +6,12 @@ from typing import Annotated
 
 from fastapi import APIRouter
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse
 
 from boneyard.core.protocol import JSON
 from boneyard.server.deps import MaybeUser, SessionsDep
 from boneyard.server.errors import ERRORS, NotFound
 from boneyard.server.profiles.service import profile
-from boneyard.server.webfiles import page
+from boneyard.server.webfiles import Page, page
 
 router = APIRouter()
 UserId = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
@@ -29,5 +28,5 @@ async def user_profile(user_id: UserId, viewer: MaybeUser, sessions: SessionsDep
 
 
 @router.get("/profile/{user_id}", include_in_schema=False)
-async def profile_page(user_id: str) -> FileResponse:
+async def profile_page(user_id: str) -> Page:
     return page("profile.html")

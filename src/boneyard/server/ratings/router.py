@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
 
 from boneyard.core.protocol import JSON
 from boneyard.server.deps import SessionsDep
 from boneyard.server.errors import ERRORS
 from boneyard.server.ratings import service
-from boneyard.server.webfiles import page
+from boneyard.server.webfiles import Page, page
 
 router = APIRouter()
 
@@ -32,5 +31,5 @@ async def ratings(
 
 
 @router.get("/leaderboard", include_in_schema=False)
-async def leaderboard_page() -> FileResponse:
+async def leaderboard_page() -> Page:
     return page("leaderboard.html")

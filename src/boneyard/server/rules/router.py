@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from fastapi.responses import HTMLResponse
 
 from boneyard.server.rules import service
+from boneyard.server.webfiles import Page
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/rules")
-async def rules_index() -> HTMLResponse:
-    return HTMLResponse(service.index_page())
+async def rules_index() -> Page:
+    return Page(service.index_page())
 
 
 @router.get("/rules/{game}")
-async def rules_page(game: str) -> HTMLResponse:
+async def rules_page(game: str) -> Page:
     body, status = service.page_of(game)
-    return HTMLResponse(body, status_code=status)
+    return Page(body, status_code=status)

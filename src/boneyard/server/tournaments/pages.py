@@ -4,7 +4,6 @@ screen links the match and the next game)."""
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
 
 from boneyard.server import validation, webfiles
 from boneyard.server.accounts.service import Me
@@ -80,7 +79,7 @@ async def next_game(db: AsyncSession, g: TournamentGame, user: Me | None) -> Nex
 
 
 def page(path: str, name: str) -> None:
-    async def serve() -> FileResponse:
+    async def serve() -> webfiles.Page:
         return webfiles.page(name)
 
     router.add_api_route(path, serve, methods=["GET"], include_in_schema=False)
