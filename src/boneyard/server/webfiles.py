@@ -62,8 +62,6 @@ class Release:
     found: Mapping[str, tuple[int, int]]
     imports: Mapping[str, tuple[str, ...]]
     """The modules each module imports (by name)."""
-    import_map: str
-    csp: str
 
     def url(self, name: str) -> str:
         """``/static/name`` with this release's version of it."""
@@ -93,16 +91,7 @@ def release_of(web: Path) -> Release:
         found[path.name] = (stat.st_mtime_ns, stat.st_size)
         if path.suffix == ".js":
             imports[path.name] = tuple(IMPORT.findall(path.read_text(encoding="utf-8")))
-    mapped = {
-        f"/static/{name}": f"/static/{name}?v={v}"
-        for name, v in versions.items()
-        if name.endswith(".js") and name != "sw.js"
-    }
-    import_map = json.dumps({"imports": mapped}, separators=(",", ":"))
-    digest = base64.b64encode(hashlib.sha256(import_map.encode()).digest()).decode()
-    csp = CSP.replace("script-src 'self'", f"script-src 'self' 'sha256-{digest}'")
-    assert csp != CSP
-    return Release(versions, found, imports, import_map, csp)
+    return Release(versions, found, imports)
 
 
 @functools.cache
@@ -111,23 +100,30 @@ def release() -> Release:
     return release_of(WEB)
 
 
-def stamp(html: str, current: Release) -> str:
-    """``html`` with every static file it names by its version, and before its first script the
-    import map (it must come before the modules it maps) and a ``modulepreload`` link for each
-    module its modules import, directly or not: the browser asks for them all at once, where it
-    would find each only once the module that imports it had come (a table's scripts are five
-    imports deep, five round trips)."""
-    preload = current.reached(MODULE.findall(html))
+def stamp(html: str, current: Release) -> tuple[str, str]:
+    """``html`` with every static file it names by its version, and its Content-Security-Policy.
+
+    Before its first script go the import map of the modules it loads (a map must come before
+    the modules it maps), which the policy allows by its digest, and a ``modulepreload`` link
+    for each module its modules import, directly or not: the browser asks for them all at
+    once, where it would find each only once the module that imports it had come (a table's
+    scripts are five imports deep, five round trips)."""
+    entries = MODULE.findall(html)
+    preload = current.reached(entries)
     html = STATIC_REF.sub(
         lambda m: f'{m[1]}="{current.url(m[2])}"' if m[2] in current.versions else m[0],
         html,
     )
     at = html.find("<script")
-    if at < 0:
-        return html
+    if at < 0 or not entries:
+        return html, CSP
+    mapped = {f"/static/{m}": current.url(m) for m in (*entries, *preload)}
+    import_map = json.dumps({"imports": mapped}, separators=(",", ":"))
+    digest = base64.b64encode(hashlib.sha256(import_map.encode()).digest()).decode()
     links = "".join(f'<link rel="modulepreload" href="{current.url(m)}">\n' for m in preload)
-    element = f'<script type="importmap">{current.import_map}</script>\n{links}'
-    return html[:at] + element + html[at:]
+    element = f'<script type="importmap">{import_map}</script>\n{links}'
+    csp = CSP.replace("script-src 'self'", f"script-src 'self' 'sha256-{digest}'")
+    return html[:at] + element + html[at:], csp
 
 
 class Page(Response):
@@ -140,10 +136,9 @@ class Page(Response):
     def __init__(
         self, html: str, status_code: int = 200, headers: Mapping[str, str] | None = None
     ) -> None:
-        current = release()
-        body = stamp(html, current)
+        body, csp = stamp(html, release())
         etag = '"' + hashlib.sha256(body.encode()).hexdigest()[:20] + '"'
-        extra = {**REVALIDATE, "ETag": etag, "Content-Security-Policy": current.csp}
+        extra = {**REVALIDATE, "ETag": etag, "Content-Security-Policy": csp}
         super().__init__(body, status_code, {**extra, **(headers or {})})
         self.etag = etag
 

@@ -2,8 +2,9 @@
 
 * ``Content-Security-Policy``: scripts, styles, images and sockets from this site only, no
   inline script or style, no plugins, never framed. A page sets its own, which also allows its
-  import map by its digest (:class:`boneyard.server.webfiles.Page`). The site's own pages pass it (checked in
-  Chromium by tests/server/site/test_browser_security.py: no violation in the console).
+  import map by its digest (:class:`boneyard.server.webfiles.Page`). The site's own pages pass
+  it (checked in Chromium by tests/server/site/test_browser_security.py: no violation in the
+  console).
 * ``X-Frame-Options: DENY`` (older browsers), ``X-Content-Type-Options: nosniff``,
   ``Referrer-Policy: same-origin`` (an invite link's token never leaves in a Referer),
   ``Cross-Origin-Opener-Policy: same-origin``, a ``Permissions-Policy`` that turns off what the
