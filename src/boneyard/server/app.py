@@ -119,7 +119,7 @@ def create_app(
     )
     if connections is not None:
         tables.metrics.watch_connections(connections)
-    services = Services.of(tables, cfg, Limits(storage_for(shared), limits))
+    services = Services.of(tables, cfg, Limits(storage_for(shared), limits), connections)
     span = lifespan(engine, services, gc_pacing)
     app = FastAPI(title="Boneyard", version=__version__, lifespan=span)
     services.hand_out(app)
@@ -145,8 +145,11 @@ class Services:
     shielded: Shielded
 
     @classmethod
-    def of(cls, tables: TableManager, cfg: SiteSettings, rate: Limits) -> "Services":
-        """The services around ``tables`` under the operator's settings ``cfg``."""
+    def of(
+        cls, tables: TableManager, cfg: SiteSettings, rate: Limits, connections: Gate | None = None
+    ) -> "Services":
+        """The services around ``tables`` under the operator's settings ``cfg`` (``connections``:
+        the server's connection gate, which the events tell where a venue is)."""
         sessions, metrics = tables.sessions, tables.metrics
         accounts = Accounts(sessions, cfg, rate, metrics)
         lobby = Lobby(tables, accounts)
@@ -163,7 +166,7 @@ class Services:
             replays=Replays(workers, rate, metrics),
             analyses=Analyses(workers, cfg.analysis_worlds, rate, metrics),
             chat=Chat(sessions, rate, shielded, tables),
-            tournaments=TournamentSite(tables, sessions, accounts),
+            tournaments=TournamentSite(tables, sessions, accounts, connections),
             shielded=shielded,
         )
 

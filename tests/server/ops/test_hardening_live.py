@@ -21,6 +21,7 @@ from websockets.sync.client import connect
 from bench.attacks import big_frame, closed_with, long_record, rss_mb, ws_handshake
 from bench.faults import Server
 from bench.flood import connection_flood
+from bench.hall import hall
 from tests.server.browser import ROOMY_ENV, running, serve_argv, signed_in
 from tests.server.conftest import metric
 
@@ -276,3 +277,22 @@ def test_a_connection_flood_from_one_address_leaves_an_honest_client_served(
     quiet = found["before_the_attack"]
     assert set(quiet["answers"]) == {"200"}, found
     assert found["get_ms_p95"] < max(300, 5 * quiet["get_ms_p95"]), found
+
+
+def test_a_halls_phones_behind_one_address_follow_their_event_once_its_staff_do(
+    tmp_path: Path,
+) -> None:
+    """40 phones behind one address (a hall's Wi-Fi), six connections each as a browser's,
+    follow an over-the-board event of 40 walk-ins on a server that lets an address hold 16
+    connections. While no one on the event's staff follows it from there, the address is held
+    to its 16 and phones are refused; once its director does (the console asks for the event),
+    the address may hold 8 connections a person entered, and every phone is answered."""
+    srv = Server(str(tmp_path / "hall.db"), args=("--max-connections-per-address", "16"))
+    srv.start()
+    try:
+        unknown = asyncio.run(hall(srv.base, 40, polls=2, director=False, every=0.5))
+        known = asyncio.run(hall(srv.base, 40, polls=2, director=True, every=0.5))
+    finally:
+        srv.stop()
+    assert sum(unknown.values()) == 40 * 9 and unknown.get("200", 0) < 40 * 9, unknown
+    assert known == {"200": 40 * 9}, known

@@ -12,6 +12,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from boneyard.server.middleware.connections import Gate
 from tests.server.conftest import fast_dir, make_app, post, register, use
 from tests.server.tournaments.test_tournaments import get, match, ok
 
@@ -265,3 +266,36 @@ def test_a_whole_paper_card_counts_at_once_and_the_rules_still_hold(
     assert r.status_code == 400 and "sign their cards on screen" in r.json()["detail"]
     r = post(c, f"/api/tournaments/{screen}/matches/{mid}/card", {"score_a": 150, "score_b": 90})
     assert r.status_code == 400 and "has no account to sign with on screen" in r.json()["detail"]
+
+
+def test_where_the_staff_follow_an_over_the_board_event_is_the_venue_and_its_phones_fit() -> None:
+    """The address the director (or a scorekeeper) of an over-the-board event follows it from
+    may hold 8 connections a person entered while the event is not over: the hall's phones
+    share it. Anyone else looking, an event played online, or one that is over gives no address
+    more than the site's cap (docs/operations.md, "Connections")."""
+    gate = Gate(per_address=4)
+    with (
+        tempfile.TemporaryDirectory(dir=fast_dir()) as d,
+        TestClient(make_app(str(Path(d) / "v.db"), connections=gate)) as c,
+    ):
+        c.get("/api/me")
+        dora = register(c, "dora")
+        online = str(ok(post(c, "/api/tournaments", {"name": "Net", "mode": "online"}))["id"])
+        get(c, online)
+        assert gate.cap("testclient") == 4  # (played online: no venue)
+        eid = otb_event(c)
+        ok(post(c, f"/api/tournaments/{eid}/walk-ins", {"text": "Ann\nBob\nCyd"}))
+        assert gate.cap("testclient") == 4  # (an answer to an entry is not a look)
+        use(c, None)  # signed out: a player's phone
+        get(c, eid)
+        register(c, "eve")  # signed in, not on its staff
+        get(c, eid)
+        assert gate.cap("testclient") == 4
+        use(c, dora)
+        get(c, eid)
+        assert gate.cap("testclient") == 8 * 3 and gate.cap("10.0.0.1") == 4
+        ok(post(c, f"/api/tournaments/{eid}/cancel", {}))
+        later = Gate(per_address=4)
+        c.app.state.tournaments.connections = later  # type: ignore[attr-defined]
+        get(c, eid)
+        assert later.cap("testclient") == 4  # (over: no venue)

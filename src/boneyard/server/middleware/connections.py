@@ -14,6 +14,11 @@ upgraded to a WebSocket, spectators' sockets included) — by the client's addre
   127.0.0.1 and ::1 by default: nginx) is not capped as the proxy's, but counted under the
   client its request names (``X-Forwarded-For``, as uvicorn reads it) once its headers are in;
   over the cap, that request is answered 429 and the connection closed.
+* **A venue** (:meth:`Gate.allow`): a hall's players share its one address, 128 phones each
+  keeping a connection or two open as they follow the event's page. While the staff of an
+  over-the-board event follow it from an address, that address may hold ``VENUE_PER_PERSON``
+  connections for each person entered (the event says so: :mod:`boneyard.server.tournaments`),
+  for ``VENUE_HOLD`` seconds after their last look.
 * **The whole process** (``total``): when every place is taken, a newcomer is let in only if
   some address holds at least two more connections than the newcomer's does: that address's
   oldest idle connection (no request under way, or a WebSocket) is closed to make room. So an
@@ -26,6 +31,7 @@ The gate is pure bookkeeping; the protocols (:mod:`.httpguard`) close what it re
 from __future__ import annotations
 
 import ipaddress
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -34,6 +40,11 @@ PER_ADDRESS = 64
 page; a household or an office behind one address stays far below."""
 TOTAL = 8192
 """Connections one process holds at most."""
+VENUE_PER_PERSON = 8
+"""Connections a venue's address may hold for each person entered in its event: a phone opens
+up to 6 as a page loads, then keeps one or two open between the page's questions."""
+VENUE_HOLD = 1800.0
+"""Seconds a venue's allowance lasts after the event's staff last looked at it from there."""
 
 
 class Held(Protocol):
@@ -90,10 +101,13 @@ class Gate:
         per_address: int = PER_ADDRESS,
         total: int = TOTAL,
         trusted: Callable[[str], bool] = lambda _host: False,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.per_address = per_address
         self.total = total
         self.trusted = trusted
+        self.clock = clock
+        self.venues: dict[str, tuple[int, float]] = {}  # address -> (its cap, until)
         self.held: dict[str, dict[Held, None]] = {}  # address -> its connections, oldest first
         self.where: dict[Held, str] = {}
         self.refused: Callable[[str], None] = lambda _reason: None
@@ -104,6 +118,31 @@ class Gate:
     def count(self, host: str) -> int:
         """Connections held under ``host``'s address."""
         return len(self.held.get(address_key(host), ()))
+
+    def allow(self, host: str, cap: int, seconds: float = VENUE_HOLD) -> None:
+        """``host``'s address (a venue) may hold up to ``cap`` connections for the next
+        ``seconds`` (the largest of the caps given while they last); expired ones are dropped.
+
+        >>> now = [0.0]
+        >>> gate = Gate(per_address=2, clock=lambda: now[0])
+        >>> gate.allow("10.0.0.9", 5, seconds=60)
+        >>> gate.cap("10.0.0.9"), gate.cap("10.0.0.1")
+        (5, 2)
+        >>> now[0] = 61.0
+        >>> gate.cap("10.0.0.9")
+        2
+        """
+        key, now = address_key(host), self.clock()
+        self.venues = {k: v for k, v in self.venues.items() if v[1] > now}
+        before = self.venues.get(key, (0, now))[0]
+        self.venues[key] = (max(cap, before), now + seconds)
+
+    def cap(self, key: str) -> int:
+        """Connections address ``key`` may hold: ``per_address``, or a venue's allowance."""
+        venue = self.venues.get(key)
+        if venue is None or venue[1] <= self.clock():
+            return self.per_address
+        return max(venue[0], self.per_address)
 
     def open(self, conn: Held, host: str) -> bool:
         """A new connection from peer ``host``; false: refused (close it unread)."""
@@ -117,7 +156,7 @@ class Gate:
         key = address_key(client)
         if self.where.get(conn) == key:
             return True
-        if len(self.held.get(key, ())) >= self.per_address:
+        if len(self.held.get(key, ())) >= self.cap(key):
             self.refused("connections_address")
             return False
         self._drop(conn)
@@ -130,7 +169,7 @@ class Gate:
 
     def _admit(self, conn: Held, key: str, capped: bool) -> bool:
         mine = len(self.held.get(key, ()))
-        if capped and mine >= self.per_address:
+        if capped and mine >= self.cap(key):
             self.refused("connections_address")
             return False
         if len(self.where) >= self.total and not self._make_room(mine):

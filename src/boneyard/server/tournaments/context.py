@@ -12,6 +12,7 @@ from fastapi import Depends, Request
 
 from boneyard.server.accounts.service import Accounts
 from boneyard.server.accounts.service import Me as Person
+from boneyard.server.middleware.connections import VENUE_PER_PERSON, Gate
 from boneyard.server.tables.manager import TableManager
 from boneyard.server.tournaments.notify import Notes
 from boneyard.server.tournaments.scheduler import Scheduler
@@ -19,6 +20,7 @@ from boneyard.server.tournaments.service import Tournaments
 from boneyard.server.tournaments.views import event_json
 from boneyard.server.tournaments.viewtypes import TournamentView
 from boneyard.store.db import AsyncSession, async_sessionmaker
+from boneyard.store.statuses import TournamentStatus
 from boneyard.store.tournaments import TournamentRow
 
 
@@ -30,8 +32,10 @@ class Context:
         tables: TableManager,
         sessions: async_sessionmaker[AsyncSession],
         accounts: Accounts,
+        connections: Gate | None = None,
     ) -> None:
         self.tables = tables
+        self.connections = connections
         self.sessions = sessions
         self.accounts = accounts
         self.cfg = accounts.settings
@@ -53,11 +57,31 @@ class Context:
         await self.need_director(db, ev, user)
         return ev
 
-    async def event_json(self, event_id: str, user: Person | None) -> TournamentView:
-        """The event page's JSON, as ``user`` sees it."""
+    async def event_json(
+        self, event_id: str, user: Person | None, seen_from: str | None = None
+    ) -> TournamentView:
+        """The event page's JSON, as ``user`` sees it (from the address ``seen_from``: where
+        the staff of an over-the-board event follow it is the venue, :func:`venue_people`)."""
         async with self.sessions() as db:
             ev = await self.need_event(db, event_id)
-            return await event_json(db, ev, user)
+            view = await event_json(db, ev, user)
+        people = venue_people(view)
+        if seen_from is not None and people and self.connections is not None:
+            self.connections.allow(seen_from, VENUE_PER_PERSON * people)
+        return view
+
+
+def venue_people(view: TournamentView) -> int:
+    """The people entered in an over-the-board event not over, when its viewer is on its staff
+    (a director or a scorekeeper): they play in one hall, and their phones share the address
+    the staff follow the event from; 0 otherwise."""
+    staff = view["me"]["director"] or view["me"]["scorekeeper"]
+    if not staff or view["mode"] != "otb" or view["status"] not in LIVE:
+        return 0
+    return len(view["entrants"])
+
+
+LIVE = (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
 
 
 def context_of(request: Request) -> Context:

@@ -3,7 +3,7 @@ screen links the match and the next game)."""
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from boneyard.server import validation, webfiles
 from boneyard.server.accounts.service import Me
@@ -24,10 +24,10 @@ router = APIRouter()
 
 
 @router.get("/api/tournaments/{event_id}", response_model=Any)
-async def get_event(event_id: str, user: MaybeMe, ctx: Ctx) -> TournamentView:
+async def get_event(event_id: str, user: MaybeMe, ctx: Ctx, request: Request) -> TournamentView:
     """An event: settings, entrants, rounds with every match and game, standings with
     their labels, crosstables, the champion, the log."""
-    return await ctx.event_json(event_id, user)
+    return await ctx.event_json(event_id, user, request.client.host if request.client else None)
 
 
 @router.get("/api/tournaments/{event_id}/matches/{match_id}", response_model=Any)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from boneyard.server.accounts.service import Accounts
+from boneyard.server.middleware.connections import Gate
 from boneyard.server.ratings import store as ratings_store
 from boneyard.server.tables.live import LiveTable
 from boneyard.server.tables.manager import TableManager
@@ -26,8 +27,9 @@ class TournamentSite(Context):
         tables: TableManager,
         sessions: async_sessionmaker[AsyncSession],
         accounts: Accounts,
+        connections: Gate | None = None,
     ) -> None:
-        super().__init__(tables, sessions, accounts)
+        super().__init__(tables, sessions, accounts, connections)
         tables.on_game_over.extend([self._game_over, self._rate])
         if tables.clock is not None:
             tables.clock.on_timeout = self._timeout
