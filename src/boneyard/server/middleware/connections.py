@@ -43,6 +43,9 @@ TOTAL = 8192
 VENUE_PER_PERSON = 8
 """Connections a venue's address may hold for each person entered in its event: a phone opens
 up to 6 as a page loads, then keeps one or two open between the page's questions."""
+VENUE_MOST = 1024
+"""The most connections any venue's address may hold (a hall of 128; an event of 256 gets no
+more): an account that makes an event cannot raise its own address's cap further."""
 VENUE_HOLD = 1800.0
 """Seconds a venue's allowance lasts after the event's staff last looked at it from there."""
 
@@ -120,8 +123,9 @@ class Gate:
         return len(self.held.get(address_key(host), ()))
 
     def allow(self, host: str, cap: int, seconds: float = VENUE_HOLD) -> None:
-        """``host``'s address (a venue) may hold up to ``cap`` connections for the next
-        ``seconds`` (the largest of the caps given while they last); expired ones are dropped.
+        """``host``'s address (a venue) may hold up to ``cap`` connections (at most
+        :data:`VENUE_MOST`) for the next ``seconds`` (the largest of the caps given while they
+        last); expired ones are dropped.
 
         >>> now = [0.0]
         >>> gate = Gate(per_address=2, clock=lambda: now[0])
@@ -131,11 +135,14 @@ class Gate:
         >>> now[0] = 61.0
         >>> gate.cap("10.0.0.9")
         2
+        >>> gate.allow("10.0.0.9", 100_000)
+        >>> gate.cap("10.0.0.9")
+        1024
         """
         key, now = address_key(host), self.clock()
         self.venues = {k: v for k, v in self.venues.items() if v[1] > now}
         before = self.venues.get(key, (0, now))[0]
-        self.venues[key] = (max(cap, before), now + seconds)
+        self.venues[key] = (min(max(cap, before), VENUE_MOST), now + seconds)
 
     def cap(self, key: str) -> int:
         """Connections address ``key`` may hold: ``per_address``, or a venue's allowance."""
