@@ -15,6 +15,7 @@ from tests.server.conftest import (
     resync,
     until_turn,
     use,
+    wait_for,
 )
 from tests.services import needs_postgres, postgres_url
 
@@ -298,7 +299,13 @@ def test_my_games_lists_finished_games_with_their_result(client: TestClient) -> 
             ws.send_json({"seq": msg["version"], "action": msg["moves"][0]["event"]})
             msg = until_turn(ws)
     other = post(client, "/api/quickplay").json()["id"]
-    games = client.get("/api/me/games").json()["games"]
+
+    def listed() -> Any:
+        return client.get("/api/me/games").json()["games"]
+
+    # (the result is kept by a game-over hook after the last move's commit: wait for it)
+    wait_for(lambda: "scores" in listed()[-1])
+    games = listed()
     assert [g["id"] for g in games] == [other, tid]
     assert games[0]["status"] == "playing" and "scores" not in games[0]
     assert games[1]["status"] == "over" and games[1]["scores"] == msg["result"]["scores"]
