@@ -25,12 +25,11 @@ from fastapi.responses import FileResponse
 from starlette.exceptions import HTTPException
 
 from boneyard import __version__
-from boneyard.server.webfiles import REVALIDATE, WEB, Page
+from boneyard.server.webfiles import REVALIDATE, WEB, Page, Release, release_of
+from boneyard.server.webfiles import release as webfiles_release
 
 router = APIRouter(include_in_schema=False)
 
-KEPT_SUFFIXES = (".js", ".css", ".svg", ".png")
-"""The static files the worker keeps (the pages are served at their routes)."""
 PAGES = ("/", "/static/offline.html")
 """The pages it keeps: the home page (static HTML: the person's data comes from ``/api/``) and
 the page it shows offline for any other."""
@@ -61,13 +60,17 @@ VERSION_MARK = 'const VERSION = "dev";'
 SHELL_MARK = "const SHELL = [];"
 
 
-def release(web: Path) -> tuple[str, tuple[str, ...]]:
-    """The version of the site in ``web`` (a digest of every static file and of the home and
-    offline pages) and the URLs the worker fetches as it installs."""
-    files = sorted(p for p in web.iterdir() if p.suffix in KEPT_SUFFIXES and p.name != "sw.js")
+def release(web: Path, files: Release | None = None) -> tuple[str, tuple[str, ...]]:
+    """The version of the site in ``web`` (a digest of the home and offline pages and of every
+    static file's version, ``files``: read from ``web`` when not given) and the URLs the worker
+    fetches as it installs."""
+    versions = (files or release_of(web)).versions
     digest = hashlib.sha256(__version__.encode())
-    for name in ("index.html", "offline.html", *(p.name for p in files)):
+    for name in ("index.html", "offline.html"):
         digest.update(name.encode() + b"\0" + (web / name).read_bytes())
+    for name, version in versions.items():
+        if name != "sw.js":  # (the worker itself: its source is the new worker)
+            digest.update(f"\0{name}\0{version}".encode())
     urls = (*PAGES, *(f"/static/{name}" for name in SHELL_FILES))
     return digest.hexdigest()[:16], urls
 
@@ -75,7 +78,7 @@ def release(web: Path) -> tuple[str, tuple[str, ...]]:
 @functools.cache
 def shell() -> tuple[str, tuple[str, ...]]:
     """This release's version and kept URLs (the files do not change while the server runs)."""
-    return release(WEB)
+    return release(WEB, webfiles_release())
 
 
 @functools.cache

@@ -54,14 +54,12 @@ IMPORT = re.compile(r'\bfrom\s+"/static/([\w.-]+\.js)"')
 
 @dataclass(frozen=True, slots=True)
 class Release:
-    """This release's static files: each one's version (the start of the digest of its bytes)
-    and its size and time as the server found them, the import map that names the modules by
-    version, and the Content-Security-Policy that lets the pages run that map."""
+    """This release's static files: each one's version (the start of the digest of its bytes),
+    its size and time as the server found them, and the modules each module imports."""
 
     versions: Mapping[str, str]
     found: Mapping[str, tuple[int, int]]
     imports: Mapping[str, tuple[str, ...]]
-    """The modules each module imports (by name)."""
 
     def url(self, name: str) -> str:
         """``/static/name`` with this release's version of it."""
@@ -86,11 +84,11 @@ def release_of(web: Path) -> Release:
     found: dict[str, tuple[int, int]] = {}
     imports: dict[str, tuple[str, ...]] = {}
     for path in sorted(p for p in web.iterdir() if p.suffix in VERSIONED and p.is_file()):
-        stat = path.stat()
-        versions[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+        stat, data = path.stat(), path.read_bytes()
+        versions[path.name] = hashlib.sha256(data).hexdigest()[:12]
         found[path.name] = (stat.st_mtime_ns, stat.st_size)
         if path.suffix == ".js":
-            imports[path.name] = tuple(IMPORT.findall(path.read_text(encoding="utf-8")))
+            imports[path.name] = tuple(IMPORT.findall(data.decode("utf-8")))
     return Release(versions, found, imports)
 
 
