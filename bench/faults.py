@@ -370,8 +370,8 @@ def servers(
 class Http:
     """A signed-in person's HTTP client (cookies and the CSRF header)."""
 
-    def __init__(self, base: str) -> None:
-        self.client = httpx.AsyncClient(base_url=base, timeout=10)
+    def __init__(self, base: str, client: httpx.AsyncClient | None = None) -> None:
+        self.client = client or httpx.AsyncClient(base_url=base, timeout=10)
 
     async def post(self, path: str, body: Any = None) -> httpx.Response:
         if "boneyard_csrf" not in self.client.cookies:

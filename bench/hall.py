@@ -27,7 +27,7 @@ from typing import Any
 
 import httpx
 
-from bench.faults import Server
+from bench.faults import Http, Server
 
 HALL = "127.0.0.5"
 PAGE = ("/static/tournament.js", "/static/style.css", "/static/tournaments.css",
@@ -45,22 +45,24 @@ def from_the_hall(base: str, connections: int = 6) -> httpx.AsyncClient:
 async def the_event(base: str, walk_ins: int, director: bool) -> str:
     """An over-the-board event with ``walk_ins`` entrants, made from the hall by its director,
     who then follows it there (unless not ``director``); its id."""
-    async with from_the_hall(base) as d:
-        await d.get("/api/me")
+    d = Http(base, from_the_hall(base))
 
-        async def post(path: str, body: Any) -> Any:
-            r = await d.post(path, json=body, headers={"X-CSRF-Token": d.cookies["boneyard_csrf"]})
-            assert r.status_code == 200, r.text
-            return r.json()
+    async def post(path: str, body: Any) -> Any:
+        r = await d.post(path, body)
+        assert r.status_code == 200, r.text
+        return r.json()
 
+    try:
         name = f"director-{secrets.token_hex(4)}"
         await post("/api/register", {"username": name, "password": "a good password"})
         event = await post("/api/tournaments", {"name": "Hall", "mode": "otb", "cap": walk_ins})
         names = "\n".join(f"Player {i + 1}" for i in range(walk_ins))
         await post(f"/api/tournaments/{event['id']}/walk-ins", {"text": names})
         if director:
-            assert (await d.get(f"/api/tournaments/{event['id']}")).status_code == 200
+            assert (await d.client.get(f"/api/tournaments/{event['id']}")).status_code == 200
         return str(event["id"])
+    finally:
+        await d.close()
 
 
 async def hall(base: str, phones: int, polls: int, director: bool, every: float = 3.0) -> Any:
